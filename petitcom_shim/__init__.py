@@ -1,0 +1,6 @@
+"""An emulated Petit Computer (SmileBASIC v2, Nintendo DSi) hardware layer on pygame-ce.
+
+Two 256x192 screens, console, BG layers, sprites, GRP pages, palettes, CHR
+banks, buttons and stylus, BEEP and QR images, behind SmileBASIC-style verbs on
+a :class:`Machine`. It knows nothing about any particular game.
+"""
