@@ -1,0 +1,66 @@
+"""Shared pytest setup: headless SDL, the golden-image flag, and slow-test gating."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+GOLDEN_DIR = Path(__file__).parent / "golden"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        default=False,
+        help="rewrite the golden PNGs under tests/golden instead of comparing against them",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if os.environ.get("ROYALNINE_SLOW") == "1":
+        return
+    skip = pytest.mark.skip(reason="slow: set ROYALNINE_SLOW=1 to run")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    """True when the run was asked to regenerate golden images."""
+    return bool(request.config.getoption("--update-golden"))
+
+
+@pytest.fixture
+def golden(update_golden: bool) -> Callable[[str, object], None]:
+    """Compare a (H, W, 3) uint8 array with tests/golden/<name>.png pixel for pixel.
+
+    With ``--update-golden`` the reference is written instead. A mismatch saves
+    the actual image beside the reference as ``<name>.actual.png`` for review.
+    """
+    import numpy as np
+    from PIL import Image
+
+    def check(name: str, pixels: object) -> None:
+        arr = np.asarray(pixels, dtype=np.uint8)
+        ref_path = GOLDEN_DIR / f"{name}.png"
+        if update_golden or not ref_path.exists():
+            if not update_golden:
+                pytest.fail(f"no golden image {ref_path.name}; run pytest --update-golden")
+            GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
+            Image.fromarray(arr).save(ref_path)
+            return
+        ref = np.asarray(Image.open(ref_path).convert("RGB"), dtype=np.uint8)
+        if ref.shape != arr.shape or not np.array_equal(ref, arr):
+            Image.fromarray(arr).save(ref_path.with_suffix(".actual.png"))
+            diff = "shape" if ref.shape != arr.shape else f"{int((ref != arr).any(axis=2).sum())} pixels"
+            pytest.fail(f"{name}: differs from golden ({diff}); see {name}.actual.png")
+
+    return check
