@@ -1,0 +1,59 @@
+"""The ``royalnine`` command: play (default), demo, score, hint.
+
+Each subcommand lives in its own module and registers itself through an
+``add_parser(subparsers)`` function that sets ``func`` on its parser; this
+module only wires them together, so adding a command is one line below.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Callable, Sequence
+
+from royalnine import __version__
+
+# name -> module defining add_parser(subparsers); imported lazily so `royalnine score`
+# never loads pygame.
+SUBCOMMANDS: dict[str, str] = {
+    "score": "royalnine.score_cli",
+}
+DEFAULT_COMMAND = "play"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser with every subcommand that is installed."""
+    parser = argparse.ArgumentParser(
+        prog="royalnine",
+        description="Royal Nine, the 2013 Petit Computer card game. "
+        "With no command, starts the game window.",
+    )
+    parser.add_argument("--version", action="version", version=f"royalnine {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module_name in SUBCOMMANDS.values():
+        module = importlib.import_module(module_name)
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``royalnine`` console script; returns the exit status."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    if DEFAULT_COMMAND in SUBCOMMANDS and not _names_a_command(args_list):
+        args_list = [DEFAULT_COMMAND, *args_list]
+    args = parser.parse_args(args_list)
+    func: Callable[[argparse.Namespace], int] | None = getattr(args, "func", None)
+    if func is None:
+        parser.print_help()
+        return 2
+    return func(args)
+
+
+def _names_a_command(args: list[str]) -> bool:
+    return any(arg in SUBCOMMANDS or arg in ("-h", "--help", "--version") for arg in args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
