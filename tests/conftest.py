@@ -60,7 +60,11 @@ def golden(update_golden: bool) -> Callable[[str, object], None]:
         ref = np.asarray(Image.open(ref_path).convert("RGB"), dtype=np.uint8)
         if ref.shape != arr.shape or not np.array_equal(ref, arr):
             Image.fromarray(arr).save(ref_path.with_suffix(".actual.png"))
-            diff = "shape" if ref.shape != arr.shape else f"{int((ref != arr).any(axis=2).sum())} pixels"
+            diff = (
+                "shape"
+                if ref.shape != arr.shape
+                else f"{int((ref != arr).any(axis=2).sum())} pixels"
+            )
             pytest.fail(f"{name}: differs from golden ({diff}); see {name}.actual.png")
 
     return check

@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 import random
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, total_ordering
 
 from royalnine.core.errors import BadCard
 
@@ -30,9 +30,13 @@ class Colour(enum.Enum):
         return Colour.BLUE if self is Colour.RED else Colour.RED
 
 
-@dataclass(frozen=True, order=True, slots=True)
+@total_ordering
+@dataclass(frozen=True, slots=True)
 class Card:
-    """One card: a colour and a rank 1-10 (10 exists only with the tens rule)."""
+    """One card: a colour and a rank 1-10 (10 exists only with the tens rule).
+
+    Cards order as the deck does: red before blue, then by rank.
+    """
 
     colour: Colour
     rank: int
@@ -67,6 +71,11 @@ class Card:
     def is_red(self) -> bool:
         """True for red cards."""
         return self.colour is Colour.RED
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.index < other.index
 
     def __str__(self) -> str:
         return f"{self.colour.value}{self.rank}"
