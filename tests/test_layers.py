@@ -1,4 +1,4 @@
-"""Layering rules: the pure Royal Nine modules never import pygame; the shim never imports the game."""
+"""Layering: the pure Royal Nine modules never import pygame; the shim never imports the game."""
 
 from __future__ import annotations
 
