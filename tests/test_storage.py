@@ -1,0 +1,94 @@
+"""The data folder: home selection, settings, the saved match, damaged files set aside."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from royalnine.core import Dealer, Match, MatchConfig, MatchOutcome
+from royalnine.storage import (
+    SAVE_FILE,
+    SETTINGS_FILE,
+    CorruptSaveSetAside,
+    SaveGame,
+    Settings,
+    Storage,
+    default_home,
+)
+
+
+def test_home_comes_from_argument_then_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ROYALNINE_HOME", str(tmp_path / "env"))
+    assert default_home() == tmp_path / "env"
+    assert Storage().home == tmp_path / "env"
+    assert Storage(tmp_path / "arg").home == tmp_path / "arg"
+    monkeypatch.delenv("ROYALNINE_HOME")
+    assert "royalnine" in str(default_home()).lower()
+
+
+def test_settings_round_trip_and_defaults(tmp_path: Path) -> None:
+    st = Storage(tmp_path)
+    assert st.load_settings() == Settings()
+    st.save_settings(Settings(lang="ja", tens=True, rounds=3, difficulty="easy"))
+    assert st.load_settings() == Settings(lang="ja", tens=True, rounds=3, difficulty="easy")
+
+
+def test_out_of_range_settings_fall_back_per_field(tmp_path: Path) -> None:
+    st = Storage(tmp_path)
+    (tmp_path / SETTINGS_FILE).write_text(json.dumps({"lang": "xx", "rounds": 5000, "tens": True}))
+    s = st.load_settings()
+    assert s.lang == "en" and s.rounds == 5 and s.tens is True
+
+
+def test_damaged_settings_are_set_aside_not_deleted(tmp_path: Path) -> None:
+    st = Storage(tmp_path)
+    (tmp_path / SETTINGS_FILE).write_text("{oops")
+    assert st.load_settings() == Settings()
+    kept = list(tmp_path.glob("settings.json.corrupt-*"))
+    assert len(kept) == 1 and kept[0].read_text() == "{oops"
+    assert st.notices and "damaged" in st.notices[0]
+
+
+def half_played_match() -> Match:
+    m = Match.new(MatchConfig(rounds=2))
+    return m.apply(Dealer(random.Random(1)).deal(m))
+
+
+def test_save_and_resume(tmp_path: Path) -> None:
+    st = Storage(tmp_path)
+    assert st.load_game() is None
+    match = half_played_match()
+    st.save_game(SaveGame(match, "local", {"difficulty": "hard"}))
+    loaded = st.load_game()
+    assert loaded is not None
+    assert (
+        loaded.match == match and loaded.mode == "local" and loaded.meta == {"difficulty": "hard"}
+    )
+    st.clear_game()
+    assert st.load_game() is None
+
+
+@pytest.mark.parametrize("content", ["", "garbage", '{"format": "royalnine.match", "version": 7}'])
+def test_corrupt_save_is_set_aside_with_a_message(tmp_path: Path, content: str) -> None:
+    st = Storage(tmp_path)
+    path = tmp_path / SAVE_FILE
+    path.parent.mkdir(parents=True)
+    path.write_text(content)
+    with pytest.raises(CorruptSaveSetAside, match=r"set aside as .*current\.json\.corrupt-"):
+        st.load_game()
+    assert not path.exists()
+    (kept,) = path.parent.glob("current.json.corrupt-*")
+    assert kept.read_text() == content
+    assert st.load_game() is None
+
+
+def test_statistics(tmp_path: Path) -> None:
+    st = Storage(tmp_path)
+    st.record_result(MatchOutcome((10, 4), 0), "cpu", {"difficulty": "hard"})
+    st.record_result(MatchOutcome((3, 4), 1), "cpu", {"difficulty": "hard"})
+    assert st.stats()["cpu:hard"] == {"played": 2, "won": 1, "lost": 1, "drawn": 0, "best": 10}
