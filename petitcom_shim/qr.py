@@ -220,7 +220,7 @@ def encode_image(
     matrix = np.pad(encode_matrix(data, version=version), border, constant_values=False)
     pixels = np.where(matrix, 0, 255).astype(np.uint8)
     pixels = np.repeat(np.repeat(pixels, module_px, axis=0), module_px, axis=1)
-    return Image.fromarray(pixels, mode="L")
+    return Image.fromarray(pixels)
 
 
 def encode_png(
@@ -432,10 +432,13 @@ def _open_image(src: ImageSource, name: str) -> Image.Image:
         raise UnreadableImage(f"{name}: not an image file Pillow can read") from err
     except (OSError, SyntaxError, ValueError) as err:
         raise UnreadableImage(f"{name}: cannot read image ({err})") from err
-    _check_pixels(name, *image.size)
     try:
+        _check_pixels(name, *image.size)
         image.load()
     except (OSError, SyntaxError, ValueError, EOFError) as err:
+        image.close()
+        if isinstance(err, QRError):
+            raise
         raise UnreadableImage(f"{name}: corrupt or truncated image ({err})") from err
     return image
 
@@ -446,7 +449,7 @@ def _to_grey(image: Image.Image) -> Image.Image:
         values = np.asarray(image, dtype=np.float64)
         low, high = float(values.min()), float(values.max())
         scaled = (values - low) * (255.0 / (high - low)) if high > low else values * 0
-        return Image.fromarray(scaled.astype(np.uint8), mode="L")
+        return Image.fromarray(scaled.astype(np.uint8))
     if image.mode in ("RGBA", "LA", "PA", "La", "RGBa") or "transparency" in image.info:
         rgba = image.convert("RGBA")
         paper = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
@@ -605,7 +608,12 @@ def decode_image(src: ImageSource, *, decoders: Sequence[str] = DEFAULT_DECODERS
     """
     name = _source_name(src)
     functions = _decoder_functions(decoders)
-    grey = _to_grey(_open_image(src, name))
+    image = _open_image(src, name)
+    try:
+        grey = _to_grey(image)
+    finally:
+        if image is not src:  # close what we opened (multi-frame files keep it open)
+            image.close()
     variants: list[Image.Image] = []
     source = _variants(grey)
     for decode in functions:
