@@ -1,0 +1,758 @@
+"""Windows that show the two DS screens and turn pointer events into stylus touches.
+
+:func:`create_frontend` returns a :class:`Frontend` for one of four layouts:
+
+* ``vertical``: one window, top screen above the bottom one with ``gap`` DS
+  pixels between them, like a DS (the default);
+* ``horizontal``: one window, top screen left of the bottom one;
+* ``single``: one window showing one screen at a time; the swap key flips it,
+  and touches count only while the bottom screen is shown;
+* ``separate``: one window per screen, each on its own monitor and optionally
+  fullscreen there (a two-monitor kiosk).
+
+Screens are always drawn at an integer scale, centred, with black bars when a
+window (or a fullscreen monitor) is larger than needed. Where each DS pixel
+lands is decided by one pure function pair per layout (``*_to_ds`` and
+``*_from_ds``), and the same functions route mouse and finger events, so the
+stylus always lands on the DS pixel under the pointer.
+
+The headless front-end opens no window; its ``present`` does nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Final, Protocol
+
+import pygame
+
+from petitcom_shim.config import PAD_BUTTONS, ShimConfig, key_code
+from petitcom_shim.input import Input
+
+__all__ = [
+    "LAYOUTS",
+    "MAX_SCALE",
+    "SCREEN_H",
+    "SCREEN_W",
+    "Frontend",
+    "HeadlessFrontend",
+    "Viewport",
+    "WindowFrontend",
+    "content_size",
+    "create_frontend",
+    "draw_cursor",
+    "fit_scale",
+    "fit_viewport",
+    "horizontal_from_ds",
+    "horizontal_to_ds",
+    "separate_from_ds",
+    "separate_to_ds",
+    "single_from_ds",
+    "single_to_ds",
+    "vertical_from_ds",
+    "vertical_to_ds",
+]
+
+SCREEN_W: Final = 256
+"""Width of one DS screen in DS pixels."""
+
+SCREEN_H: Final = 192
+"""Height of one DS screen in DS pixels."""
+
+LAYOUTS: Final = ("vertical", "horizontal", "single", "separate")
+"""Layout names accepted by :func:`create_frontend`."""
+
+MAX_SCALE: Final = 6
+"""Largest scale a window is opened at; fullscreen may scale further to fill a monitor."""
+
+FALLBACK_SCALE: Final = 2
+"""Window scale when scale 0 is asked for but the desktop size is unknown."""
+
+Hit = tuple[int, int, int]
+"""(screen, x, y): a DS pixel, screen 0 = top, 1 = bottom."""
+
+Point = tuple[int, int]
+"""(x, y) in window pixels."""
+
+_MOUSE: Final = ("mouse",)
+_WINDOWPOS_CENTERED_DISPLAY: Final = 0x2FFF0000
+_WINDOWPOS_UNDEFINED_DISPLAY: Final = 0x1FFF0000
+
+
+# ---------------------------------------------------------------------------- pure geometry
+
+
+def _check_pixel(screen: int, x: int, y: int) -> None:
+    if screen not in (0, 1) or not (0 <= x < SCREEN_W and 0 <= y < SCREEN_H):
+        raise ValueError(f"no DS pixel ({screen}, {x}, {y})")
+
+
+def _cell(p: float, origin: int, scale: int) -> int:
+    """Index of the DS pixel column/row containing window coordinate ``p`` (floor division)."""
+    return int((p - origin) // scale)
+
+
+def vertical_to_ds(
+    px: float, py: float, scale: int, gap: int = 0, origin: Point = (0, 0)
+) -> Hit | None:
+    """Window pixel -> DS pixel for the vertical layout (top above bottom, ``gap`` DS pixels apart).
+
+    Args:
+        px: window x (fractions allowed: a pixel covers [px, px+1)).
+        py: window y.
+        scale: window pixels per DS pixel.
+        gap: DS pixels of space between the screens.
+        origin: window pixel where the top screen's top-left DS pixel starts.
+
+    Returns:
+        (screen, x, y), or None over the gap or outside both screens.
+    """
+    x = _cell(px, origin[0], scale)
+    y = _cell(py, origin[1], scale)
+    if not 0 <= x < SCREEN_W:
+        return None
+    if 0 <= y < SCREEN_H:
+        return (0, x, y)
+    y -= SCREEN_H + gap
+    if 0 <= y < SCREEN_H:
+        return (1, x, y)
+    return None
+
+
+def vertical_from_ds(
+    screen: int, x: int, y: int, scale: int, gap: int = 0, origin: Point = (0, 0)
+) -> Point:
+    """DS pixel -> top-left window pixel of its ``scale``x``scale`` block, vertical layout."""
+    _check_pixel(screen, x, y)
+    row = y if screen == 0 else SCREEN_H + gap + y
+    return (origin[0] + x * scale, origin[1] + row * scale)
+
+
+def horizontal_to_ds(
+    px: float, py: float, scale: int, gap: int = 0, origin: Point = (0, 0)
+) -> Hit | None:
+    """Window pixel -> DS pixel for the horizontal layout (top screen left, bottom right).
+
+    Arguments as :func:`vertical_to_ds`; ``gap`` is the space between the screens.
+    """
+    x = _cell(px, origin[0], scale)
+    y = _cell(py, origin[1], scale)
+    if not 0 <= y < SCREEN_H:
+        return None
+    if 0 <= x < SCREEN_W:
+        return (0, x, y)
+    x -= SCREEN_W + gap
+    if 0 <= x < SCREEN_W:
+        return (1, x, y)
+    return None
+
+
+def horizontal_from_ds(
+    screen: int, x: int, y: int, scale: int, gap: int = 0, origin: Point = (0, 0)
+) -> Point:
+    """DS pixel -> top-left window pixel of its block, horizontal layout."""
+    _check_pixel(screen, x, y)
+    col = x if screen == 0 else SCREEN_W + gap + x
+    return (origin[0] + col * scale, origin[1] + y * scale)
+
+
+def single_to_ds(
+    px: float, py: float, scale: int, shown: int, origin: Point = (0, 0)
+) -> Hit | None:
+    """Window pixel -> DS pixel for the single layout, where only screen ``shown`` is visible."""
+    x = _cell(px, origin[0], scale)
+    y = _cell(py, origin[1], scale)
+    if 0 <= x < SCREEN_W and 0 <= y < SCREEN_H:
+        return (shown, x, y)
+    return None
+
+
+def single_from_ds(
+    screen: int, x: int, y: int, scale: int, shown: int, origin: Point = (0, 0)
+) -> Point | None:
+    """DS pixel -> top-left window pixel, single layout; None if ``screen`` is not the shown one."""
+    _check_pixel(screen, x, y)
+    if screen != shown:
+        return None
+    return (origin[0] + x * scale, origin[1] + y * scale)
+
+
+def separate_to_ds(
+    px: float, py: float, scale: int, screen: int, origin: Point = (0, 0)
+) -> Hit | None:
+    """Window pixel -> DS pixel in the separate layout's window that shows ``screen``."""
+    return single_to_ds(px, py, scale, screen, origin)
+
+
+def separate_from_ds(
+    screen: int, x: int, y: int, scale: int, window_screen: int, origin: Point = (0, 0)
+) -> Point | None:
+    """DS pixel -> window pixel in the separate layout window showing ``window_screen``.
+
+    Returns None when the pixel belongs to the other window.
+    """
+    return single_from_ds(screen, x, y, scale, window_screen, origin)
+
+
+def content_size(layout: str, gap: int = 0) -> tuple[int, int]:
+    """Size in DS pixels of what one window of ``layout`` shows (both screens and the gap)."""
+    if layout == "vertical":
+        return (SCREEN_W, 2 * SCREEN_H + gap)
+    if layout == "horizontal":
+        return (2 * SCREEN_W + gap, SCREEN_H)
+    if layout in ("single", "separate"):
+        return (SCREEN_W, SCREEN_H)
+    raise ValueError(f"unknown layout {layout!r} (expected one of {', '.join(LAYOUTS)})")
+
+
+def fit_scale(available: tuple[int, int], content: tuple[int, int]) -> int:
+    """Largest integer scale at which ``content`` fits in ``available`` (never below 1)."""
+    return max(1, min(available[0] // content[0], available[1] // content[1]))
+
+
+@dataclass(frozen=True)
+class Viewport:
+    """Where the DS screens sit inside one window: layout, integer scale, gap and origin.
+
+    Attributes:
+        layout: one of :data:`LAYOUTS`.
+        scale: window pixels per DS pixel.
+        gap: DS pixels between the screens (vertical/horizontal only).
+        origin: window pixel of the first screen's top-left corner (letterbox offset).
+        shown: the screen this window shows (single/separate only).
+    """
+
+    layout: str
+    scale: int
+    gap: int = 0
+    origin: Point = (0, 0)
+    shown: int = 1
+
+    def to_ds(self, px: float, py: float) -> Hit | None:
+        """DS pixel under window pixel (px, py), or None over a gap, a bar or a hidden screen."""
+        if self.layout == "vertical":
+            return vertical_to_ds(px, py, self.scale, self.gap, self.origin)
+        if self.layout == "horizontal":
+            return horizontal_to_ds(px, py, self.scale, self.gap, self.origin)
+        if self.layout == "single":
+            return single_to_ds(px, py, self.scale, self.shown, self.origin)
+        return separate_to_ds(px, py, self.scale, self.shown, self.origin)
+
+    def from_ds(self, screen: int, x: int, y: int) -> Point | None:
+        """Top-left window pixel of DS pixel (screen, x, y), or None if this window hides it."""
+        if self.layout == "vertical":
+            return vertical_from_ds(screen, x, y, self.scale, self.gap, self.origin)
+        if self.layout == "horizontal":
+            return horizontal_from_ds(screen, x, y, self.scale, self.gap, self.origin)
+        if self.layout == "single":
+            return single_from_ds(screen, x, y, self.scale, self.shown, self.origin)
+        return separate_from_ds(screen, x, y, self.scale, self.shown, self.origin)
+
+    def screen_rect(self, screen: int) -> pygame.Rect | None:
+        """Window rectangle covered by ``screen``, or None if this window does not show it."""
+        corner = self.from_ds(screen, 0, 0)
+        if corner is None:
+            return None
+        return pygame.Rect(corner, (SCREEN_W * self.scale, SCREEN_H * self.scale))
+
+    def to_bottom_clamped(self, px: float, py: float) -> tuple[int, int] | None:
+        """Bottom-screen pixel nearest to window pixel (px, py), clamped to the screen.
+
+        This is how a drag that started on the bottom screen follows the pointer
+        after it leaves the screen. None if this window does not show the bottom screen.
+        """
+        corner = self.from_ds(1, 0, 0)
+        if corner is None:
+            return None
+        x = _cell(px, corner[0], self.scale)
+        y = _cell(py, corner[1], self.scale)
+        return (min(max(x, 0), SCREEN_W - 1), min(max(y, 0), SCREEN_H - 1))
+
+
+def fit_viewport(
+    layout: str, window_size: tuple[int, int], *, gap: int = 0, shown: int = 1
+) -> Viewport:
+    """The largest integer-scaled, centred viewport of ``layout`` in a window of ``window_size``.
+
+    A window sized exactly for a scale gets that scale with origin (0, 0); a
+    bigger one (resized or fullscreen) gets black bars around the screens.
+    """
+    content = content_size(layout, gap)
+    scale = fit_scale(window_size, content)
+    origin = (
+        (window_size[0] - content[0] * scale) // 2,
+        (window_size[1] - content[1] * scale) // 2,
+    )
+    return Viewport(layout, scale, gap, origin, shown)
+
+
+def finger_to_window(x: float, y: float, window_size: tuple[int, int]) -> tuple[float, float]:
+    """Normalised finger coordinates (0..1 across the window) -> window pixel.
+
+    SDL2 normalises a touch as ``pixel / (size - 1)`` (its X11 back-end; the
+    others agree to within one window pixel), so this multiplies back by
+    ``size - 1`` and rounds to the nearest pixel, clamped to the window.
+    """
+    w, h = window_size
+    px = min(max(round(x * (w - 1)), 0), w - 1)
+    py = min(max(round(y * (h - 1)), 0), h - 1)
+    return (float(px), float(py))
+
+
+def draw_cursor(surface: pygame.Surface, pos: tuple[int, int], touching: bool) -> None:
+    """Draw the keyboard/gamepad stylus cursor: an outlined 7x7 cross, yellow while touching."""
+    x, y = pos
+    outline = (0, 0, 0)
+    ink = (255, 224, 0) if touching else (255, 255, 255)
+    for dx, dy in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        pygame.draw.line(surface, outline, (x - 3 + dx, y + dy), (x + 3 + dx, y + dy))
+        pygame.draw.line(surface, outline, (x + dx, y - 3 + dy), (x + dx, y + 3 + dy))
+    pygame.draw.line(surface, ink, (x - 3, y), (x + 3, y))
+    pygame.draw.line(surface, ink, (x, y - 3), (x, y + 3))
+    if touching:
+        pygame.draw.rect(surface, ink, (x - 1, y - 1, 3, 3))
+
+
+# ---------------------------------------------------------------------------- front-ends
+
+
+class Frontend(Protocol):
+    """What the machine needs from a display: pump events into Input, show frames, close."""
+
+    def pump(self, inp: Input) -> bool:
+        """Handle all pending pygame events, feeding ``inp``; False once the window was closed."""
+        ...
+
+    def present(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
+        """Show one composed 256x192 frame per screen."""
+        ...
+
+    def close(self) -> None:
+        """Close the windows; later pumps return False."""
+        ...
+
+
+def _feed_common(event: pygame.event.Event, inp: Input) -> bool | None:
+    """Events every front-end handles alike. Returns False on quit, True if handled, else None."""
+    kind = event.type
+    if kind == pygame.QUIT:
+        return False
+    if kind == pygame.KEYDOWN:
+        inp.key_down(int(event.key))
+    elif kind == pygame.KEYUP:
+        inp.key_up(int(event.key))
+    elif kind == pygame.DROPFILE:
+        inp.drop_file(str(event.file))
+    elif kind == pygame.WINDOWFOCUSLOST:
+        inp.release_keys()
+    elif not inp.handle_pad_event(event):
+        return None
+    return True
+
+
+class HeadlessFrontend:
+    """A front-end with no window, for tests, step mode and servers.
+
+    ``pump`` drains pygame's event queue when the display module is initialised
+    (so posted key, pad and drop events still reach the input) and otherwise
+    does nothing; ``present`` only counts frames.
+
+    Attributes:
+        frames: number of frames presented.
+    """
+
+    def __init__(self, config: ShimConfig | None = None) -> None:
+        self.config = config if config is not None else ShimConfig()
+        self.frames = 0
+        self._closed = False
+
+    def pump(self, inp: Input) -> bool:
+        """Feed queued key/pad/drop events to ``inp``; False after QUIT or :meth:`close`."""
+        if not pygame.display.get_init():
+            return not self._closed
+        for event in pygame.event.get():
+            if _feed_common(event, inp) is False:
+                self._closed = True
+        return not self._closed
+
+    def present(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
+        """Count the frame; nothing is drawn."""
+        self.frames += 1
+
+    def close(self) -> None:
+        """Mark the front-end closed."""
+        self._closed = True
+
+
+class _Painter(Protocol):
+    def draw(self, frames: Sequence[tuple[int, pygame.Surface, pygame.Rect]]) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class _TexturePainter:
+    """Draws through an SDL renderer: screens uploaded as textures, scaled by the GPU."""
+
+    def __init__(self, window: pygame.Window, vsync: bool) -> None:
+        from pygame._sdl2.video import Renderer
+
+        self._renderer = Renderer(window, vsync=vsync)
+        self._textures: dict[int, object] = {}
+
+    def draw(self, frames: Sequence[tuple[int, pygame.Surface, pygame.Rect]]) -> None:
+        from pygame._sdl2.video import Texture
+
+        renderer = self._renderer
+        renderer.draw_color = pygame.Color(0, 0, 0, 255)
+        renderer.clear()
+        for screen, surface, rect in frames:
+            texture = self._textures.get(screen)
+            if not isinstance(texture, Texture):
+                texture = Texture(renderer, (SCREEN_W, SCREEN_H), streaming=True)
+                self._textures[screen] = texture
+            texture.update(surface)
+            texture.draw(dstrect=rect)
+        renderer.present()
+
+    def close(self) -> None:
+        self._textures.clear()
+        del self._renderer
+
+
+class _SurfacePainter:
+    """Draws on the window surface with pygame.transform (no GPU needed)."""
+
+    def __init__(self, window: pygame.Window) -> None:
+        self._window = window
+        self._scaled: dict[int, pygame.Surface] = {}
+
+    def draw(self, frames: Sequence[tuple[int, pygame.Surface, pygame.Rect]]) -> None:
+        target = self._window.get_surface()
+        target.fill((0, 0, 0))
+        for screen, surface, rect in frames:
+            if rect.size == surface.get_size():
+                target.blit(surface, rect)
+                continue
+            scaled = self._scaled.get(screen)
+            if scaled is None or scaled.get_size() != rect.size:
+                scaled = pygame.Surface(rect.size, 0, target)
+                self._scaled[screen] = scaled
+            pygame.transform.scale(surface, rect.size, scaled)
+            target.blit(scaled, rect)
+        self._window.flip()
+
+    def close(self) -> None:
+        self._scaled.clear()
+
+
+@dataclass
+class _ScreenWindow:
+    """One OS window of a front-end and what it shows."""
+
+    window: pygame.Window
+    painter: _Painter
+    windowed_size: tuple[int, int]
+    screen: int | None  # separate layout: the screen this window shows; else None
+
+
+class WindowFrontend:
+    """Real windows for the vertical, horizontal, single and separate layouts.
+
+    Args:
+        layout: one of :data:`LAYOUTS`.
+        scale: 1..6, or 0 for the largest that fits the desktop (fallback 2).
+        gap: DS pixels between the screens in vertical/horizontal layouts.
+        fullscreen: start fullscreen (F11 or Alt+Enter toggles).
+        title: window title (the separate layout adds "top"/"bottom").
+        config: key names for the hot keys, monitors, renderer choice.
+
+    Attributes:
+        layout: the layout.
+        shown: the screen shown by the single layout (0 top, 1 bottom).
+        fullscreen: whether the windows are fullscreen now.
+        renderer: ``"texture"`` or ``"surface"``, whichever was opened.
+    """
+
+    def __init__(
+        self,
+        *,
+        layout: str = "vertical",
+        scale: int = 0,
+        gap: int = 0,
+        fullscreen: bool = False,
+        title: str = "Petit Computer",
+        config: ShimConfig | None = None,
+    ) -> None:
+        if layout not in LAYOUTS:
+            raise ValueError(f"unknown layout {layout!r} (expected one of {', '.join(LAYOUTS)})")
+        if not 0 <= scale <= MAX_SCALE:
+            raise ValueError(f"scale must be 0 (fit the desktop) or 1..{MAX_SCALE}, not {scale}")
+        if gap < 0:
+            raise ValueError(f"gap must be 0 or more DS pixels, not {gap}")
+        self.config = cfg = config if config is not None else ShimConfig()
+        self.layout = layout
+        self.gap = gap if layout in ("vertical", "horizontal") else 0
+        self.shown = cfg.single_start_screen
+        self.fullscreen = fullscreen
+        self.renderer = ""
+        self._closed = False
+        self._input: Input | None = None
+        self._drag_window: dict[Hashable, _ScreenWindow] = {}
+        self._fullscreen_key = key_code(cfg.fullscreen_key)
+        self._swap_key = key_code(cfg.swap_key)
+        self._swap_pad = PAD_BUTTONS[cfg.swap_pad]
+        pygame.display.init()
+        with contextlib.suppress(pygame.error):
+            pygame.joystick.init()  # so pads plugged in now, and later, announce themselves
+        displays = max(1, pygame.display.get_num_displays())
+        self.windows: list[_ScreenWindow] = []
+        if layout == "separate":
+            wanted = (cfg.top_display, cfg.bottom_display)
+            places = [min(d, displays - 1) for d in wanted]
+            for screen, display in enumerate(places):
+                name = f"{title} (top)" if screen == 0 else f"{title} (bottom)"
+                centred = places[0] != places[1]
+                self.windows.append(self._open(name, scale, display, screen, centred))
+        else:
+            self.windows.append(self._open(title, scale, 0, None, True))
+
+    def _open(
+        self, title: str, scale: int, display: int, screen: int | None, centred: bool
+    ) -> _ScreenWindow:
+        content = content_size("separate" if screen is not None else self.layout, self.gap)
+        chosen = scale or self._desktop_scale(content, display)
+        size = (content[0] * chosen, content[1] * chosen)
+        base = _WINDOWPOS_CENTERED_DISPLAY if centred else _WINDOWPOS_UNDEFINED_DISPLAY
+        window = pygame.Window(
+            title,
+            size,
+            position=base | display,
+            resizable=True,
+            fullscreen_desktop=self.fullscreen,
+        )
+        return _ScreenWindow(window, self._painter(window), size, screen)
+
+    def _desktop_scale(self, content: tuple[int, int], display: int) -> int:
+        try:
+            sizes = pygame.display.get_desktop_sizes()
+        except pygame.error:
+            sizes = []
+        if display >= len(sizes) or min(sizes[display]) <= 0:
+            return FALLBACK_SCALE
+        w, h = sizes[display]
+        mx, my = self.config.desktop_margin
+        return min(MAX_SCALE, fit_scale((max(1, w - mx), max(1, h - my)), content))
+
+    def _painter(self, window: pygame.Window) -> _Painter:
+        choice = self.config.renderer
+        if choice in ("auto", "texture"):
+            try:
+                painter: _Painter = _TexturePainter(window, self.config.vsync)
+                self.renderer = "texture"
+                return painter
+            except (ImportError, pygame.error):
+                if choice == "texture":
+                    raise
+        self.renderer = "surface"
+        return _SurfacePainter(window)
+
+    # ------------------------------------------------------------------ geometry
+
+    def viewport(self, index: int = 0) -> Viewport:
+        """The current viewport of window ``index`` (follows resizing and fullscreen)."""
+        entry = self.windows[index]
+        return self._viewport(entry)
+
+    def _viewport(self, entry: _ScreenWindow) -> Viewport:
+        size = tuple(entry.window.size)
+        window_size = (int(size[0]), int(size[1]))
+        if entry.screen is not None:
+            return fit_viewport("separate", window_size, shown=entry.screen)
+        return fit_viewport(self.layout, window_size, gap=self.gap, shown=self.shown)
+
+    def _entry_for(self, event: pygame.event.Event) -> _ScreenWindow:
+        """The window an event belongs to (the bottom screen's window if it does not say)."""
+        window = getattr(event, "window", None)
+        if window is not None:
+            for entry in self.windows:
+                if entry.window.id == window.id:
+                    return entry
+        return self.windows[-1]
+
+    # ------------------------------------------------------------------ Frontend protocol
+
+    def pump(self, inp: Input) -> bool:
+        """Handle every pending event: hot keys, stylus from mouse or finger, keys, pads, drops."""
+        self._input = inp
+        if self._closed:
+            return False
+        for event in pygame.event.get():
+            kind = event.type
+            if kind == pygame.WINDOWCLOSE:
+                self._closed = True
+            elif kind == pygame.KEYDOWN and self._hot_key(event):
+                continue
+            elif kind == pygame.CONTROLLERBUTTONDOWN and int(event.button) == self._swap_pad:
+                self.swap_screens()
+            elif kind == pygame.CONTROLLERBUTTONUP and int(event.button) == self._swap_pad:
+                continue
+            elif kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEMOTION, pygame.MOUSEBUTTONUP):
+                if not getattr(event, "touch", False):  # SDL's mouse copy of a finger: seen already
+                    self._mouse(event, inp)
+            elif kind in (pygame.FINGERDOWN, pygame.FINGERMOTION, pygame.FINGERUP):
+                self._finger(event, inp)
+            elif _feed_common(event, inp) is False:
+                self._closed = True
+        return not self._closed
+
+    def present(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
+        """Draw both frames into the windows, scaled and letterboxed, with the stylus cursor."""
+        if self._closed:
+            return
+        inp = self._input
+        if inp is not None and inp.cursor_visible:
+            bottom = bottom.copy()
+            draw_cursor(bottom, inp.cursor_pos, inp.cursor_touching)
+        surfaces = (top, bottom)
+        for entry in self.windows:
+            view = self._viewport(entry)
+            frames = []
+            for screen in (0, 1):
+                rect = view.screen_rect(screen)
+                if rect is not None:
+                    frames.append((screen, surfaces[screen], rect))
+            entry.painter.draw(frames)
+
+    def close(self) -> None:
+        """Destroy the windows."""
+        if self._closed and not self.windows:
+            return
+        self._closed = True
+        for entry in self.windows:
+            entry.painter.close()
+            entry.window.destroy()
+        self.windows = []
+
+    # ------------------------------------------------------------------ actions
+
+    def toggle_fullscreen(self) -> None:
+        """Switch every window between windowed and fullscreen on its monitor."""
+        self.fullscreen = not self.fullscreen
+        for entry in self.windows:
+            if self.fullscreen:
+                entry.window.set_fullscreen(desktop=True)
+            else:
+                entry.window.set_windowed()
+                entry.window.size = entry.windowed_size
+
+    def swap_screens(self) -> None:
+        """Single layout: show the other screen. Lifts a mouse or finger stylus."""
+        if self.layout != "single":
+            return
+        self.shown = 1 - self.shown
+        inp = self._input
+        if inp is not None:
+            owner = inp.stylus_owner()
+            if owner in self._drag_window:
+                inp.stylus_up(owner)
+        self._drag_window.clear()
+
+    def _hot_key(self, event: pygame.event.Event) -> bool:
+        key = int(event.key)
+        alt_enter = key in (pygame.K_RETURN, pygame.K_KP_ENTER) and event.mod & pygame.KMOD_ALT
+        if key == self._fullscreen_key or alt_enter:
+            self.toggle_fullscreen()
+            return True
+        if key == self._swap_key and self.layout == "single":
+            self.swap_screens()
+            return True
+        return False
+
+    # ------------------------------------------------------------------ pointers
+
+    def _pointer_down(self, source: Hashable, entry: _ScreenWindow, px: float, py: float) -> None:
+        inp = self._input
+        assert inp is not None
+        hit = self._viewport(entry).to_ds(px, py)
+        if hit is not None and hit[0] == 1 and inp.stylus_down(source, hit[1], hit[2]):
+            self._drag_window[source] = entry
+
+    def _pointer_move(self, source: Hashable, px: float, py: float) -> None:
+        inp = self._input
+        assert inp is not None
+        entry = self._drag_window.get(source)
+        if entry is None or inp.stylus_owner() != source:
+            return
+        pos = self._viewport(entry).to_bottom_clamped(px, py)
+        if pos is not None:
+            inp.stylus_move(source, *pos)
+
+    def _pointer_up(self, source: Hashable) -> None:
+        inp = self._input
+        assert inp is not None
+        if self._drag_window.pop(source, None) is not None:
+            inp.stylus_up(source)
+
+    def _mouse(self, event: pygame.event.Event, inp: Input) -> None:
+        kind = event.type
+        px, py = event.pos
+        if kind == pygame.MOUSEBUTTONDOWN:
+            if event.button == pygame.BUTTON_LEFT:
+                self._pointer_down(_MOUSE, self._entry_for(event), px, py)
+        elif kind == pygame.MOUSEMOTION:
+            self._pointer_move(_MOUSE, px, py)
+        elif event.button == pygame.BUTTON_LEFT:
+            self._pointer_move(_MOUSE, px, py)
+            self._pointer_up(_MOUSE)
+
+    def _finger(self, event: pygame.event.Event, inp: Input) -> None:
+        source = ("finger", int(event.touch_id), int(event.finger_id))
+        kind = event.type
+        entry = self._drag_window.get(source) or self._entry_for(event)
+        size = entry.window.size
+        px, py = finger_to_window(float(event.x), float(event.y), (int(size[0]), int(size[1])))
+        if kind == pygame.FINGERDOWN:
+            self._pointer_down(source, entry, px, py)
+        elif kind == pygame.FINGERMOTION:
+            self._pointer_move(source, px, py)
+        else:
+            self._pointer_move(source, px, py)
+            self._pointer_up(source)
+
+
+def create_frontend(
+    *,
+    headless: bool,
+    layout: str = "vertical",
+    scale: int = 0,
+    gap: int = 0,
+    fullscreen: bool = False,
+    title: str = "Petit Computer",
+    config: ShimConfig | None = None,
+) -> Frontend:
+    """Open the display front-end the machine shows its screens in.
+
+    Args:
+        headless: no window at all (:class:`HeadlessFrontend`). With ``False``
+            real windows open, even under ``SDL_VIDEODRIVER=dummy`` (where they
+            exist only in memory, which the tests use).
+        layout: ``vertical`` (default), ``horizontal``, ``single`` or ``separate``.
+        scale: window scale 1..6, or 0 for the largest that fits the desktop.
+        gap: DS pixels between the screens (vertical and horizontal layouts).
+        fullscreen: start fullscreen, integer-scaled and centred.
+        title: window title.
+        config: player settings; ``None`` for the defaults.
+
+    Raises:
+        ValueError: unknown layout, scale outside 0..6 or a negative gap.
+    """
+    if headless:
+        content_size(layout, gap)  # same argument checks as a window
+        if not 0 <= scale <= MAX_SCALE or gap < 0:
+            raise ValueError(f"bad scale {scale} or gap {gap}")
+        return HeadlessFrontend(config)
+    return WindowFrontend(
+        layout=layout, scale=scale, gap=gap, fullscreen=fullscreen, title=title, config=config
+    )
