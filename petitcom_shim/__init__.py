@@ -4,3 +4,9 @@ Two 256x192 screens, console, BG layers, sprites, GRP pages, palettes, CHR
 banks, buttons and stylus, BEEP and QR images, behind SmileBASIC-style verbs on
 a :class:`Machine`. It knows nothing about any particular game.
 """
+
+from petitcom_shim.errors import IllegalFunctionCall, OutOfRange, PetitcomError
+from petitcom_shim.input import Button
+from petitcom_shim.machine import Machine, SpriteState
+
+__all__ = ["Button", "IllegalFunctionCall", "Machine", "OutOfRange", "PetitcomError", "SpriteState"]

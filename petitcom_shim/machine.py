@@ -1,0 +1,668 @@
+"""The emulated Petit Computer: two screens, a 60 fps frame loop and SmileBASIC v2 verbs.
+
+:class:`Machine` is the whole public surface programs use (docs/shim-api.md). Like
+SmileBASIC, the console/BG/sprite/GRP verbs act on the screen chosen with
+``cpage``/``bgpage``/``sppage``/``gpage``. In step mode (``realtime=False``, the
+default when headless) nothing sleeps and frames are only composed when someone
+looks at them, so tests and simulations run as fast as the logic allows.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+import pygame
+
+from petitcom_shim import charset, font
+from petitcom_shim.config import ShimConfig
+from petitcom_shim.display import create_frontend
+from petitcom_shim.errors import IllegalFunctionCall, OutOfRange
+from petitcom_shim.input import Input
+from petitcom_shim.video.bg import BGLayer, decode_tile, tile_word
+from petitcom_shim.video.chr import ChrStore, ResourceRef, parse_resource
+from petitcom_shim.video.compose import ScreenVideo, Visibility
+from petitcom_shim.video.console import Console
+from petitcom_shim.video.grp import GrpPage, check_page, circle_points, line_points
+from petitcom_shim.video.palette import KINDS, parse_rrggbb
+from petitcom_shim.video.sprites import SpriteScreen, SpriteState
+from petitcom_shim.video.surfaces import new_surface
+
+__all__ = ["FPS", "MAINCNTL_WRAP", "Machine", "SpriteState"]
+
+FPS = 60
+#: MAINCNTL counts 0..524287 and then wraps, MAINCNTH counting the wraps (see decisions doc).
+MAINCNTL_WRAP = 524288
+SCREEN_W = 256
+SCREEN_H = 192
+
+
+def _to_ptc(text: str) -> bytes:
+    """Console text encoding: characters outside the PTC set print as a placeholder."""
+    return charset.to_ptc(text, errors="replace")
+
+
+def _screen(s: int) -> int:
+    if s not in (0, 1):
+        raise OutOfRange(f"screen {s} not 0 or 1")
+    return int(s)
+
+
+class Machine:
+    """An emulated Petit Computer.
+
+    Args:
+        headless: No window (the frontend only pumps injected input); implies step mode.
+        realtime: Pace ``vsync`` to 60 fps; defaults to ``not headless``.
+        seed: Seed of :meth:`rnd`.
+        layout: Window layout passed to the frontend ("vertical", ...).
+        scale: Window scale, 0 = the largest that fits.
+        gap: Pixels between the two screens in the window.
+        fullscreen: Open full screen.
+        title: Window title.
+        config: Key bindings and window settings (see ``petitcom_shim.config``).
+        audio: Enable sound; defaults to ``not headless``.
+    """
+
+    def __init__(
+        self,
+        *,
+        headless: bool = False,
+        realtime: bool | None = None,
+        seed: int = 0,
+        layout: str = "vertical",
+        scale: int = 0,
+        gap: int = 0,
+        fullscreen: bool = False,
+        title: str = "Petit Computer",
+        config: ShimConfig | None = None,
+        audio: bool | None = None,
+    ) -> None:
+        self.headless = headless
+        self.realtime = (not headless) if realtime is None else realtime
+        self.running = True
+        self._random = random.Random(seed)
+        self._frames = 0
+        self.input = Input(config)
+        self.frontend = create_frontend(
+            headless=headless,
+            layout=layout,
+            scale=scale,
+            gap=gap,
+            fullscreen=fullscreen,
+            title=title,
+            config=config,
+        )
+        # Imported on use: the audio back-end is the heaviest import of the shim and
+        # the rest of the package (QR tools, tests) should load without it.
+        from petitcom_shim.sound import Sound
+
+        self.sound = Sound(enabled=audio if audio is not None else not headless)
+        self._clock = pygame.time.Clock()
+        self.chr = ChrStore(font.load_font())
+        self.screens = (
+            ScreenVideo(0, self.chr, _to_ptc),
+            ScreenVideo(1, self.chr, _to_ptc),
+        )
+        self.grp_pages = tuple(GrpPage() for _ in range(4))
+        self.vis = Visibility()
+        self._surfaces = (new_surface(SCREEN_W, SCREEN_H), new_surface(SCREEN_W, SCREEN_H))
+        self._cpage = 0
+        self._bgpage = 0
+        self._sppage = 0
+        self._gpage = 0
+        self._xor = False
+
+    # -- frame loop ------------------------------------------------------------
+    def vsync(self, n: int = 1) -> None:
+        """VSYNC n: advance n frames (input, interpolations, compose and present)."""
+        for _ in range(max(int(n), 0)):
+            self._frame()
+
+    def wait(self, n: int = 1) -> None:
+        """WAIT n: the same as :meth:`vsync` in this shim."""
+        self.vsync(n)
+
+    def step(self, frames: int = 1) -> None:
+        """Alias of :meth:`vsync` for tests."""
+        self.vsync(frames)
+
+    def _frame(self) -> None:
+        self.running = self.frontend.pump(self.input) and self.running
+        self.input.latch()
+        for screen in self.screens:
+            screen.step()
+        self._frames += 1
+        if not self.headless:
+            self.frontend.present(self.screen_surface(0), self.screen_surface(1))
+        if self.realtime:
+            self._clock.tick(FPS)
+
+    @property
+    def maincntl(self) -> int:
+        """MAINCNTL: frames since start, wrapping to 0 after 524287."""
+        return self._frames % MAINCNTL_WRAP
+
+    @property
+    def maincnth(self) -> int:
+        """MAINCNTH: how many times MAINCNTL has wrapped."""
+        return self._frames // MAINCNTL_WRAP
+
+    def rnd(self, n: int) -> int:
+        """RND(n): a seeded random integer 0..n-1 (0 when n <= 0)."""
+        if n <= 0:
+            return 0
+        return self._random.randrange(int(n))
+
+    def close(self) -> None:
+        """Close the window and the audio device."""
+        self.running = False
+        self.frontend.close()
+        self.sound.close()
+
+    # -- whole-machine visuals -------------------------------------------------
+    def acls(self) -> None:
+        """ACLS: reset visuals (VISIBLE, COLOR/CLS, GRP, sprites, BG, palettes); CHR stays."""
+        self.vis = Visibility()
+        self._xor = False
+        for page in self.grp_pages:
+            page.clear(0)
+        for screen in self.screens:
+            screen.console.color(0, 0)
+            screen.console.cls()
+            screen.gcolor = 0
+            screen.sprites.spclr()
+            for layer in screen.bg.layers:
+                layer.ofs_x.set(0)
+                layer.ofs_y.set(0)
+                layer.map[:] = 0
+                layer.mark_all()
+            screen.bg.set_clip(0, 0, 31, 23)
+            screen.palettes.colinit()
+
+    def visible(
+        self,
+        console: bool | None = None,
+        panel: bool | None = None,
+        bg0: bool | None = None,
+        bg1: bool | None = None,
+        sprites: bool | None = None,
+        graphics: bool | None = None,
+    ) -> None:
+        """VISIBLE: switch layers on/off on both screens; None keeps a flag."""
+        for name, value in (("console", console), ("panel", panel), ("bg0", bg0),
+                            ("bg1", bg1), ("sprites", sprites), ("graphics", graphics)):  # fmt: skip
+            if value is not None:
+                setattr(self.vis, name, bool(value))
+
+    def screen_surface(self, screen: int) -> pygame.Surface:
+        """The composed 256x192 frame of a screen (owned by the machine: copy to keep it)."""
+        s = _screen(screen)
+        video = self.screens[s]
+        target = self._surfaces[s]
+        video.compose(target, self.grp_pages[video.grp_disp], self.vis)
+        return target
+
+    def screen_array(self, screen: int) -> npt.NDArray[np.uint8]:
+        """The composed frame as a numpy (192, 256, 3) uint8 array."""
+        pixels = pygame.surfarray.array3d(self.screen_surface(screen))
+        return np.ascontiguousarray(pixels.transpose(1, 0, 2), dtype=np.uint8)
+
+    def screenshot(self, path: str | Path, screen: int | None = None, scale: int = 1) -> None:
+        """Save screen 0, 1 or both (None: stacked, no gap) as a PNG at an integer scale."""
+        if int(scale) != scale or scale < 1:
+            raise OutOfRange(f"screenshot scale must be a positive integer, got {scale}")
+        if screen is None:
+            image = new_surface(SCREEN_W, SCREEN_H * 2)
+            image.blit(self.screen_surface(0), (0, 0))
+            image.blit(self.screen_surface(1), (0, SCREEN_H))
+        else:
+            image = self.screen_surface(screen).copy()
+        if scale != 1:
+            w, h = image.get_size()
+            image = pygame.transform.scale(image, (w * int(scale), h * int(scale)))
+        pygame.image.save(image, str(path))
+
+    # -- pages -----------------------------------------------------------------
+    def cpage(self, s: int) -> None:
+        """Console screen for later console verbs (shim extension)."""
+        self._cpage = _screen(s)
+
+    def bgpage(self, s: int) -> None:
+        """BGPAGE: screen for BG verbs and BG/COL0 resources without U/L."""
+        self._bgpage = _screen(s)
+
+    def sppage(self, s: int) -> None:
+        """SPPAGE: screen for sprite verbs and SP/COL1 resources without U/L."""
+        self._sppage = _screen(s)
+
+    def gpage(self, s: int, draw: int | None = None, disp: int | None = None) -> None:
+        """GPAGE: screen for GRP verbs; optionally its drawing and displayed pages (0-3)."""
+        self._gpage = _screen(s)
+        video = self.screens[self._gpage]
+        if draw is not None:
+            video.grp_draw = check_page(draw)
+        if disp is not None:
+            video.grp_disp = check_page(disp)
+
+    # -- palettes --------------------------------------------------------------
+    def _kind(self, kind: str) -> tuple[int, ScreenVideo]:
+        k = KINDS.get(kind.upper())
+        if k is None:
+            raise IllegalFunctionCall(f'palette kind must be "BG", "SP" or "GRP", got {kind!r}')
+        screen = (self._bgpage, self._sppage, self._gpage)[k]
+        return k, self.screens[screen]
+
+    def colset(self, kind: str, n: int, rrggbb: str) -> None:
+        """COLSET: colour n of the BG/SP/GRP palette from "RRGGBB" (quantised to 5-6-5)."""
+        k, video = self._kind(kind)
+        video.palettes.colset(k, n, parse_rrggbb(rrggbb))
+
+    def colread(self, kind: str, n: int) -> tuple[int, int, int]:
+        """COLREAD: colour n as 8-bit RGB (round(v*255/31), round(v*255/63))."""
+        k, video = self._kind(kind)
+        return video.palettes.colread(k, n)
+
+    def colinit(self, kind: str | None = None, n: int | None = None) -> None:
+        """COLINIT: restore default colours (all kinds, one kind, or one colour)."""
+        if kind is None:
+            for k, page in enumerate((self._bgpage, self._sppage, self._gpage)):
+                self.screens[page].palettes.colinit(k)
+            return
+        k, video = self._kind(kind)
+        video.palettes.colinit(k, n)
+
+    # -- CHR -------------------------------------------------------------------
+    def chrset(self, res: str, n: int, hex64: str) -> None:
+        """CHRSET: one 8x8 tile from 64 hex digits (one per pixel, row by row)."""
+        self.chr.chrset(self._ref(res), n, hex64)
+
+    def chrread(self, res: str, n: int) -> str:
+        """CHRREAD: a tile as 64 upper-case hex digits."""
+        return self.chr.chrread(self._ref(res), n)
+
+    def chrinit(self, res: str) -> None:
+        """CHRINIT: restore a bank's default (the font for BGF0, blank for most)."""
+        self.chr.chrinit(self._ref(res))
+
+    def chrload(self, res: str, source: str | Path | pygame.Surface, start: int = 0) -> int:
+        """Load tiles from an indexed PNG or 8-bit Surface, spilling into following banks.
+
+        Returns:
+            The number of tiles loaded.
+        """
+        return self.chr.chrload(self._ref(res), source, start)
+
+    def _ref(self, res: str, default: int | None = None) -> ResourceRef:
+        name = res.upper()
+        if default is None:
+            default = self._sppage if name.startswith("SP") else self._bgpage
+        return parse_resource(name, default)
+
+    # -- console ---------------------------------------------------------------
+    @property
+    def _con(self) -> Console:
+        return self.screens[self._cpage].console
+
+    def print(self, *items: object, sep: str = ";", end: str = "\n") -> None:
+        """PRINT: ``sep=";"`` joins items with no gap, ``sep=","`` tabs to TABSTEP.
+
+        ``end`` is ``"\\n"`` (new line, the default), ``""``/``";"`` (stay on the
+        line) or ``","`` (tab and stay), like a trailing ``;``/``,`` in BASIC.
+        """
+        self._con.print_items(items, sep, end)
+
+    def locate(self, x: int, y: int) -> None:
+        """LOCATE x,y (ignored when outside 0-31, 0-23)."""
+        self._con.locate(x, y)
+
+    def color(self, fg: int, bg: int | None = None) -> None:
+        """COLOR fg[,bg]: COL0 palettes for text and cell background (0 = none)."""
+        self._con.color(fg, bg)
+
+    def cls(self) -> None:
+        """CLS: clear the console of the current console page."""
+        self._con.cls()
+
+    def chkchr(self, x: int, y: int) -> int:
+        """CHKCHR: the character code at a console cell."""
+        return self._con.chkchr(x, y)
+
+    @property
+    def csrx(self) -> int:
+        """CSRX: console cursor column."""
+        return self._con.csrx
+
+    @property
+    def csry(self) -> int:
+        """CSRY: console cursor row."""
+        return self._con.csry
+
+    @property
+    def tabstep(self) -> int:
+        """TABSTEP: tab width used by ``,`` in PRINT."""
+        return self._con.tabstep
+
+    @tabstep.setter
+    def tabstep(self, value: int) -> None:
+        self._con.tabstep = value
+
+    # -- BG --------------------------------------------------------------------
+    def _bg(self, layer: int) -> BGLayer:
+        return self.screens[self._bgpage].bg.layer(layer)
+
+    def bgput(self, layer: int, x: int, y: int, *tile: object) -> None:
+        """BGPUT: one tile as (chr[, pal, h, v]), a tile word, or a 4-hex-digit string."""
+        self._bg(layer).put(int(x), int(y), tile_word(tile))
+
+    def bgfill(self, layer: int, x1: int, y1: int, x2: int, y2: int, *tile: object) -> None:
+        """BGFILL: fill a tile rectangle (corners clamped to 0-63, any order)."""
+        target = self._bg(layer)
+        word = tile_word(tile)
+        left, right = sorted((min(max(x1, 0), 63), min(max(x2, 0), 63)))
+        top, bottom = sorted((min(max(y1, 0), 63), min(max(y2, 0), 63)))
+        target.map[top : bottom + 1, left : right + 1] = word
+        if (right - left + 1) * (bottom - top + 1) > 64:
+            target.mark_all()
+        else:
+            for y in range(top, bottom + 1):
+                for x in range(left, right + 1):
+                    target.put(x, y, word)
+
+    def bgclr(self, layer: int | None = None) -> None:
+        """BGCLR: clear one layer or both."""
+        for n in (0, 1) if layer is None else (layer,):
+            target = self._bg(n)
+            target.map[:] = 0
+            target.mark_all()
+
+    def bgofs(self, layer: int, x: float, y: float, t: int = 0) -> None:
+        """BGOFS: scroll offset in pixels (wraps at 512), optionally over t frames."""
+        target = self._bg(layer)
+        target.ofs_x.set(float(x), t)
+        target.ofs_y.set(float(y), t)
+
+    def bgchk(self, layer: int) -> bool:
+        """BGCHK: True while a timed BGOFS is still moving."""
+        return self._bg(layer).moving
+
+    def bgread(self, layer: int, x: int, y: int) -> tuple[int, int, int, int]:
+        """BGREAD: (chr, pal, h, v) of a tile."""
+        return decode_tile(self.bgreadw(layer, x, y))
+
+    def bgreadw(self, layer: int, x: int, y: int) -> int:
+        """BGREAD as the 16-bit tile word."""
+        return int(self._bg(layer).map[int(y) & 63, int(x) & 63])
+
+    def bgcopy(self, layer: int, x1: int, y1: int, x2: int, y2: int, x3: int, y3: int) -> None:
+        """BGCOPY: copy a tile block within a layer; the destination wraps at 64."""
+        target = self._bg(layer)
+        left, right = sorted((x1 & 63, x2 & 63))
+        top, bottom = sorted((y1 & 63, y2 & 63))
+        block = target.map[top : bottom + 1, left : right + 1].copy()
+        for dy in range(block.shape[0]):
+            for dx in range(block.shape[1]):
+                target.put(x3 + dx, y3 + dy, int(block[dy, dx]))
+
+    def bgclip(self, x1: int, y1: int, x2: int, y2: int) -> None:
+        """BGCLIP: clip window in tiles for both layers of the current BG page."""
+        self.screens[self._bgpage].bg.set_clip(x1, y1, x2, y2)
+
+    # -- sprites ---------------------------------------------------------------
+    @property
+    def _sp(self) -> SpriteScreen:
+        return self.screens[self._sppage].sprites
+
+    def spset(
+        self, id: int, chr: int, pal: int, h: int, v: int, prio: int, w: int = 16, h_: int = 16
+    ) -> None:
+        """SPSET: create sprite id with a character, palette, flips, priority and size.
+
+        Raises:
+            IllegalFunctionCall: the size is not one of the 12 legal DS shapes.
+        """
+        self._sp.spset(id, chr, pal, h, v, prio, w, h_)
+
+    def spclr(self, id: int | None = None) -> None:
+        """SPCLR: clear one sprite or all sprites of the current sprite page."""
+        self._sp.spclr(id)
+
+    def spexists(self, id: int) -> bool:
+        """True if sprite id has been set (SPSET) and not cleared."""
+        return self._sp.get(id).active
+
+    def spofs(self, id: int, x: float, y: float, t: int = 0) -> None:
+        """SPOFS: move the home point to (x, y), over t frames from where it is now."""
+        self._sp.spofs(id, x, y, t)
+
+    def sphome(self, id: int, hx: int, hy: int) -> None:
+        """SPHOME: origin for SPOFS, rotation and scale (signed 8-bit each)."""
+        self._sp.sphome(id, hx, hy)
+
+    def spchr(
+        self,
+        id: int,
+        chr: int,
+        pal: int | None = None,
+        h: int | None = None,
+        v: int | None = None,
+        prio: int | None = None,
+    ) -> None:
+        """SPCHR: change character (and optionally palette, flips, priority)."""
+        self._sp.spchr(id, chr, pal, h, v, prio)
+
+    def spanim(self, id: int, n: int, t: int, loop: int = 0) -> None:
+        """SPANIM: cycle n characters, t frames each; loop 0 = forever."""
+        self._sp.spanim(id, n, t, loop)
+
+    def spangle(self, id: int, deg: float, t: int = 0, direction: int = 1) -> None:
+        """SPANGLE: clockwise rotation about the home point (ids 0-31)."""
+        self._sp.spangle(id, deg, t, direction)
+
+    def spscale(self, id: int, pct: float, t: int = 0) -> None:
+        """SPSCALE: 0-200 % about the home point (ids 0-31)."""
+        self._sp.spscale(id, pct, t)
+
+    def spsetv(self, id: int, i: int, val: float) -> None:
+        """SPSETV: store per-sprite variable i (0-7)."""
+        if not 0 <= i <= 7:
+            raise OutOfRange(f"sprite variable {i} not in 0-7")
+        self._sp.get(id).vars[i] = val
+
+    def spgetv(self, id: int, i: int) -> float:
+        """SPGETV: read per-sprite variable i (0-7)."""
+        if not 0 <= i <= 7:
+            raise OutOfRange(f"sprite variable {i} not in 0-7")
+        return self._sp.get(id).vars[i]
+
+    def spread(self, id: int) -> SpriteState:
+        """SPREAD: (x, y, angle, scale, chr) now; chr is the base, not the animation frame."""
+        return self._sp.spread(id)
+
+    def spchk(self, id: int) -> int:
+        """SPCHK: 1 moving, 2 rotating, 4 scaling, 8 animating."""
+        return self._sp.spchk(id)
+
+    def spcol(
+        self,
+        id: int,
+        x: int,
+        y: int,
+        w: int,
+        h: int,
+        scaleflag: bool = True,
+        group: int = 0xFF,
+    ) -> None:
+        """SPCOL: hitbox relative to the sprite box, scale flag and 8-bit group mask."""
+        self._sp.spcol(id, x, y, w, h, scaleflag, group)
+
+    def spcolvec(self, id: int, dx: float, dy: float) -> None:
+        """SPCOLVEC: per-frame displacement used for swept collision."""
+        self._sp.spcolvec(id, dx, dy)
+
+    def sphit(self, id: int, start: int = 0) -> bool:
+        """SPHIT: does sprite id touch another active sprite from ``start`` on?"""
+        return self._sp.sphit(id, start)
+
+    def sphitsp(self, a: int, b: int) -> bool:
+        """SPHITSP: do sprites a and b touch? (SPHITNO is left alone.)"""
+        return self._sp.sphitsp(a, b)
+
+    def sphitrc(
+        self, id: int, x: float, y: float, w: float, h: float, dx: float = 0, dy: float = 0
+    ) -> bool:
+        """SPHITRC: does the sprite touch the rectangle (moving dx, dy per frame)?"""
+        return self._sp.sphitrc(id, x, y, w, h, dx, dy)
+
+    @property
+    def sphitno(self) -> int:
+        """SPHITNO: the sprite found by the last SPHIT (-1 before any hit)."""
+        return self._sp.hitno
+
+    @property
+    def sphitx(self) -> float:
+        """SPHITX: x of the tested sprite at first contact."""
+        return self._sp.hit.x
+
+    @property
+    def sphity(self) -> float:
+        """SPHITY: y of the tested sprite at first contact."""
+        return self._sp.hit.y
+
+    @property
+    def sphitt(self) -> float:
+        """SPHITT: time of first contact along the SPCOLVEC sweep, 0-1."""
+        return self._sp.hit.t
+
+    # -- GRP -------------------------------------------------------------------
+    @property
+    def _gvideo(self) -> ScreenVideo:
+        return self.screens[self._gpage]
+
+    @property
+    def _page(self) -> GrpPage:
+        return self.grp_pages[self._gvideo.grp_draw]
+
+    def _c(self, c: int | None) -> int:
+        return self._gvideo.gcolor if c is None else int(c) & 0xFF
+
+    def gcls(self, c: int = 0) -> None:
+        """GCLS: fill the drawing page with colour c."""
+        self._page.clear(int(c))
+
+    def gcolor(self, c: int) -> None:
+        """GCOLOR: default colour of the GRP verbs on this GRP screen."""
+        self._gvideo.gcolor = int(c) & 0xFF
+
+    def gpset(self, x: int, y: int, c: int | None = None) -> None:
+        """GPSET: plot one pixel."""
+        xs, ys = line_points(int(x), int(y), int(x), int(y))
+        self._page.plot(xs, ys, self._c(c), self._xor)
+
+    def gline(self, x1: int, y1: int, x2: int, y2: int, c: int | None = None) -> None:
+        """GLINE: a line, both ends included."""
+        xs, ys = line_points(int(x1), int(y1), int(x2), int(y2))
+        self._page.plot(xs, ys, self._c(c), self._xor)
+
+    def gbox(self, x1: int, y1: int, x2: int, y2: int, c: int | None = None) -> None:
+        """GBOX: rectangle outline."""
+        self._page.box(int(x1), int(y1), int(x2), int(y2), self._c(c), self._xor)
+
+    def gfill(self, x1: int, y1: int, x2: int, y2: int, c: int | None = None) -> None:
+        """GFILL: filled rectangle."""
+        self._page.fill_rect(int(x1), int(y1), int(x2), int(y2), self._c(c), self._xor)
+
+    def gcircle(self, x: int, y: int, r: int, c: int | None = None) -> None:
+        """GCIRCLE: circle outline of radius r."""
+        if r < 0:
+            raise OutOfRange(f"GCIRCLE radius {r} is negative")
+        xs, ys = circle_points(int(x), int(y), int(r))
+        self._page.plot(xs, ys, self._c(c), self._xor)
+
+    def gpaint(self, x: int, y: int, c: int | None = None, border: int | None = None) -> None:
+        """GPAINT: flood fill from (x, y); with ``border``, fill up to that colour."""
+        self._page.paint(int(x), int(y), self._c(c), border)
+
+    def gputchr(self, x: int, y: int, res: str, chr: int, pal: int, scale: int) -> None:
+        """GPUTCHR: draw a CHR tile (scale 1/2/4/8) and copy its palette into COL2.
+
+        The 16 colours of palette ``pal`` of COL1 (SP banks) or COL0 (others)
+        become COL2 colours 16*pal..16*pal+15 of the GRP screen.
+        """
+        if not 0 <= pal <= 15:
+            raise OutOfRange(f"palette {pal} not in 0-15")
+        if not 0 <= chr <= 255:
+            raise OutOfRange(f"character {chr} not in 0-255")
+        ref = self._ref(res, self._gpage)
+        tile = self.chr.bank(ref)[chr]
+        self._page.blit_chr(int(x), int(y), tile, int(pal), int(scale))
+        self._gvideo.palettes.copy_palette(1 if ref.family.startswith("SP") else 0, int(pal))
+
+    def gprio(self, p: int) -> None:
+        """GPRIO: where the GRP page sits among the layers (0 front - 3 back)."""
+        if not 0 <= p <= 3:
+            raise OutOfRange(f"GPRIO {p} not in 0-3")
+        self._gvideo.gprio = int(p)
+
+    def gspoit(self, x: int, y: int) -> int:
+        """GSPOIT: colour of a pixel of the drawing page, -1 off the page."""
+        return self._page.get(int(x), int(y))
+
+    def gcopy(
+        self, src: int, x1: int, y1: int, x2: int, y2: int, x3: int, y3: int, mode: int
+    ) -> None:
+        """GCOPY: copy a rectangle of page ``src`` to (x3, y3) of the drawing page.
+
+        Mode 0 skips colour-0 pixels; mode 1 copies everything.
+        """
+        source = self.grp_pages[check_page(src)]
+        self._page.copy_from(source, x1, y1, x2, y2, x3, y3, mode)
+
+    def gdrawmd(self, xor: bool | int) -> None:
+        """GDRAWMD: 1/True = XOR drawing, 0/False = normal."""
+        self._xor = bool(xor)
+
+    # -- input -----------------------------------------------------------------
+    def button(self, mode: int = 0) -> int:
+        """BUTTON(mode): 0 held, 1 pressed with auto-repeat, 2 pressed, 3 released."""
+        return self.input.button(mode)
+
+    def btrig(self) -> int:
+        """BTRIG(): the same as BUTTON(1)."""
+        return self.input.button(1)
+
+    def brepeat(self, bit: int, start: int | None = None, interval: int | None = None) -> None:
+        """BREPEAT: auto-repeat of BUTTON(1) for button bit index 0-11."""
+        self.input.brepeat(bit, start, interval)
+
+    @property
+    def tchx(self) -> int:
+        """TCHX: stylus x (kept after release)."""
+        return self.input.tchx
+
+    @property
+    def tchy(self) -> int:
+        """TCHY: stylus y (kept after release)."""
+        return self.input.tchy
+
+    @property
+    def tchst(self) -> int:
+        """TCHST: 1 while the lower screen is touched."""
+        return self.input.tchst
+
+    @property
+    def tchtime(self) -> int:
+        """TCHTIME: frames the current touch has lasted (0 when released)."""
+        return self.input.tchtime
+
+    def dropped_files(self) -> list[Path]:
+        """Files dropped on any window since the last call."""
+        return self.input.dropped_files()
+
+    # -- sound -----------------------------------------------------------------
+    def beep(self, n: int = 0, pitch: int = 0, vol: int = 127, pan: int = 64) -> None:
+        """BEEP: play preset sound effect n (0-69); silent without audio."""
+        self.sound.beep(n, pitch, vol, pan)

@@ -1,0 +1,188 @@
+"""The two 64x64-tile BG layers of one screen (petitcom.md §3).
+
+Each layer keeps its map as 16-bit tile words (bits 0-9 character, 10 H-flip,
+11 V-flip, 12-15 palette) and a cached 512x512 keyed surface of the whole map,
+updated per dirty tile, or all at once after a bulk change. Composition blits
+that surface at most four times to wrap the scroll offset at 512 pixels.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+import pygame
+
+from petitcom_shim.errors import IllegalFunctionCall, OutOfRange
+from petitcom_shim.video.chr import ChrStore
+from petitcom_shim.video.interp import Tween
+from petitcom_shim.video.palette import Palettes
+from petitcom_shim.video.surfaces import keyed_surface
+
+__all__ = ["MAP_SIZE", "BGLayer", "BGScreen", "decode_tile", "encode_tile", "flipped_tiles"]
+
+MAP_SIZE = 64
+WRAP = MAP_SIZE * 8
+#: Above this many dirty tiles, re-render the whole map in one vectorised pass.
+_BULK = 192
+
+
+def encode_tile(chr_: int, pal: int = 0, h: int = 0, v: int = 0) -> int:
+    """Pack a BG tile word: bits 0-9 chr, 10 H-flip, 11 V-flip, 12-15 palette."""
+    if not 0 <= chr_ <= 1023:
+        raise OutOfRange(f"BG character {chr_} not in 0-1023")
+    if not 0 <= pal <= 15:
+        raise OutOfRange(f"palette {pal} not in 0-15")
+    return chr_ | (1 << 10 if h else 0) | (1 << 11 if v else 0) | pal << 12
+
+
+def decode_tile(word: int) -> tuple[int, int, int, int]:
+    """Split a BG tile word into (chr, pal, h, v)."""
+    return word & 0x3FF, word >> 12 & 0xF, word >> 10 & 1, word >> 11 & 1
+
+
+def tile_word(args: tuple[object, ...]) -> int:
+    """The tile word from BGPUT/BGFILL's trailing arguments.
+
+    Accepts ``(word,)``, ``("hex4",)`` or ``(chr[, pal[, h[, v]]])``.
+    """
+    if len(args) == 1 and isinstance(args[0], str):
+        text = args[0]
+        if len(text) != 4:
+            raise IllegalFunctionCall(f"tile string must be 4 hex digits, got {text!r}")
+        try:
+            return int(text, 16)
+        except ValueError:
+            raise IllegalFunctionCall(f"tile string is not hex: {text!r}") from None
+    if len(args) == 1:
+        return int(args[0]) & 0xFFFF  # type: ignore[call-overload]
+    if not 1 <= len(args) <= 4:
+        raise IllegalFunctionCall("expected chr, pal, h, v or one tile word")
+    values = [int(a) for a in args]  # type: ignore[call-overload]
+    return encode_tile(*values)
+
+
+def flipped_tiles(tiles: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """(4, n, 8, 8): the tiles with flip code 0 none, 1 H, 2 V, 3 both."""
+    return np.stack([tiles, tiles[:, :, ::-1], tiles[:, ::-1, :], tiles[:, ::-1, ::-1]])
+
+
+class BGLayer:
+    """One BG layer: the map, its scroll offset and the cached map surface."""
+
+    def __init__(self) -> None:
+        self.map = np.zeros((MAP_SIZE, MAP_SIZE), np.uint16)  # [y, x]
+        self.ofs_x = Tween()
+        self.ofs_y = Tween()
+        self.surface = keyed_surface(WRAP, WRAP)
+        self.dirty: set[tuple[int, int]] = set()
+        self.all_dirty = True
+
+    def put(self, x: int, y: int, word: int) -> None:
+        """Set one tile; coordinates wrap at 64 (``AND 63``)."""
+        x &= 63
+        y &= 63
+        self.map[y, x] = word
+        if not self.all_dirty:
+            self.dirty.add((x, y))
+            if len(self.dirty) > _BULK:
+                self.all_dirty = True
+                self.dirty.clear()
+
+    def mark_all(self) -> None:
+        """Re-render the whole map at the next composition."""
+        self.all_dirty = True
+        self.dirty.clear()
+
+    @property
+    def moving(self) -> bool:
+        """BGCHK: True while a timed BGOFS is still scrolling."""
+        return self.ofs_x.moving or self.ofs_y.moving
+
+    def refresh(self, flipped: npt.NDArray[np.uint8], lut: npt.NDArray[np.uint32]) -> None:
+        """Bring the cached surface up to date with the map."""
+        if self.all_dirty:
+            words = self.map.astype(np.intp)
+            pix = flipped[(words >> 10) & 3, words & 0x3FF]  # (64, 64, 8, 8)
+            idx = np.where(pix != 0, ((words >> 12) << 4)[:, :, None, None] + pix, 256)
+            out = lut[idx].transpose(1, 3, 0, 2).reshape(WRAP, WRAP)  # [x, y]
+            pygame.surfarray.blit_array(self.surface, out)
+            self.all_dirty = False
+            self.dirty.clear()
+            return
+        if not self.dirty:
+            return
+        view = pygame.surfarray.pixels2d(self.surface)
+        try:
+            for x, y in self.dirty:
+                word = int(self.map[y, x])
+                pix = flipped[(word >> 10) & 3, word & 0x3FF]
+                idx = np.where(pix != 0, (word >> 12) * 16 + pix, 256)
+                view[x * 8 : x * 8 + 8, y * 8 : y * 8 + 8] = lut[idx].T
+        finally:
+            del view
+        self.dirty.clear()
+
+    def blit(self, target: pygame.Surface) -> None:
+        """Blit the map onto ``target`` at the current offset, wrapping at 512 px."""
+        ox = int(np.floor(self.ofs_x.value)) % WRAP
+        oy = int(np.floor(self.ofs_y.value)) % WRAP
+        tw, th = target.get_size()
+        for bx in (-ox, WRAP - ox):
+            if bx >= tw or bx + WRAP <= 0:
+                continue
+            for by in (-oy, WRAP - oy):
+                if by >= th or by + WRAP <= 0:
+                    continue
+                target.blit(self.surface, (bx, by))
+
+
+class BGScreen:
+    """Both BG layers of one screen plus the BGCLIP window and cache bookkeeping."""
+
+    def __init__(self, screen: int, chr_store: ChrStore, palettes: Palettes) -> None:
+        self.screen = screen
+        self._chr = chr_store
+        self._pal = palettes
+        self.layers = (BGLayer(), BGLayer())
+        self.clip = pygame.Rect(0, 0, 256, 192)
+        self._seen = (-1, -1)
+        self._flipped: npt.NDArray[np.uint8] | None = None
+
+    def layer(self, n: int) -> BGLayer:
+        """Layer 0 (foreground) or 1 (background)."""
+        if n not in (0, 1):
+            raise OutOfRange(f"BG layer {n} not 0 or 1")
+        return self.layers[n]
+
+    def set_clip(self, x1: int, y1: int, x2: int, y2: int) -> None:
+        """BGCLIP in tiles (0-31, 0-23), inclusive corners in any order."""
+        if not (0 <= x1 <= 31 and 0 <= x2 <= 31 and 0 <= y1 <= 23 and 0 <= y2 <= 23):
+            raise OutOfRange("BGCLIP corners must be within 0-31, 0-23")
+        left, right = sorted((x1, x2))
+        top, bottom = sorted((y1, y2))
+        self.clip = pygame.Rect(left * 8, top * 8, (right - left + 1) * 8, (bottom - top + 1) * 8)
+
+    def step(self) -> None:
+        """Advance BGOFS interpolation by one frame."""
+        for layer in self.layers:
+            layer.ofs_x.step()
+            layer.ofs_y.step()
+
+    def prepare(self) -> None:
+        """Refresh both layer surfaces (call once before drawing a frame)."""
+        seen = (self._chr.version["BGU", self.screen], self._pal.version[0])
+        if seen != self._seen or self._flipped is None:
+            self._seen = seen
+            self._flipped = flipped_tiles(self._chr.family_tiles("BGU", self.screen))
+            for layer in self.layers:
+                layer.mark_all()
+        lut = self._pal.lut(0)
+        for layer in self.layers:
+            layer.refresh(self._flipped, lut)
+
+    def draw(self, n: int, target: pygame.Surface) -> None:
+        """Blit layer ``n`` inside the clip window."""
+        old = target.get_clip()
+        target.set_clip(self.clip)
+        self.layers[n].blit(target)
+        target.set_clip(old)

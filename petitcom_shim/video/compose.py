@@ -1,0 +1,101 @@
+"""One screen's video state and its composition into a 256x192 frame.
+
+Layers are drawn back to front exactly as petitcom.md §1.3 lists them::
+
+    backdrop, GRP (GPRIO 3), sprites prio 3, BG1, GRP (2), sprites 2, BG0,
+    GRP (1), sprites 1, console (COLOR backgrounds, then text), GRP (0), sprites 0
+
+Among sprites of equal priority the lower id is in front (DS OAM rule; see
+docs/petitcom-decisions.md). The backdrop is COL0 colour 0 (DS rule).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pygame
+
+from petitcom_shim.video.bg import BGScreen
+from petitcom_shim.video.chr import ChrStore
+from petitcom_shim.video.console import Console
+from petitcom_shim.video.grp import GrpPage
+from petitcom_shim.video.palette import Palettes
+from petitcom_shim.video.sprites import SpriteScreen
+
+__all__ = ["ScreenVideo", "Visibility"]
+
+
+@dataclass
+class Visibility:
+    """VISIBLE flags; they apply to both screens. The console flag hides text only."""
+
+    console: bool = True
+    panel: bool = True
+    bg0: bool = True
+    bg1: bool = True
+    sprites: bool = True
+    graphics: bool = True
+
+
+class ScreenVideo:
+    """Palettes, console, BG layers, sprites and GRP priority of one screen."""
+
+    def __init__(self, screen: int, chr_store: ChrStore, to_ptc: Callable[[str], bytes]) -> None:
+        self.screen = screen
+        self.palettes = Palettes()
+        self.console = Console(screen, chr_store, self.palettes, to_ptc)
+        self.bg = BGScreen(screen, chr_store, self.palettes)
+        self.sprites = SpriteScreen(screen, chr_store, self.palettes)
+        self.gprio = 3
+        self.grp_draw = screen
+        self.grp_disp = screen
+        self.gcolor = 0
+
+    def step(self) -> None:
+        """Advance this screen's interpolations and animations by one frame."""
+        self.sprites.step()
+        self.bg.step()
+
+    def _show_grp(self, target: pygame.Surface, page: GrpPage) -> None:
+        page.surface.set_palette(self._grp_palette())
+        target.blit(page.surface, (0, 0))
+
+    def _grp_palette(self) -> list[tuple[int, int, int]]:
+        lut = self.palettes.lut(2)
+        return [((int(v) >> 16) & 0xFF, (int(v) >> 8) & 0xFF, int(v) & 0xFF) for v in lut[:256]]
+
+    def compose(self, target: pygame.Surface, page: GrpPage, vis: Visibility) -> None:
+        """Draw the whole frame of this screen onto ``target`` (256x192)."""
+        target.fill(int(self.palettes.lut(0)[0]))
+        grp = page if vis.graphics and not page.empty else None
+        if vis.sprites:
+            self.sprites.prepare()
+            spr = self.sprites.draw_lists()
+        else:
+            spr = [[], [], [], []]
+        if vis.bg0 or vis.bg1:
+            self.bg.prepare()
+        gprio = self.gprio
+        if grp is not None and gprio == 3:
+            self._show_grp(target, grp)
+        if spr[3]:
+            target.fblits(spr[3])
+        if vis.bg1:
+            self.bg.draw(1, target)
+        if grp is not None and gprio == 2:
+            self._show_grp(target, grp)
+        if spr[2]:
+            target.fblits(spr[2])
+        if vis.bg0:
+            self.bg.draw(0, target)
+        if grp is not None and gprio == 1:
+            self._show_grp(target, grp)
+        if spr[1]:
+            target.fblits(spr[1])
+        self.console.show_text = vis.console
+        target.blit(self.console.surface(), (0, 0))
+        if grp is not None and gprio == 0:
+            self._show_grp(target, grp)
+        if spr[0]:
+            target.fblits(spr[0])

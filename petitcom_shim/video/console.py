@@ -1,0 +1,209 @@
+"""The 32x24 text console of one screen: PRINT, LOCATE, COLOR, CLS, CHKCHR.
+
+Text comes from the BGF0 font bank of the screen, coloured with COL0 palette
+``fg`` (petitcom.md §1.4); a nonzero ``bg`` puts BGD0 tile 15 in COL0 palette
+``bg`` behind the cell. The console is drawn into a cached surface, re-rendering
+only the rows that changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+import numpy as np
+import numpy.typing as npt
+import pygame
+
+from petitcom_shim.errors import OutOfRange
+from petitcom_shim.video.chr import SOLID_TILE, ChrStore
+from petitcom_shim.video.palette import Palettes
+from petitcom_shim.video.surfaces import keyed_surface
+
+__all__ = ["COLS", "ROWS", "Console", "format_number"]
+
+COLS = 32
+ROWS = 24
+_NEWLINE = 0x0D
+
+
+def format_number(value: float) -> str:
+    """Format a number as PRINT shows it: integers plain, fractions to at most 3 decimals."""
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, int) or float(value).is_integer():
+        return str(int(value))
+    text = f"{value:.3f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+class Console:
+    """Console state of one screen plus its cached rendering.
+
+    Args:
+        screen: 0 upper, 1 lower.
+        chr_store: where BGF0 (font) and BGD0 (background cell) live.
+        palettes: this screen's palettes (COL0 colours the console).
+        to_ptc: text -> PTC character codes.
+    """
+
+    def __init__(
+        self,
+        screen: int,
+        chr_store: ChrStore,
+        palettes: Palettes,
+        to_ptc: Callable[[str], bytes],
+    ) -> None:
+        self.screen = screen
+        self._chr = chr_store
+        self._pal = palettes
+        self._to_ptc = to_ptc
+        self.codes = np.zeros((ROWS, COLS), np.uint8)
+        self.fg_cells = np.zeros((ROWS, COLS), np.uint8)
+        self.bg_cells = np.zeros((ROWS, COLS), np.uint8)
+        self.csrx = 0
+        self.csry = 0
+        self.fg = 0
+        self.bg = 0
+        self._tabstep = 4
+        self.show_text = True
+        self._surface = keyed_surface(COLS * 8, ROWS * 8)
+        self._dirty_rows = np.ones(ROWS, bool)
+        self._seen: tuple[int, int, int, bool] = (-1, -1, -1, True)
+
+    # -- state ---------------------------------------------------------------
+    @property
+    def tabstep(self) -> int:
+        """TABSTEP: column spacing of ``,`` in PRINT (default 4)."""
+        return self._tabstep
+
+    @tabstep.setter
+    def tabstep(self, value: int) -> None:
+        if not 1 <= value <= COLS:
+            raise OutOfRange(f"TABSTEP {value} not in 1-{COLS}")
+        self._tabstep = int(value)
+
+    def locate(self, x: int, y: int) -> None:
+        """LOCATE; out-of-range coordinates are ignored as on PTC."""
+        if 0 <= x < COLS and 0 <= y < ROWS:
+            self.csrx, self.csry = int(x), int(y)
+
+    def color(self, fg: int, bg: int | None = None) -> None:
+        """COLOR fg[,bg]: the COL0 palettes for text and for the cell background."""
+        for v in (fg, bg):
+            if v is not None and not 0 <= v <= 15:
+                raise OutOfRange(f"COLOR {v} not in 0-15")
+        self.fg = int(fg)
+        if bg is not None:
+            self.bg = int(bg)
+
+    def cls(self) -> None:
+        """CLS: blank every cell, clear cell backgrounds, cursor home."""
+        self.codes[:] = 0
+        self.fg_cells[:] = 0
+        self.bg_cells[:] = 0
+        self.csrx = self.csry = 0
+        self._dirty_rows[:] = True
+
+    def chkchr(self, x: int, y: int) -> int:
+        """CHKCHR: the character code in a cell (0 for a cleared cell)."""
+        if not (0 <= x < COLS and 0 <= y < ROWS):
+            raise OutOfRange(f"CHKCHR({x},{y}) outside the console")
+        return int(self.codes[y, x])
+
+    # -- printing ------------------------------------------------------------
+    def print_items(self, items: Iterable[object], sep: str, end: str) -> None:
+        """PRINT: items joined by ``;`` (no gap) or ``,`` (tab), then ``end``.
+
+        ``end`` is ``"\\n"`` (new line), ``""``/``";"`` (stay) or ``","`` (tab, stay).
+        """
+        if sep not in (";", ","):
+            raise ValueError(f"sep must be ';' or ',', got {sep!r}")
+        if end not in ("\n", "", ";", ","):
+            raise ValueError(f"end must be '\\n', '', ';' or ',', got {end!r}")
+        for i, item in enumerate(items):
+            if i and sep == ",":
+                self._tab()
+            self._write(self._encode(item))
+        if end == "\n":
+            self._newline()
+        elif end == ",":
+            self._tab()
+
+    def _encode(self, item: object) -> bytes:
+        if isinstance(item, bytes):
+            return item
+        if isinstance(item, int | float):
+            return format_number(item).encode("ascii")
+        text = str(item).replace("\r\n", "\n").replace("\r", "\n")
+        lines = [self._to_ptc(part) for part in text.split("\n")]
+        return bytes([_NEWLINE]).join(lines)
+
+    def _write(self, codes: bytes) -> None:
+        for code in codes:
+            if code == _NEWLINE:
+                self._newline()
+                continue
+            y, x = self.csry, self.csrx
+            self.codes[y, x] = code
+            self.fg_cells[y, x] = self.fg
+            self.bg_cells[y, x] = self.bg
+            self._dirty_rows[y] = True
+            self.csrx += 1
+            if self.csrx == COLS:
+                self._newline()
+
+    def _tab(self) -> None:
+        target = (self.csrx // self._tabstep + 1) * self._tabstep
+        if target >= COLS:
+            self._newline()
+            return
+        self._write(b" " * (target - self.csrx))
+
+    def _newline(self) -> None:
+        self.csrx = 0
+        self.csry += 1
+        if self.csry == ROWS:
+            self.csry = ROWS - 1
+            for cells in (self.codes, self.fg_cells, self.bg_cells):
+                cells[:-1] = cells[1:]
+                cells[-1] = 0
+            self._dirty_rows[:] = True
+
+    # -- rendering -----------------------------------------------------------
+    def surface(self) -> pygame.Surface:
+        """The console (background cells, then text) as a keyed 256x192 surface."""
+        seen = (
+            self._chr.version["BGF", self.screen],
+            self._chr.version["BGD", self.screen],
+            self._pal.version[0],
+            self.show_text,
+        )
+        if seen != self._seen:
+            self._seen = seen
+            self._dirty_rows[:] = True
+        if self._dirty_rows.any():
+            self._render(np.flatnonzero(self._dirty_rows))
+            self._dirty_rows[:] = False
+        return self._surface
+
+    def _render(self, rows: npt.NDArray[np.intp]) -> None:
+        lut = self._pal.lut(0)
+        font = self._chr.family_tiles("BGF", self.screen)
+        solid = self._chr.family_tiles("BGD", self.screen)[SOLID_TILE]
+        codes = self.codes[rows]
+        bg = self.bg_cells[rows].astype(np.intp)[:, :, None, None]
+        back = np.where((bg != 0) & (solid != 0), bg * 16 + solid, 256)
+        if self.show_text:
+            glyphs = font[codes]
+            glyphs[codes == 0] = 0
+            fg = self.fg_cells[rows].astype(np.intp)[:, :, None, None]
+            index = np.where(glyphs != 0, fg * 16 + glyphs, back)
+        else:
+            index = np.broadcast_to(back, (len(rows), COLS, 8, 8))
+        pixels = lut[index].transpose(0, 2, 1, 3).reshape(len(rows), 8, COLS * 8)
+        view = pygame.surfarray.pixels2d(self._surface)
+        try:
+            for i, row in enumerate(rows):
+                view[:, row * 8 : row * 8 + 8] = pixels[i].T
+        finally:
+            del view

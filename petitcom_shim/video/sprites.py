@@ -1,0 +1,499 @@
+"""The 100 sprites of one screen: state, per-frame animation, drawing and collision.
+
+Geometry (petitcom.md §2): a sprite's chr counts 16x16 units, so its first 8x8
+tile is ``4*chr`` and the rest follow row by row, ``w/8`` per row (1-D mapping).
+The position set by SPOFS is where the home point (SPHOME) lands; rotation
+(clockwise, degrees) and scaling happen about the home point, mapping every
+destination pixel centre back into the flipped sprite box (nearest neighbour,
+like the DS affine unit). Images are cached per look, and rotated/scaled images
+per (look, angle to 1 degree, scale to 1 %, home).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+import pygame
+
+from petitcom_shim.errors import IllegalFunctionCall, OutOfRange
+from petitcom_shim.video.chr import ChrStore
+from petitcom_shim.video.interp import Tween
+from petitcom_shim.video.palette import Palettes
+from petitcom_shim.video.surfaces import surface_from_pixels
+
+__all__ = [
+    "LEGAL_SIZES",
+    "SPRITE_COUNT",
+    "AFFINE_IDS",
+    "HitResult",
+    "Sprite",
+    "SpriteScreen",
+    "SpriteState",
+    "affine_indices",
+]
+
+SPRITE_COUNT = 100
+#: SPANGLE/SPSCALE work only on ids below this (the DS's 32 affine parameter sets).
+AFFINE_IDS = 32
+#: The 12 DS OBJ shapes; SPSET rejects anything else.
+LEGAL_SIZES = frozenset(
+    {(8, 8), (8, 16), (8, 32), (16, 8), (16, 16), (16, 32), (32, 8), (32, 16), (32, 32),
+     (32, 64), (64, 32), (64, 64)}
+)  # fmt: skip
+_CACHE_LIMIT = 6000
+
+
+class SpriteState(NamedTuple):
+    """What SPREAD reports: position, angle, scale and the base character."""
+
+    x: float
+    y: float
+    angle: float
+    scale: float
+    chr: int
+
+
+class HitResult(NamedTuple):
+    """Outcome of a collision test: where along the SPCOLVEC sweep contact starts."""
+
+    x: float
+    y: float
+    t: float
+
+
+def _s16(v: float) -> int:
+    return ((int(v) & 0xFFFF) ^ 0x8000) - 0x8000
+
+
+def _s8(v: float) -> int:
+    return ((int(v) & 0xFF) ^ 0x80) - 0x80
+
+
+@dataclass(eq=False)
+class Sprite:
+    """State of one sprite slot."""
+
+    active: bool = False
+    chr: int = 0
+    pal: int = 0
+    hflip: int = 0
+    vflip: int = 0
+    prio: int = 0
+    w: int = 16
+    h: int = 16
+    x: Tween = field(default_factory=Tween)
+    y: Tween = field(default_factory=Tween)
+    hx: int = 0
+    hy: int = 0
+    angle: Tween = field(default_factory=Tween)
+    scale: Tween = field(default_factory=lambda: Tween(100.0))
+    anim_n: int = 0
+    anim_t: int = 0
+    anim_loop: int = 0
+    anim_frame: int = 0
+    anim_count: int = 0
+    anim_loops_done: int = 0
+    animating: bool = False
+    vars: list[float] = field(default_factory=lambda: [0.0] * 8)
+    col: tuple[int, int, int, int, bool, int] = (0, 0, 16, 16, True, 0xFF)
+    vec: tuple[float, float] = (0.0, 0.0)
+    item: tuple[pygame.Surface, int, int] | None = None
+    item_gen: int = -1
+
+    def current_chr(self) -> int:
+        """The character shown now (SPANIM steps in 16x16 units per frame of the cycle)."""
+        step = max(1, self.w * self.h // 256)
+        return self.chr + self.anim_frame * step if self.animating or self.anim_frame else self.chr
+
+    def hitbox(self, dt: float = 1.0) -> tuple[float, float, float, float]:
+        """(left, top, right, bottom) of the SPCOL box, swept back by (1-dt) of SPCOLVEC."""
+        cx, cy, cw, ch, scaled, _ = self.col
+        s = self.scale.value / 100 if scaled else 1.0
+        left = self.x.value - (1 - dt) * self.vec[0] + (cx - self.hx) * s
+        top = self.y.value - (1 - dt) * self.vec[1] + (cy - self.hy) * s
+        return left, top, left + cw * s, top + ch * s
+
+
+def affine_indices(
+    pix: npt.NDArray[np.intp], angle: float, scale: float, hx: int, hy: int
+) -> tuple[npt.NDArray[np.intp], int, int] | None:
+    """Rotate (clockwise degrees) and scale (1.0 = 100 %) a sprite image about its home point.
+
+    Args:
+        pix: (h, w) colour indices, 256 = transparent.
+        angle: Clockwise angle in degrees.
+        scale: Scale factor.
+        hx: Home point x within the box.
+        hy: Home point y within the box.
+
+    Returns:
+        (indices, left, top): the transformed image and its top-left relative to
+        the sprite position, or None when nothing is visible (scale 0).
+    """
+    if scale <= 0:
+        return None
+    h, w = pix.shape
+    rad = math.radians(angle)
+    c, s = math.cos(rad), math.sin(rad)
+    corners = [(-hx, -hy), (w - hx, -hy), (-hx, h - hy), (w - hx, h - hy)]
+    xs = [scale * (c * u - s * v) for u, v in corners]
+    ys = [scale * (s * u + c * v) for u, v in corners]
+    left, right = math.floor(min(xs) + 1e-9), math.ceil(max(xs) - 1e-9)
+    top, bottom = math.floor(min(ys) + 1e-9), math.ceil(max(ys) - 1e-9)
+    if right <= left or bottom <= top:
+        return None
+    gx, gy = np.meshgrid(
+        np.arange(left, right, dtype=np.float64) + 0.5,
+        np.arange(top, bottom, dtype=np.float64) + 0.5,
+    )
+    u = (c * gx + s * gy) / scale + hx
+    v = (-s * gx + c * gy) / scale + hy
+    ui = np.floor(u + 1e-9).astype(np.intp)
+    vi = np.floor(v + 1e-9).astype(np.intp)
+    inside = (ui >= 0) & (ui < w) & (vi >= 0) & (vi < h)
+    out = np.full(ui.shape, 256, dtype=np.intp)
+    out[inside] = pix[vi[inside], ui[inside]]
+    return out, left, top
+
+
+class SpriteScreen:
+    """The sprites of one screen and the caches of their images."""
+
+    def __init__(self, screen: int, chr_store: ChrStore, palettes: Palettes) -> None:
+        self.screen = screen
+        self._chr = chr_store
+        self._pal = palettes
+        self._family = ("SPU", 0) if screen == 0 else ("SPS", 1)
+        self.max_chr = len(chr_store.tiles[self._family]) // 4 - 1
+        self.sprites = [Sprite() for _ in range(SPRITE_COUNT)]
+        self._busy: set[int] = set()
+        self._images: dict[tuple[int, ...], tuple[pygame.Surface, npt.NDArray[np.intp]]] = {}
+        self._affine: dict[tuple[int, ...], tuple[pygame.Surface, int, int] | None] = {}
+        self._seen = (-1, -1)
+        self.gen = 0
+        self.hitno = -1
+        self.hit = HitResult(0.0, 0.0, 0.0)
+
+    # -- access ----------------------------------------------------------------
+    def get(self, sid: int) -> Sprite:
+        """Sprite ``sid`` (0-99)."""
+        if not 0 <= sid < SPRITE_COUNT:
+            raise OutOfRange(f"sprite id {sid} not in 0-99")
+        return self.sprites[sid]
+
+    def _check_affine(self, sid: int) -> Sprite:
+        sp = self.get(sid)
+        if sid >= AFFINE_IDS:
+            raise IllegalFunctionCall(f"SPANGLE/SPSCALE need sprite id 0-31, got {sid}")
+        return sp
+
+    def _check_chr(self, chr_: int) -> None:
+        if not 0 <= chr_ <= self.max_chr:
+            raise OutOfRange(f"sprite character {chr_} not in 0-{self.max_chr}")
+
+    # -- commands --------------------------------------------------------------
+    def spset(
+        self, sid: int, chr_: int, pal: int, h: int, v: int, prio: int, w: int, hh: int
+    ) -> None:
+        """SPSET: create a sprite, resetting everything else about the slot."""
+        sp = self.get(sid)
+        if (w, hh) not in LEGAL_SIZES:
+            raise IllegalFunctionCall(f"sprite size {w}x{hh} is not one of the 12 legal sizes")
+        self._check_look(chr_, pal, prio)
+        new = Sprite(active=True, chr=int(chr_), pal=int(pal), hflip=int(bool(h)),
+                     vflip=int(bool(v)), prio=int(prio), w=w, h=hh)  # fmt: skip
+        new.col = (0, 0, w, hh, True, 0xFF)
+        self.sprites[sid] = new
+        self._busy.discard(sid)
+
+    def _check_look(self, chr_: int, pal: int, prio: int) -> None:
+        self._check_chr(chr_)
+        if not 0 <= pal <= 15:
+            raise OutOfRange(f"sprite palette {pal} not in 0-15")
+        if not 0 <= prio <= 3:
+            raise OutOfRange(f"sprite priority {prio} not in 0-3")
+
+    def spclr(self, sid: int | None = None) -> None:
+        """SPCLR: clear one sprite or all."""
+        ids = range(SPRITE_COUNT) if sid is None else (sid,)
+        for i in ids:
+            self.get(i)
+            self.sprites[i] = Sprite()
+            self._busy.discard(i)
+
+    def spchr(
+        self,
+        sid: int,
+        chr_: int,
+        pal: int | None = None,
+        h: int | None = None,
+        v: int | None = None,
+        prio: int | None = None,
+    ) -> None:
+        """SPCHR: change the look (size stays)."""
+        sp = self.get(sid)
+        pal = sp.pal if pal is None else pal
+        prio = sp.prio if prio is None else prio
+        self._check_look(chr_, pal, prio)
+        sp.chr, sp.pal, sp.prio = int(chr_), int(pal), int(prio)
+        if h is not None:
+            sp.hflip = int(bool(h))
+        if v is not None:
+            sp.vflip = int(bool(v))
+        sp.item = None
+
+    def spofs(self, sid: int, x: float, y: float, t: int = 0) -> None:
+        """SPOFS: move (over t frames) from the current, possibly mid-move, position."""
+        sp = self.get(sid)
+        sp.x.set(_s16(x), t)
+        sp.y.set(_s16(y), t)
+        if t > 0:
+            self._busy.add(sid)
+
+    def sphome(self, sid: int, hx: int, hy: int) -> None:
+        """SPHOME: home point, each kept as a signed 8-bit value."""
+        sp = self.get(sid)
+        sp.hx, sp.hy = _s8(hx), _s8(hy)
+        sp.item = None
+
+    def spanim(self, sid: int, n: int, t: int, loop: int = 0) -> None:
+        """SPANIM: cycle n characters, t frames each; loop 0 = forever."""
+        sp = self.get(sid)
+        if n < 1 or t < 1 or loop < 0:
+            raise IllegalFunctionCall("SPANIM needs n >= 1, t >= 1 and loop >= 0")
+        sp.anim_n, sp.anim_t, sp.anim_loop = int(n), int(t), int(loop)
+        sp.anim_frame = sp.anim_count = sp.anim_loops_done = 0
+        sp.animating = True
+        sp.item = None
+        self._busy.add(sid)
+
+    def spangle(self, sid: int, deg: float, t: int = 0, direction: int = 1) -> None:
+        """SPANGLE: clockwise angle; over t frames turning ``direction`` (1 cw, -1 ccw)."""
+        sp = self._check_affine(sid)
+        if direction not in (1, -1):
+            raise IllegalFunctionCall(f"SPANGLE direction must be 1 or -1, got {direction}")
+        target = float(deg) % 360
+        if t <= 0:
+            sp.angle.set(target)
+        else:
+            current = sp.angle.value
+            delta = (target - current) % 360 if direction == 1 else -((current - target) % 360)
+            sp.angle.set(current + delta, t)
+            self._busy.add(sid)
+        sp.item = None
+
+    def spscale(self, sid: int, pct: float, t: int = 0) -> None:
+        """SPSCALE: 0-200 %, optionally over t frames."""
+        sp = self._check_affine(sid)
+        if not 0 <= pct <= 200:
+            raise OutOfRange(f"SPSCALE {pct} not in 0-200")
+        sp.scale.set(float(pct), t)
+        if t > 0:
+            self._busy.add(sid)
+        sp.item = None
+
+    def spchk(self, sid: int) -> int:
+        """SPCHK: 1 moving, 2 rotating, 4 scaling, 8 animating."""
+        sp = self.get(sid)
+        return (
+            (1 if sp.x.moving or sp.y.moving else 0)
+            | (2 if sp.angle.moving else 0)
+            | (4 if sp.scale.moving else 0)
+            | (8 if sp.animating else 0)
+        )
+
+    def spread(self, sid: int) -> SpriteState:
+        """SPREAD: position, angle, scale and base character."""
+        sp = self.get(sid)
+        return SpriteState(sp.x.value, sp.y.value, sp.angle.value % 360, sp.scale.value, sp.chr)
+
+    # -- per frame -------------------------------------------------------------
+    def step(self) -> None:
+        """Advance SPOFS/SPANGLE/SPSCALE/SPANIM by one frame."""
+        done = []
+        for sid in self._busy:
+            sp = self.sprites[sid]
+            sp.x.step()
+            sp.y.step()
+            if sp.angle.step():
+                sp.item = None
+                if not sp.angle.moving:
+                    sp.angle.set(sp.angle.value % 360)
+            if sp.scale.step():
+                sp.item = None
+            if sp.animating:
+                sp.anim_count += 1
+                if sp.anim_count >= sp.anim_t:
+                    sp.anim_count = 0
+                    sp.anim_frame += 1
+                    sp.item = None
+                    if sp.anim_frame >= sp.anim_n:
+                        sp.anim_loops_done += 1
+                        if sp.anim_loop and sp.anim_loops_done >= sp.anim_loop:
+                            sp.anim_frame = sp.anim_n - 1
+                            sp.animating = False
+                        else:
+                            sp.anim_frame = 0
+            if not (sp.x.moving or sp.y.moving or sp.angle.moving or sp.scale.moving
+                    or sp.animating):  # fmt: skip
+                done.append(sid)
+        for sid in done:
+            self._busy.discard(sid)
+
+    # -- drawing ---------------------------------------------------------------
+    def prepare(self) -> None:
+        """Drop cached images when sprite CHR or COL1 changed."""
+        seen = (self._chr.version[self._family], self._pal.version[1])
+        if seen != self._seen:
+            self._seen = seen
+            self._images.clear()
+            self._affine.clear()
+            self.gen += 1
+
+    def draw_lists(self) -> list[list[tuple[pygame.Surface, tuple[int, int]]]]:
+        """Blit lists for priorities 0-3, each back to front (higher id first)."""
+        lists: list[list[tuple[pygame.Surface, tuple[int, int]]]] = [[], [], [], []]
+        gen = self.gen
+        for sp in reversed(self.sprites):
+            if not sp.active:
+                continue
+            item = sp.item
+            if item is None or sp.item_gen != gen:
+                item = self._item(sp)
+                sp.item = item
+                sp.item_gen = gen
+            if item[0] is None:
+                continue
+            lists[sp.prio].append(
+                (item[0], (math.floor(sp.x.value) + item[1], math.floor(sp.y.value) + item[2]))
+            )
+        return lists
+
+    def _image(self, sp: Sprite) -> tuple[pygame.Surface, npt.NDArray[np.intp]]:
+        tiles = self._chr.tiles[self._family]
+        first = 4 * sp.current_chr()
+        key = (first, sp.w, sp.h, sp.pal, sp.hflip, sp.vflip)
+        cached = self._images.get(key)
+        if cached is None:
+            tw, th = sp.w // 8, sp.h // 8
+            idx = (first + np.arange(tw * th)) % len(tiles)
+            pix = tiles[idx].reshape(th, tw, 8, 8).transpose(0, 2, 1, 3).reshape(sp.h, sp.w)
+            if sp.hflip:
+                pix = pix[:, ::-1]
+            if sp.vflip:
+                pix = pix[::-1, :]
+            index = np.where(pix != 0, sp.pal * 16 + pix.astype(np.intp), 256)
+            surf = surface_from_pixels(self._pal.lut(1)[index], rle=True)
+            cached = (surf, index)
+            if len(self._images) > _CACHE_LIMIT:
+                self._images.clear()
+            self._images[key] = cached
+        return cached
+
+    def _item(self, sp: Sprite) -> tuple[pygame.Surface, int, int] | tuple[None, int, int]:
+        surf, index = self._image(sp)
+        angle = round(sp.angle.value) % 360
+        scale = round(sp.scale.value)
+        if angle == 0 and scale == 100:
+            return surf, -sp.hx, -sp.hy
+        key = (id(surf), angle, scale, sp.hx, sp.hy)
+        if key not in self._affine:
+            result = affine_indices(index, angle, scale / 100, sp.hx, sp.hy)
+            if len(self._affine) > _CACHE_LIMIT:
+                self._affine.clear()
+            if result is None:
+                self._affine[key] = None
+            else:
+                pixels, left, top = result
+                self._affine[key] = (surface_from_pixels(self._pal.lut(1)[pixels], rle=True),
+                                     left, top)  # fmt: skip
+        found = self._affine[key]
+        return (None, 0, 0) if found is None else found
+
+    # -- collision -------------------------------------------------------------
+    def spcol(
+        self, sid: int, x: int, y: int, w: int, h: int, scaleflag: bool = True, group: int = 0xFF
+    ) -> None:
+        """SPCOL: hitbox relative to the sprite box, scaling flag and 8-bit group mask."""
+        self.get(sid).col = (int(x), int(y), int(w), int(h), bool(scaleflag), int(group) & 0xFF)
+
+    def spcolvec(self, sid: int, dx: float, dy: float) -> None:
+        """SPCOLVEC: the displacement of the last frame, used for swept collision."""
+        self.get(sid).vec = (float(dx), float(dy))
+
+    def _sweep(self, a: Sprite, box_b: tuple[float, float, float, float],
+               vec_b: tuple[float, float]) -> HitResult | None:  # fmt: skip
+        """Earliest t in [0, 1] at which a's box overlaps box_b, both moving along their vectors.
+
+        At time t a box sits at ``now - (1 - t) * vec``; overlap is strict (touching
+        edges do not collide).
+        """
+        al, at, ar, ab = a.hitbox(0.0)
+        bl, bt, br, bb = (box_b[0] - vec_b[0], box_b[1] - vec_b[1],
+                          box_b[2] - vec_b[0], box_b[3] - vec_b[1])  # fmt: skip
+        dx = a.vec[0] - vec_b[0]
+        dy = a.vec[1] - vec_b[1]
+        t0, t1 = 0.0, 1.0
+        for lo_a, hi_a, lo_b, hi_b, d in ((al, ar, bl, br, dx), (at, ab, bt, bb, dy)):
+            # overlap on this axis while lo_a + d*t < hi_b and lo_b < hi_a + d*t
+            if d == 0:
+                if not (lo_a < hi_b and lo_b < hi_a):
+                    return None
+                continue
+            enter = (lo_b - hi_a) / d
+            leave = (hi_b - lo_a) / d
+            if enter > leave:
+                enter, leave = leave, enter
+            t0 = max(t0, enter)
+            t1 = min(t1, leave)
+            if t0 >= t1:
+                return None
+        return HitResult(a.x.value - (1 - t0) * a.vec[0], a.y.value - (1 - t0) * a.vec[1], t0)
+
+    def sphit(self, sid: int, start: int = 0) -> bool:
+        """SPHIT: does sprite sid touch any active sprite from ``start`` (not itself)?
+
+        The lowest colliding id wins; sets SPHITNO and SPHITX/Y/T.
+        """
+        a = self.get(sid)
+        if not 0 <= start < SPRITE_COUNT:
+            raise OutOfRange(f"SPHIT start {start} not in 0-99")
+        if not a.active:
+            return False
+        for other in range(start, SPRITE_COUNT):
+            b = self.sprites[other]
+            if other == sid or not b.active or not (a.col[5] & b.col[5]):
+                continue
+            hit = self._sweep(a, b.hitbox(), b.vec)
+            if hit is not None:
+                self.hitno, self.hit = other, hit
+                return True
+        return False
+
+    def sphitsp(self, a_id: int, b_id: int) -> bool:
+        """SPHITSP: do two given sprites touch? Sets SPHITX/Y/T, not SPHITNO."""
+        a, b = self.get(a_id), self.get(b_id)
+        if not (a.active and b.active) or not (a.col[5] & b.col[5]) or a_id == b_id:
+            return False
+        hit = self._sweep(a, b.hitbox(), b.vec)
+        if hit is None:
+            return False
+        self.hit = hit
+        return True
+
+    def sphitrc(
+        self, sid: int, x: float, y: float, w: float, h: float, dx: float = 0, dy: float = 0
+    ) -> bool:
+        """SPHITRC: does the sprite touch a rectangle (moving by dx, dy per frame)?"""
+        a = self.get(sid)
+        if not a.active:
+            return False
+        hit = self._sweep(a, (x, y, x + w, y + h), (float(dx), float(dy)))
+        if hit is None:
+            return False
+        self.hit = hit
+        return True
