@@ -180,3 +180,24 @@ def test_lines_are_three_rows_and_three_columns_without_diagonals() -> None:
     cells = {line.cells for line in LINES}
     assert cells == {(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8)}
     assert [line.name for line in LINES if line.through_centre] == ["middle row", "middle column"]
+
+
+# Grids checked by hand, line by line (see the comments), not by running the code.
+HAND_CHECKED = [
+    # R3 R5 R7 flush x2 = 2; R4 R5 R6 straight flush x2 = 4
+    ("B9,R4,B2,R3,R5,R7,B1,R6,B8", 6),
+    # lines would make 4 (B1 B3 B5, B4 B6 B8, B1 B7 B4, B5 B2 B8) but the blue grid has a red centre
+    ("B1,B3,B5,B7,R9,B2,B4,B6,B8", 0),
+    # nine blue, no straights: 4 outer flushes + 2 doubled flushes = 8, + 16
+    ("B2,B9,B4,B7,B1,B6,B3,B5,B8", 24),
+    # tens: 8-9-10 straight 1; B1 B2 R3 straight x2 = 2; R4 B5 R6 straight 1;
+    # B9 B2 B5 flush x2 = 2; R10 R3 R6 flush 1
+    ("R8,B9,R10,B1,B2,R3,R4,B5,R6", 7),
+    # 8-9-1 is no straight; B2 B3 R4 straight x2 = 2; R5 B6 B7 straight 1
+    ("R8,R9,B1,B2,B3,R4,R5,B6,B7", 3),
+]
+
+
+@pytest.mark.parametrize(("cells", "total"), HAND_CHECKED)
+def test_hand_checked_grids(cells: str, total: int) -> None:
+    assert score_grid(grid(cells)).total == total
