@@ -480,6 +480,9 @@ def _variants(grey: Image.Image) -> Iterator[Image.Image]:
         yield stretched.resize(size, Image.Resampling.BOX)
     if side < _UPSCALE_SIDE:
         yield stretched.resize((grey.width * 3, grey.height * 3), Image.Resampling.NEAREST)
+    # Unsharp masking recovers codes blurred well past what the binarizers accept
+    # (out-of-focus photos); the median filter removes JPEG and sensor speckle.
+    yield stretched.filter(ImageFilter.UnsharpMask(radius=4, percent=200, threshold=0))
     yield stretched.filter(ImageFilter.MedianFilter(3))
     yield _otsu_threshold(stretched.filter(ImageFilter.GaussianBlur(1)))
 
