@@ -393,7 +393,12 @@ def _set(cfg: ShimConfig, attr: str, value: object, where: str) -> None:
     else:
         ok = isinstance(value, str)
     if not ok:
-        raise ConfigError(f"{where}: {value!r} is not a {type(current).__name__}")
+        kinds = {bool: "true or false", int: "whole number", float: "number", str: "string"}
+        if isinstance(current, tuple):
+            kind = f"list of {len(current)} whole numbers"
+        else:
+            kind = kinds[type(current)]
+        raise ConfigError(f"{where}: expected a {kind}, not {value!r}")
     setattr(cfg, attr, value)
 
 
