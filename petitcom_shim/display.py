@@ -389,6 +389,8 @@ class HeadlessFrontend:
 class _Painter(Protocol):
     def draw(self, frames: Sequence[tuple[int, pygame.Surface, pygame.Rect]]) -> None: ...
 
+    def snapshot(self) -> pygame.Surface: ...
+
     def close(self) -> None: ...
 
 
@@ -400,21 +402,33 @@ class _TexturePainter:
 
         self._renderer = Renderer(window, vsync=vsync)
         self._textures: dict[int, object] = {}
+        self._placed: list[tuple[int, pygame.Rect]] = []
 
     def draw(self, frames: Sequence[tuple[int, pygame.Surface, pygame.Rect]]) -> None:
         from pygame._sdl2.video import Texture
 
         renderer = self._renderer
-        renderer.draw_color = pygame.Color(0, 0, 0, 255)
-        renderer.clear()
-        for screen, surface, rect in frames:
+        for screen, surface, _ in frames:
             texture = self._textures.get(screen)
             if not isinstance(texture, Texture):
                 texture = Texture(renderer, (SCREEN_W, SCREEN_H), streaming=True)
                 self._textures[screen] = texture
             texture.update(surface)
-            texture.draw(dstrect=rect)
+        self._placed = [(screen, rect.copy()) for screen, _, rect in frames]
+        self._render()
         renderer.present()
+
+    def _render(self) -> None:
+        renderer = self._renderer
+        renderer.draw_color = pygame.Color(0, 0, 0, 255)
+        renderer.clear()
+        for screen, rect in self._placed:
+            self._textures[screen].draw(dstrect=rect)  # type: ignore[attr-defined]
+
+    def snapshot(self) -> pygame.Surface:
+        # Drawn again rather than read after present(): a presented back buffer is undefined.
+        self._render()
+        return self._renderer.to_surface()
 
     def close(self) -> None:
         self._textures.clear()
@@ -442,6 +456,9 @@ class _SurfacePainter:
             pygame.transform.scale(surface, rect.size, scaled)
             target.blit(scaled, rect)
         self._window.flip()
+
+    def snapshot(self) -> pygame.Surface:
+        return self._window.get_surface().copy()
 
     def close(self) -> None:
         self._scaled.clear()
@@ -624,6 +641,10 @@ class WindowFrontend:
                 if rect is not None:
                     frames.append((screen, surfaces[screen], rect))
             entry.painter.draw(frames)
+
+    def snapshot(self, index: int = 0) -> pygame.Surface:
+        """A copy of what window ``index`` shows after the last :meth:`present` (bars included)."""
+        return self.windows[index].painter.snapshot()
 
     def close(self) -> None:
         """Destroy the windows."""

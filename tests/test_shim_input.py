@@ -364,3 +364,12 @@ def test_dropped_files_queue() -> None:
     inp.drop_file(pathlib.Path("b.png"))
     assert inp.dropped_files() == [pathlib.Path("/tmp/a.ptc"), pathlib.Path("b.png")]
     assert inp.dropped_files() == []
+
+
+def test_hot_plug_of_a_pad_that_is_already_gone_is_harmless() -> None:
+    pygame.joystick.init()
+    inp = Input()
+    assert inp.handle_pad_event(_event(pygame.JOYDEVICEADDED, device_index=99))
+    assert inp.handle_pad_event(_event(pygame.CONTROLLERDEVICEREMOVED, instance_id=99))
+    inp.latch()
+    assert inp.button() == 0
