@@ -22,6 +22,7 @@ The headless front-end opens no window; its ``present`` does nothing.
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
@@ -520,6 +521,9 @@ class WindowFrontend:
         self._fullscreen_key = key_code(cfg.fullscreen_key)
         self._swap_key = key_code(cfg.swap_key)
         self._swap_pad = PAD_BUTTONS[cfg.swap_pad]
+        # Read Nintendo pads by button position like the others (SDL2 defaults to their
+        # printed labels there, which would swap A/B and X/Y); a player's own setting wins.
+        os.environ.setdefault("SDL_GAMECONTROLLER_USE_BUTTON_LABELS", "0")
         pygame.display.init()
         with contextlib.suppress(pygame.error):
             pygame.joystick.init()  # so pads plugged in now, and later, announce themselves
