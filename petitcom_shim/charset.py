@@ -114,9 +114,7 @@ _HIRAGANA_TO_KATAKANA: Final = 0x60
 def _half_width_kana() -> dict[str, str]:
     """Map full-width kana and CJK punctuation to their half-width PTC spelling."""
     # NFKC of each half-width letter is its full-width partner: invert that.
-    full_to_half = {
-        unicodedata.normalize("NFKC", half): half for half in PTC_TO_UNICODE[0xA1:0xE0]
-    }
+    full_to_half = {unicodedata.normalize("NFKC", half): half for half in PTC_TO_UNICODE[0xA1:0xE0]}
     full_to_half.update(_VOICED_MARKS)
 
     def half_form(char: str) -> str | None:
@@ -225,7 +223,7 @@ def to_ptc(text: str, errors: Literal["strict", "replace"] = "strict") -> bytes:
     return bytes(out)
 
 
-def from_ptc(data: bytes) -> str:
+def from_ptc(data: bytes | bytearray | memoryview) -> str:
     """Decode PTC character codes into canonical Unicode text.
 
     Every code decodes (see :data:`PTC_TO_UNICODE`): 0x0D becomes '\\n' and

@@ -106,7 +106,9 @@ def parse_font_source(text: str, source: str = "font8x8.txt") -> NDArray[np.uint
             code = int(match["code"], 16)
             if code in glyphs:
                 raise FontSourceError(
-                    source, number, f"duplicate code 0x{code:02X} (first at line {glyphs[code].line})"
+                    source,
+                    number,
+                    f"duplicate code 0x{code:02X} (first at line {glyphs[code].line})",
                 )
             label = match["label"]
             if label is not None and label != PTC_TO_UNICODE[code]:
