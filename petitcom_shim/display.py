@@ -25,12 +25,15 @@ import contextlib
 import os
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Final, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 import pygame
 
 from petitcom_shim.config import PAD_BUTTONS, ShimConfig, key_code
 from petitcom_shim.input import Input
+
+if TYPE_CHECKING:
+    from pygame._sdl2.video import Texture
 
 __all__ = [
     "LAYOUTS",
@@ -347,7 +350,7 @@ def _feed_common(event: pygame.event.Event, inp: Input) -> bool | None:
     elif kind == pygame.DROPFILE:
         inp.drop_file(str(event.file))
     elif kind == pygame.WINDOWFOCUSLOST:
-        inp.release_keys()
+        inp.release_all()
     elif not inp.handle_pad_event(event):
         return None
     return True
@@ -402,7 +405,7 @@ class _TexturePainter:
         from pygame._sdl2.video import Renderer
 
         self._renderer = Renderer(window, vsync=vsync)
-        self._textures: dict[int, object] = {}
+        self._textures: dict[int, Texture] = {}
         self._placed: list[tuple[int, pygame.Rect]] = []
 
     def draw(self, frames: Sequence[tuple[int, pygame.Surface, pygame.Rect]]) -> None:
@@ -411,7 +414,7 @@ class _TexturePainter:
         renderer = self._renderer
         for screen, surface, _ in frames:
             texture = self._textures.get(screen)
-            if not isinstance(texture, Texture):
+            if texture is None:
                 texture = Texture(renderer, (SCREEN_W, SCREEN_H), streaming=True)
                 self._textures[screen] = texture
             texture.update(surface)
@@ -424,7 +427,7 @@ class _TexturePainter:
         renderer.draw_color = pygame.Color(0, 0, 0, 255)
         renderer.clear()
         for screen, rect in self._placed:
-            self._textures[screen].draw(dstrect=rect)  # type: ignore[attr-defined]
+            self._textures[screen].draw(dstrect=rect)
 
     def snapshot(self) -> pygame.Surface:
         # Drawn again rather than read after present(): a presented back buffer is undefined.
@@ -615,10 +618,11 @@ class WindowFrontend:
                 self._closed = True
             elif kind == pygame.KEYDOWN and self._hot_key(event):
                 continue
-            elif kind == pygame.CONTROLLERBUTTONDOWN and int(event.button) == self._swap_pad:
-                self.swap_screens()
-            elif kind == pygame.CONTROLLERBUTTONUP and int(event.button) == self._swap_pad:
-                continue
+            elif kind in (pygame.CONTROLLERBUTTONDOWN, pygame.CONTROLLERBUTTONUP) and (
+                self.layout == "single" and int(event.button) == self._swap_pad
+            ):
+                if kind == pygame.CONTROLLERBUTTONDOWN:
+                    self.swap_screens()
             elif kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEMOTION, pygame.MOUSEBUTTONUP):
                 if not getattr(event, "touch", False):  # SDL's mouse copy of a finger: seen already
                     self._mouse(event, inp)
@@ -704,12 +708,16 @@ class WindowFrontend:
         if hit is not None and hit[0] == 1 and inp.stylus_down(source, hit[1], hit[2]):
             self._drag_window[source] = entry
 
-    def _pointer_move(self, source: Hashable, px: float, py: float) -> None:
+    def _pointer_move(
+        self, source: Hashable, px: float, py: float, came_from: _ScreenWindow | None = None
+    ) -> None:
         inp = self._input
         assert inp is not None
         entry = self._drag_window.get(source)
         if entry is None or inp.stylus_owner() != source:
             return
+        if came_from is not None and came_from is not entry:
+            return  # coordinates of another window; SDL captures the mouse, so this is rare
         pos = self._viewport(entry).to_bottom_clamped(px, py)
         if pos is not None:
             inp.stylus_move(source, *pos)
@@ -723,13 +731,14 @@ class WindowFrontend:
     def _mouse(self, event: pygame.event.Event, inp: Input) -> None:
         kind = event.type
         px, py = event.pos
+        named = self._entry_for(event) if getattr(event, "window", None) is not None else None
         if kind == pygame.MOUSEBUTTONDOWN:
             if event.button == pygame.BUTTON_LEFT:
                 self._pointer_down(_MOUSE, self._entry_for(event), px, py)
         elif kind == pygame.MOUSEMOTION:
-            self._pointer_move(_MOUSE, px, py)
+            self._pointer_move(_MOUSE, px, py, named)
         elif event.button == pygame.BUTTON_LEFT:
-            self._pointer_move(_MOUSE, px, py)
+            self._pointer_move(_MOUSE, px, py, named)
             self._pointer_up(_MOUSE)
 
     def _finger(self, event: pygame.event.Event, inp: Input) -> None:

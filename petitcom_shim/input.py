@@ -293,10 +293,15 @@ class Input:
         """A keyboard key went up."""
         self._set_source(("key", key), 0)
 
-    def release_keys(self) -> None:
-        """Forget every held key and pointer, e.g. when the window loses focus (no stuck keys)."""
-        for source in [s for s in self._sources if isinstance(s, tuple) and s[0] == "key"]:
-            self._set_source(source, 0)
+    def release_all(self) -> None:
+        """Let go of every held key, pad input and pointer touch.
+
+        Called when a window loses focus: SDL stops sending their releases
+        then, and a stuck button or stylus is worse than a lost one. Injected
+        buttons and touches, and the cursor, are left alone.
+        """
+        self._sources.clear()
+        self._sticks.clear()
         if self._stylus_owner not in (None, _INJECT, _CURSOR):
             self.stylus_up(self._stylus_owner)
 

@@ -511,3 +511,31 @@ def test_headless_pump_without_a_display_does_nothing() -> None:
         assert not fe.pump(Input())
     finally:
         pygame.display.init()
+
+
+def test_separate_drag_ignores_motion_reported_by_the_other_window() -> None:
+    fe = open_frontend("separate", 1)
+    try:
+        inp = Input()
+        top_win, bottom_win = fe.windows[0].window, fe.windows[1].window
+        mouse(pygame.MOUSEBUTTONDOWN, bottom_win, (40, 50))
+        mouse(pygame.MOUSEMOTION, top_win, (200, 100))
+        frame(fe, inp)
+        assert (inp.tchst, inp.tchx, inp.tchy) == (1, 40, 50)
+        mouse(pygame.MOUSEMOTION, bottom_win, (41, 300))  # below the window: clamped
+        frame(fe, inp)
+        assert (inp.tchx, inp.tchy) == (41, 191)
+    finally:
+        fe.close()
+
+
+def test_swap_pad_button_reaches_the_input_outside_the_single_layout() -> None:
+    cfg = ShimConfig(pad_buttons={"leftstick": Button.SELECT})
+    fe = open_frontend("vertical", 1, config=cfg)
+    try:
+        inp = Input(cfg)
+        post(pygame.CONTROLLERBUTTONDOWN, instance_id=2, button=pygame.CONTROLLER_BUTTON_LEFTSTICK)
+        frame(fe, inp)
+        assert inp.button() == Button.SELECT
+    finally:
+        fe.close()

@@ -218,13 +218,14 @@ def test_keys_map_to_buttons_and_share_buttons() -> None:
     assert inp.button() == Button.A | Button.START
 
 
-def test_release_keys_forgets_held_keys_and_pointer() -> None:
+def test_release_all_forgets_held_keys_pads_and_pointer() -> None:
     inp = Input()
     inp.key_down(pygame.K_LEFT)
+    inp.handle_pad_event(_event(pygame.JOYBUTTONDOWN, instance_id=2, button=7))
     inp.press(B)
     inp.stylus_down(("mouse",), 1, 1)
     inp.latch()
-    inp.release_keys()
+    inp.release_all()
     inp.latch()
     assert inp.button() == B, "injected buttons are not keys"
     assert inp.tchst == 0
