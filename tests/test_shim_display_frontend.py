@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pathlib
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pygame
@@ -40,7 +41,7 @@ def open_frontend(layout: str, scale: int, gap: int = 0, **kw: object) -> Window
     return fe
 
 
-def post(kind: int, **attrs: object) -> None:
+def post(kind: int, **attrs: Any) -> None:
     pygame.event.post(pygame.event.Event(kind, **attrs))
 
 

@@ -9,6 +9,7 @@ after release while TCHTIME drops to 0.
 from __future__ import annotations
 
 import pathlib
+from typing import Any
 
 import pygame
 import pytest
@@ -231,7 +232,7 @@ def test_release_all_forgets_held_keys_pads_and_pointer() -> None:
     assert inp.tchst == 0
 
 
-def _event(kind: int, **attrs: object) -> pygame.event.Event:
+def _event(kind: int, **attrs: Any) -> pygame.event.Event:
     return pygame.event.Event(kind, **attrs)
 
 
