@@ -14,7 +14,6 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
-
 import pygame
 
 from petitcom_shim import charset, font
@@ -193,8 +192,9 @@ class Machine:
         graphics: bool | None = None,
     ) -> None:
         """VISIBLE: switch layers on/off on both screens; None keeps a flag."""
-        for name, value in (("console", console), ("panel", panel), ("bg0", bg0),
-                            ("bg1", bg1), ("sprites", sprites), ("graphics", graphics)):  # fmt: skip
+        flags = {"console": console, "panel": panel, "bg0": bg0, "bg1": bg1}
+        flags |= {"sprites": sprites, "graphics": graphics}
+        for name, value in flags.items():
             if value is not None:
                 setattr(self.vis, name, bool(value))
 

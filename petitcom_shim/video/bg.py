@@ -8,6 +8,8 @@ that surface at most four times to wrap the scroll offset at 512 pixels.
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 import numpy.typing as npt
 import pygame
@@ -53,11 +55,11 @@ def tile_word(args: tuple[object, ...]) -> int:
             return int(text, 16)
         except ValueError:
             raise IllegalFunctionCall(f"tile string is not hex: {text!r}") from None
-    if len(args) == 1:
-        return int(args[0]) & 0xFFFF  # type: ignore[call-overload]
-    if not 1 <= len(args) <= 4:
-        raise IllegalFunctionCall("expected chr, pal, h, v or one tile word")
-    values = [int(a) for a in args]  # type: ignore[call-overload]
+    if not 1 <= len(args) <= 4 or not all(isinstance(a, int | float) for a in args):
+        raise IllegalFunctionCall("expected chr[, pal, h, v], one tile word or a hex4 string")
+    values = [int(cast(float, a)) for a in args]
+    if len(values) == 1:
+        return values[0] & 0xFFFF
     return encode_tile(*values)
 
 

@@ -23,7 +23,15 @@ import pygame
 
 from petitcom_shim.errors import IllegalFunctionCall, OutOfRange
 
-__all__ = ["FAMILIES", "ChrStore", "ResourceRef", "TILES_PER_BANK", "parse_resource"]
+__all__ = [
+    "FAMILIES",
+    "INK",
+    "SOLID_TILE",
+    "TILES_PER_BANK",
+    "ChrStore",
+    "ResourceRef",
+    "parse_resource",
+]
 
 TILES_PER_BANK = 256
 

@@ -20,8 +20,9 @@ from petitcom_shim.video.bg import BGScreen
 from petitcom_shim.video.chr import ChrStore
 from petitcom_shim.video.console import Console
 from petitcom_shim.video.grp import GrpPage
-from petitcom_shim.video.palette import Palettes
+from petitcom_shim.video.palette import KEY_PIXEL, Palettes
 from petitcom_shim.video.sprites import SpriteScreen
+from petitcom_shim.video.surfaces import surface_from_pixels
 
 __all__ = ["ScreenVideo", "Visibility"]
 
@@ -51,6 +52,8 @@ class ScreenVideo:
         self.grp_draw = screen
         self.grp_disp = screen
         self.gcolor = 0
+        self._grp_key: tuple[int, int, int] = (0, -1, -1)
+        self._grp_surface: pygame.Surface | None = None
 
     def step(self) -> None:
         """Advance this screen's interpolations and animations by one frame."""
@@ -58,12 +61,14 @@ class ScreenVideo:
         self.bg.step()
 
     def _show_grp(self, target: pygame.Surface, page: GrpPage) -> None:
-        page.surface.set_palette(self._grp_palette())
-        target.blit(page.surface, (0, 0))
-
-    def _grp_palette(self) -> list[tuple[int, int, int]]:
-        lut = self.palettes.lut(2)
-        return [((int(v) >> 16) & 0xFF, (int(v) >> 8) & 0xFF, int(v) & 0xFF) for v in lut[:256]]
+        key = (id(page), page.version, self.palettes.version[2])
+        if key != self._grp_key or self._grp_surface is None:
+            # Colour 0 -> the key pixel, so black elsewhere in COL2 stays opaque.
+            lut = self.palettes.lut(2).copy()
+            lut[0] = KEY_PIXEL
+            self._grp_surface = surface_from_pixels(lut[page.pixels])
+            self._grp_key = key
+        target.blit(self._grp_surface, (0, 0))
 
     def compose(self, target: pygame.Surface, page: GrpPage, vis: Visibility) -> None:
         """Draw the whole frame of this screen onto ``target`` (256x192)."""

@@ -17,7 +17,7 @@ import pygame
 from petitcom_shim.errors import OutOfRange
 from petitcom_shim.video.chr import SOLID_TILE, ChrStore
 from petitcom_shim.video.palette import Palettes
-from petitcom_shim.video.surfaces import keyed_surface
+from petitcom_shim.video.surfaces import keyed_surface, new_surface
 
 __all__ = ["COLS", "ROWS", "Console", "format_number"]
 
@@ -67,7 +67,10 @@ class Console:
         self._tabstep = 4
         self.show_text = True
         self._surface = keyed_surface(COLS * 8, ROWS * 8)
-        self._dirty_rows = np.ones(ROWS, bool)
+        self._all_dirty = True
+        self._dirty_cells: set[tuple[int, int]] = set()
+        # (code, fg, bg) -> opaque 8x8 cell image (key pixels where transparent)
+        self._glyphs: dict[tuple[int, int, int], pygame.Surface] = {}
         self._seen: tuple[int, int, int, bool] = (-1, -1, -1, True)
 
     # -- state ---------------------------------------------------------------
@@ -102,7 +105,7 @@ class Console:
         self.fg_cells[:] = 0
         self.bg_cells[:] = 0
         self.csrx = self.csry = 0
-        self._dirty_rows[:] = True
+        self._all_dirty = True
 
     def chkchr(self, x: int, y: int) -> int:
         """CHKCHR: the character code in a cell (0 for a cleared cell)."""
@@ -147,7 +150,8 @@ class Console:
             self.codes[y, x] = code
             self.fg_cells[y, x] = self.fg
             self.bg_cells[y, x] = self.bg
-            self._dirty_rows[y] = True
+            if not self._all_dirty:
+                self._dirty_cells.add((x, y))
             self.csrx += 1
             if self.csrx == COLS:
                 self._newline()
@@ -167,7 +171,7 @@ class Console:
             for cells in (self.codes, self.fg_cells, self.bg_cells):
                 cells[:-1] = cells[1:]
                 cells[-1] = 0
-            self._dirty_rows[:] = True
+            self._all_dirty = True
 
     # -- rendering -----------------------------------------------------------
     def surface(self) -> pygame.Surface:
@@ -180,30 +184,55 @@ class Console:
         )
         if seen != self._seen:
             self._seen = seen
-            self._dirty_rows[:] = True
-        if self._dirty_rows.any():
-            self._render(np.flatnonzero(self._dirty_rows))
-            self._dirty_rows[:] = False
+            self._glyphs.clear()
+            self._all_dirty = True
+        if self._all_dirty:
+            self._render_all()
+        elif self._dirty_cells:
+            self._render_cells()
+        self._all_dirty = False
+        self._dirty_cells.clear()
         return self._surface
 
-    def _render(self, rows: npt.NDArray[np.intp]) -> None:
+    def _cell_pixels(
+        self,
+        codes: npt.NDArray[np.uint8],
+        fg: npt.NDArray[np.uint8],
+        bg: npt.NDArray[np.uint8],
+    ) -> npt.NDArray[np.uint32]:
+        """(..., 8, 8) packed pixels of cells: glyph ink over the COLOR background tile."""
         lut = self._pal.lut(0)
         font = self._chr.family_tiles("BGF", self.screen)
         solid = self._chr.family_tiles("BGD", self.screen)[SOLID_TILE]
-        codes = self.codes[rows]
-        bg = self.bg_cells[rows].astype(np.intp)[:, :, None, None]
-        back = np.where((bg != 0) & (solid != 0), bg * 16 + solid, 256)
-        if self.show_text:
+        bgi = bg.astype(np.intp)[..., None, None]
+        back = np.where((bgi != 0) & (solid != 0), bgi * 16 + solid, 256)
+        if not self.show_text:
+            index = np.broadcast_to(back, (*codes.shape, 8, 8))
+        else:
             glyphs = font[codes]
             glyphs[codes == 0] = 0
-            fg = self.fg_cells[rows].astype(np.intp)[:, :, None, None]
-            index = np.where(glyphs != 0, fg * 16 + glyphs, back)
-        else:
-            index = np.broadcast_to(back, (len(rows), COLS, 8, 8))
-        pixels = lut[index].transpose(0, 2, 1, 3).reshape(len(rows), 8, COLS * 8)
-        view = pygame.surfarray.pixels2d(self._surface)
-        try:
-            for i, row in enumerate(rows):
-                view[:, row * 8 : row * 8 + 8] = pixels[i].T
-        finally:
-            del view
+            fgi = fg.astype(np.intp)[..., None, None]
+            index = np.where(glyphs != 0, fgi * 16 + glyphs, back)
+        pixels: npt.NDArray[np.uint32] = lut[index]
+        return pixels
+
+    def _render_all(self) -> None:
+        pixels = self._cell_pixels(self.codes, self.fg_cells, self.bg_cells)
+        # (rows, cols, 8, 8) -> [x, y] for surfarray
+        pygame.surfarray.blit_array(
+            self._surface, pixels.transpose(1, 3, 0, 2).reshape(COLS * 8, ROWS * 8)
+        )
+
+    def _render_cells(self) -> None:
+        for x, y in self._dirty_cells:
+            key = (int(self.codes[y, x]), int(self.fg_cells[y, x]), int(self.bg_cells[y, x]))
+            glyph = self._glyphs.get(key)
+            if glyph is None:
+                cell = self._cell_pixels(
+                    np.array(key[0], np.uint8), np.array(key[1], np.uint8),
+                    np.array(key[2], np.uint8),
+                )  # fmt: skip
+                glyph = new_surface(8, 8)
+                pygame.surfarray.blit_array(glyph, cell.T)
+                self._glyphs[key] = glyph
+            self._surface.blit(glyph, (x * 8, y * 8))

@@ -65,14 +65,16 @@ class GrpPage:
 
     def __init__(self) -> None:
         self.pixels = np.zeros((GRP_H, GRP_W), np.uint8)
-        self.surface = pygame.image.frombuffer(self.pixels, (GRP_W, GRP_H), "P")
+        self.surface = pygame.image.frombuffer(self.pixels.data, (GRP_W, GRP_H), "P")
         self.surface.set_colorkey(0)
         self.empty = True  # known all-zero: nothing to blit
+        self.version = 0  # bumped by every drawing verb, for display caches
 
     def clear(self, c: int = 0) -> None:
         """GCLS: fill the page (XOR mode does not apply)."""
         self.pixels[:] = c & 0xFF
         self.empty = (c & 0xFF) == 0
+        self.version += 1
 
     def plot(self, xs: npt.NDArray[np.intp], ys: npt.NDArray[np.intp], c: int, xor: bool) -> None:
         """Plot points (clipped to the page), each at most once."""
@@ -85,6 +87,7 @@ class GrpPage:
         else:
             self.pixels[ys, xs] = c & 0xFF
         self.empty = False
+        self.version += 1
 
     def fill_rect(self, x1: int, y1: int, x2: int, y2: int, c: int, xor: bool) -> None:
         """GFILL: inclusive rectangle, corners in any order, clipped."""
@@ -100,6 +103,7 @@ class GrpPage:
         else:
             area[:] = c & 0xFF
         self.empty = False
+        self.version += 1
 
     def box(self, x1: int, y1: int, x2: int, y2: int, c: int, xor: bool) -> None:
         """GBOX: rectangle outline, each pixel once (so XOR corners are not undone)."""
@@ -165,6 +169,7 @@ class GrpPage:
                 starts = np.flatnonzero(span & ~np.concatenate(([False], span[:-1])))
                 stack.extend((left + int(s), ny) for s in starts)
         px[done] = c
+        self.version += 1
         if c:
             self.empty = False
 
@@ -179,6 +184,7 @@ class GrpPage:
         self.pixels[ys + y, xs + x] = (pal * 16 + big[ys, xs]) & 0xFF
         if len(xs):
             self.empty = False
+        self.version += 1
 
     def copy_from(
         self, src: GrpPage, x1: int, y1: int, x2: int, y2: int, x3: int, y3: int, mode: int
@@ -205,6 +211,7 @@ class GrpPage:
             dest[:] = part
         if part.any():
             self.empty = False
+        self.version += 1
 
 
 def check_page(n: int) -> int:

@@ -12,19 +12,20 @@ class Tween:
     issued mid-move continues from where the value is now (petitcom.md §2 SPOFS).
     """
 
-    __slots__ = ("_end", "_frames", "_left", "_start", "value")
+    __slots__ = ("_end", "_frames", "_start", "left", "value")
 
     def __init__(self, value: float = 0.0) -> None:
         self.value = float(value)
+        #: Frames still to go (0 = at rest); public so hot loops can test it cheaply.
+        self.left = 0
         self._start = self.value
         self._end = self.value
         self._frames = 0
-        self._left = 0
 
     @property
     def moving(self) -> bool:
         """True while frames remain."""
-        return self._left > 0
+        return self.left > 0
 
     @property
     def target(self) -> float:
@@ -36,19 +37,19 @@ class Tween:
         frames = int(frames)
         if frames <= 0:
             self.value = self._start = self._end = float(target)
-            self._frames = self._left = 0
+            self._frames = self.left = 0
             return
         self._start = self.value
         self._end = float(target)
-        self._frames = self._left = frames
+        self._frames = self.left = frames
 
     def step(self) -> bool:
         """Advance one frame; returns True if the value changed."""
-        if self._left <= 0:
+        if self.left <= 0:
             return False
-        self._left -= 1
-        done = self._frames - self._left
+        self.left -= 1
+        done = self._frames - self.left
         self.value = self._start + (self._end - self._start) * done / self._frames
-        if self._left == 0:
+        if self.left == 0:
             self.value = self._end
         return True

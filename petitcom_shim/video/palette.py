@@ -123,7 +123,7 @@ def _default_rgb(kind: int) -> list[tuple[int, int, int]]:
         # Palette n >= 1: a ramp from a dark shade up to console colour n, so
         # entry 15 (the font ink) is COLOR n and entries 1-14 give shading.
         colours: list[tuple[int, int, int]] = [(0, 0, 0)]
-        colours += list(CONSOLE_COLOURS[1:15]) + [CONSOLE_COLOURS[0]]
+        colours += [*CONSOLE_COLOURS[1:15], CONSOLE_COLOURS[0]]
         for n in range(1, 16):
             target = CONSOLE_COLOURS[n]
             start = (255, 255, 255) if n == 1 else (16, 16, 24)
@@ -133,7 +133,8 @@ def _default_rgb(kind: int) -> list[tuple[int, int, int]]:
     colours = [(0, 0, 0), *CONSOLE_COLOURS[1:]]
     steps = (0, 52, 104, 152, 204, 255)
     colours += [(r, g, b) for r in steps for g in steps for b in steps]
-    colours += [(round(8 + i * 240 / 23),) * 3 for i in range(24)]  # type: ignore[misc]
+    greys = [round(8 + i * 240 / 23) for i in range(24)]
+    colours += [(v, v, v) for v in greys]
     return colours
 
 

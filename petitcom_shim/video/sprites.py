@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
-import numpy.typing as npt
 import pygame
 
 from petitcom_shim.errors import IllegalFunctionCall, OutOfRange
@@ -26,14 +25,13 @@ from petitcom_shim.video.palette import Palettes
 from petitcom_shim.video.surfaces import surface_from_pixels
 
 __all__ = [
+    "AFFINE_IDS",
     "LEGAL_SIZES",
     "SPRITE_COUNT",
-    "AFFINE_IDS",
     "HitResult",
     "Sprite",
     "SpriteScreen",
     "SpriteState",
-    "affine_indices",
 ]
 
 SPRITE_COUNT = 100
@@ -73,7 +71,7 @@ def _s8(v: float) -> int:
     return ((int(v) & 0xFF) ^ 0x80) - 0x80
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Sprite:
     """State of one sprite slot."""
 
@@ -85,8 +83,7 @@ class Sprite:
     prio: int = 0
     w: int = 16
     h: int = 16
-    x: Tween = field(default_factory=Tween)
-    y: Tween = field(default_factory=Tween)
+    sid: int = 0
     hx: int = 0
     hy: int = 0
     angle: Tween = field(default_factory=Tween)
@@ -101,63 +98,50 @@ class Sprite:
     vars: list[float] = field(default_factory=lambda: [0.0] * 8)
     col: tuple[int, int, int, int, bool, int] = (0, 0, 16, 16, True, 0xFF)
     vec: tuple[float, float] = (0.0, 0.0)
-    item: tuple[pygame.Surface, int, int] | None = None
-    item_gen: int = -1
+    base: pygame.Surface | None = None
+    base_key: tuple[int, ...] = ()
+    surf: pygame.Surface | None = None
+    offx: int = 0
+    offy: int = 0
+    stale: bool = True
 
     def current_chr(self) -> int:
         """The character shown now (SPANIM steps in 16x16 units per frame of the cycle)."""
         step = max(1, self.w * self.h // 256)
         return self.chr + self.anim_frame * step if self.animating or self.anim_frame else self.chr
 
-    def hitbox(self, dt: float = 1.0) -> tuple[float, float, float, float]:
-        """(left, top, right, bottom) of the SPCOL box, swept back by (1-dt) of SPCOLVEC."""
+    def hitbox(self, x: float, y: float) -> tuple[float, float, float, float]:
+        """(left, top, right, bottom) of the SPCOL box when the home point is at (x, y)."""
         cx, cy, cw, ch, scaled, _ = self.col
         s = self.scale.value / 100 if scaled else 1.0
-        left = self.x.value - (1 - dt) * self.vec[0] + (cx - self.hx) * s
-        top = self.y.value - (1 - dt) * self.vec[1] + (cy - self.hy) * s
+        left = x + (cx - self.hx) * s
+        top = y + (cy - self.hy) * s
         return left, top, left + cw * s, top + ch * s
 
 
-def affine_indices(
-    pix: npt.NDArray[np.intp], angle: float, scale: float, hx: int, hy: int
-) -> tuple[npt.NDArray[np.intp], int, int] | None:
-    """Rotate (clockwise degrees) and scale (1.0 = 100 %) a sprite image about its home point.
+def transform_sprite(
+    surf: pygame.Surface, hx: int, hy: int, angle: int, scale: int
+) -> tuple[pygame.Surface | None, int, int]:
+    """Scale (percent) then rotate (clockwise degrees) a sprite image about its home point.
 
-    Args:
-        pix: (h, w) colour indices, 256 = transparent.
-        angle: Clockwise angle in degrees.
-        scale: Scale factor.
-        hx: Home point x within the box.
-        hy: Home point y within the box.
-
-    Returns:
-        (indices, left, top): the transformed image and its top-left relative to
-        the sprite position, or None when nothing is visible (scale 0).
+    Nearest-neighbour, like the DS affine unit: the box is scaled to
+    round(w*scale/100) x round(h*scale/100) pixels, then rotated (exact for
+    multiples of 90 degrees). Returns the image and its top-left relative to the
+    sprite position, or (None, 0, 0) when nothing is visible (scale 0).
     """
-    if scale <= 0:
-        return None
-    h, w = pix.shape
+    w, h = surf.get_size()
+    sw, sh = math.floor(w * scale / 100 + 0.5), math.floor(h * scale / 100 + 0.5)
+    if sw <= 0 or sh <= 0:
+        return None, 0, 0
+    scaled = surf if (sw, sh) == (w, h) else pygame.transform.scale(surf, (sw, sh))
+    # Both transforms keep the source's colour key and fill new corners with it.
+    rotated = pygame.transform.rotate(scaled, -angle) if angle else scaled
+    rw, rh = rotated.get_size()
+    vx, vy = hx * sw / w - sw / 2, hy * sh / h - sh / 2
     rad = math.radians(angle)
     c, s = math.cos(rad), math.sin(rad)
-    corners = [(-hx, -hy), (w - hx, -hy), (-hx, h - hy), (w - hx, h - hy)]
-    xs = [scale * (c * u - s * v) for u, v in corners]
-    ys = [scale * (s * u + c * v) for u, v in corners]
-    left, right = math.floor(min(xs) + 1e-9), math.ceil(max(xs) - 1e-9)
-    top, bottom = math.floor(min(ys) + 1e-9), math.ceil(max(ys) - 1e-9)
-    if right <= left or bottom <= top:
-        return None
-    gx, gy = np.meshgrid(
-        np.arange(left, right, dtype=np.float64) + 0.5,
-        np.arange(top, bottom, dtype=np.float64) + 0.5,
-    )
-    u = (c * gx + s * gy) / scale + hx
-    v = (-s * gx + c * gy) / scale + hy
-    ui = np.floor(u + 1e-9).astype(np.intp)
-    vi = np.floor(v + 1e-9).astype(np.intp)
-    inside = (ui >= 0) & (ui < w) & (vi >= 0) & (vi < h)
-    out = np.full(ui.shape, 256, dtype=np.intp)
-    out[inside] = pix[vi[inside], ui[inside]]
-    return out, left, top
+    px, py = c * vx - s * vy, s * vx + c * vy
+    return rotated, -math.floor(rw / 2 + px + 0.5), -math.floor(rh / 2 + py + 0.5)
 
 
 class SpriteScreen:
@@ -169,10 +153,19 @@ class SpriteScreen:
         self._pal = palettes
         self._family = ("SPU", 0) if screen == 0 else ("SPS", 1)
         self.max_chr = len(chr_store.tiles[self._family]) // 4 - 1
-        self.sprites = [Sprite() for _ in range(SPRITE_COUNT)]
+        self.sprites = [Sprite(sid=i) for i in range(SPRITE_COUNT)]
+        # SPOFS motion of all sprites as arrays, stepped in one vectorised pass.
+        self._pos = np.zeros((SPRITE_COUNT, 2))
+        self._from = np.zeros((SPRITE_COUNT, 2))
+        self._to = np.zeros((SPRITE_COUNT, 2))
+        self._frames = np.zeros(SPRITE_COUNT, np.int64)
+        self._left = np.zeros(SPRITE_COUNT, np.int64)
         self._busy: set[int] = set()
-        self._images: dict[tuple[int, ...], tuple[pygame.Surface, npt.NDArray[np.intp]]] = {}
-        self._affine: dict[tuple[int, ...], tuple[pygame.Surface, int, int] | None] = {}
+        self._order: list[Sprite] | None = None
+        self._drawn_gen = 0
+        self._images: dict[tuple[int, ...], pygame.Surface] = {}
+        # key: image key + (angle, scale, hx, hy)
+        self._affine: dict[tuple[int, ...], tuple[pygame.Surface | None, int, int]] = {}
         self._seen = (-1, -1)
         self.gen = 0
         self.hitno = -1
@@ -200,15 +193,30 @@ class SpriteScreen:
         self, sid: int, chr_: int, pal: int, h: int, v: int, prio: int, w: int, hh: int
     ) -> None:
         """SPSET: create a sprite, resetting everything else about the slot."""
-        sp = self.get(sid)
+        self.get(sid)
         if (w, hh) not in LEGAL_SIZES:
             raise IllegalFunctionCall(f"sprite size {w}x{hh} is not one of the 12 legal sizes")
         self._check_look(chr_, pal, prio)
-        new = Sprite(active=True, chr=int(chr_), pal=int(pal), hflip=int(bool(h)),
+        new = Sprite(sid=sid, active=True, chr=int(chr_), pal=int(pal), hflip=int(bool(h)),
                      vflip=int(bool(v)), prio=int(prio), w=w, h=hh)  # fmt: skip
         new.col = (0, 0, w, hh, True, 0xFF)
         self.sprites[sid] = new
+        self._reset_motion(sid)
+
+    def _reset_motion(self, sid: int) -> None:
         self._busy.discard(sid)
+        self._order = None
+        for arr in (self._pos, self._from, self._to):
+            arr[sid] = 0.0
+        self._frames[sid] = self._left[sid] = 0
+
+    def position(self, sid: int) -> tuple[float, float]:
+        """Where the home point of sprite sid is now (mid-move included)."""
+        return float(self._pos[sid, 0]), float(self._pos[sid, 1])
+
+    def moving(self, sid: int) -> bool:
+        """True while a timed SPOFS is under way."""
+        return bool(self._left[sid] > 0)
 
     def _check_look(self, chr_: int, pal: int, prio: int) -> None:
         self._check_chr(chr_)
@@ -222,8 +230,8 @@ class SpriteScreen:
         ids = range(SPRITE_COUNT) if sid is None else (sid,)
         for i in ids:
             self.get(i)
-            self.sprites[i] = Sprite()
-            self._busy.discard(i)
+            self.sprites[i] = Sprite(sid=i)
+            self._reset_motion(i)
 
     def spchr(
         self,
@@ -244,21 +252,26 @@ class SpriteScreen:
             sp.hflip = int(bool(h))
         if v is not None:
             sp.vflip = int(bool(v))
-        sp.item = None
+        sp.base = None
+        sp.stale = True
 
     def spofs(self, sid: int, x: float, y: float, t: int = 0) -> None:
         """SPOFS: move (over t frames) from the current, possibly mid-move, position."""
-        sp = self.get(sid)
-        sp.x.set(_s16(x), t)
-        sp.y.set(_s16(y), t)
-        if t > 0:
-            self._busy.add(sid)
+        self.get(sid)
+        target = (_s16(x), _s16(y))
+        if t <= 0:
+            self._pos[sid] = self._from[sid] = self._to[sid] = target
+            self._frames[sid] = self._left[sid] = 0
+        else:
+            self._from[sid] = self._pos[sid]
+            self._to[sid] = target
+            self._frames[sid] = self._left[sid] = int(t)
 
     def sphome(self, sid: int, hx: int, hy: int) -> None:
         """SPHOME: home point, each kept as a signed 8-bit value."""
         sp = self.get(sid)
         sp.hx, sp.hy = _s8(hx), _s8(hy)
-        sp.item = None
+        sp.stale = True
 
     def spanim(self, sid: int, n: int, t: int, loop: int = 0) -> None:
         """SPANIM: cycle n characters, t frames each; loop 0 = forever."""
@@ -268,7 +281,8 @@ class SpriteScreen:
         sp.anim_n, sp.anim_t, sp.anim_loop = int(n), int(t), int(loop)
         sp.anim_frame = sp.anim_count = sp.anim_loops_done = 0
         sp.animating = True
-        sp.item = None
+        sp.base = None
+        sp.stale = True
         self._busy.add(sid)
 
     def spangle(self, sid: int, deg: float, t: int = 0, direction: int = 1) -> None:
@@ -284,7 +298,7 @@ class SpriteScreen:
             delta = (target - current) % 360 if direction == 1 else -((current - target) % 360)
             sp.angle.set(current + delta, t)
             self._busy.add(sid)
-        sp.item = None
+        sp.stale = True
 
     def spscale(self, sid: int, pct: float, t: int = 0) -> None:
         """SPSCALE: 0-200 %, optionally over t frames."""
@@ -294,13 +308,13 @@ class SpriteScreen:
         sp.scale.set(float(pct), t)
         if t > 0:
             self._busy.add(sid)
-        sp.item = None
+        sp.stale = True
 
     def spchk(self, sid: int) -> int:
         """SPCHK: 1 moving, 2 rotating, 4 scaling, 8 animating."""
         sp = self.get(sid)
         return (
-            (1 if sp.x.moving or sp.y.moving else 0)
+            (1 if self.moving(sid) else 0)
             | (2 if sp.angle.moving else 0)
             | (4 if sp.scale.moving else 0)
             | (8 if sp.animating else 0)
@@ -309,40 +323,60 @@ class SpriteScreen:
     def spread(self, sid: int) -> SpriteState:
         """SPREAD: position, angle, scale and base character."""
         sp = self.get(sid)
-        return SpriteState(sp.x.value, sp.y.value, sp.angle.value % 360, sp.scale.value, sp.chr)
+        x, y = self.position(sid)
+        return SpriteState(x, y, sp.angle.value % 360, sp.scale.value, sp.chr)
 
     # -- per frame -------------------------------------------------------------
     def step(self) -> None:
         """Advance SPOFS/SPANGLE/SPSCALE/SPANIM by one frame."""
+        moving = np.flatnonzero(self._left)
+        if len(moving):
+            self._left[moving] -= 1
+            left = self._left[moving]
+            total = self._frames[moving]
+            start = self._from[moving]
+            delta = (self._to[moving] - start) * (total - left)[:, None] / total[:, None]
+            self._pos[moving] = np.where((left == 0)[:, None], self._to[moving], start + delta)
         done = []
         for sid in self._busy:
             sp = self.sprites[sid]
-            sp.x.step()
-            sp.y.step()
-            if sp.angle.step():
-                sp.item = None
-                if not sp.angle.moving:
-                    sp.angle.set(sp.angle.value % 360)
-            if sp.scale.step():
-                sp.item = None
+            busy = False
+            angle, scale = sp.angle, sp.scale
+            if angle.left:
+                angle.step()
+                sp.stale = True
+                if angle.left:
+                    busy = True
+                else:
+                    angle.set(angle.value % 360)
+            if scale.left:
+                scale.step()
+                sp.stale = True
+                busy = busy or scale.left > 0
             if sp.animating:
-                sp.anim_count += 1
-                if sp.anim_count >= sp.anim_t:
-                    sp.anim_count = 0
-                    sp.anim_frame += 1
-                    sp.item = None
-                    if sp.anim_frame >= sp.anim_n:
-                        sp.anim_loops_done += 1
-                        if sp.anim_loop and sp.anim_loops_done >= sp.anim_loop:
-                            sp.anim_frame = sp.anim_n - 1
-                            sp.animating = False
-                        else:
-                            sp.anim_frame = 0
-            if not (sp.x.moving or sp.y.moving or sp.angle.moving or sp.scale.moving
-                    or sp.animating):  # fmt: skip
+                self._step_anim(sp)
+                busy = busy or sp.animating
+            if not busy:
                 done.append(sid)
         for sid in done:
             self._busy.discard(sid)
+
+    @staticmethod
+    def _step_anim(sp: Sprite) -> None:
+        sp.anim_count += 1
+        if sp.anim_count < sp.anim_t:
+            return
+        sp.anim_count = 0
+        sp.anim_frame += 1
+        sp.base = None
+        sp.stale = True
+        if sp.anim_frame >= sp.anim_n:
+            sp.anim_loops_done += 1
+            if sp.anim_loop and sp.anim_loops_done >= sp.anim_loop:
+                sp.anim_frame = sp.anim_n - 1
+                sp.animating = False
+            else:
+                sp.anim_frame = 0
 
     # -- drawing ---------------------------------------------------------------
     def prepare(self) -> None:
@@ -356,24 +390,26 @@ class SpriteScreen:
 
     def draw_lists(self) -> list[list[tuple[pygame.Surface, tuple[int, int]]]]:
         """Blit lists for priorities 0-3, each back to front (higher id first)."""
+        if self._order is None:
+            self._order = [sp for sp in reversed(self.sprites) if sp.active]
+        if self._drawn_gen != self.gen:
+            self._drawn_gen = self.gen
+            for sp in self._order:
+                sp.base = None
+                sp.stale = True
         lists: list[list[tuple[pygame.Surface, tuple[int, int]]]] = [[], [], [], []]
-        gen = self.gen
-        for sp in reversed(self.sprites):
-            if not sp.active:
-                continue
-            item = sp.item
-            if item is None or sp.item_gen != gen:
-                item = self._item(sp)
-                sp.item = item
-                sp.item_gen = gen
-            if item[0] is None:
-                continue
-            lists[sp.prio].append(
-                (item[0], (math.floor(sp.x.value) + item[1], math.floor(sp.y.value) + item[2]))
-            )
+        cells = np.floor(self._pos).astype(np.int64)
+        xs, ys = cells[:, 0].tolist(), cells[:, 1].tolist()
+        for sp in self._order:
+            if sp.stale:
+                sp.surf, sp.offx, sp.offy = self._look(sp)
+                sp.stale = False
+            if sp.surf is not None:
+                sid = sp.sid
+                lists[sp.prio].append((sp.surf, (xs[sid] + sp.offx, ys[sid] + sp.offy)))
         return lists
 
-    def _image(self, sp: Sprite) -> tuple[pygame.Surface, npt.NDArray[np.intp]]:
+    def _image(self, sp: Sprite) -> tuple[pygame.Surface, tuple[int, ...]]:
         tiles = self._chr.tiles[self._family]
         first = 4 * sp.current_chr()
         key = (first, sp.w, sp.h, sp.pal, sp.hflip, sp.vflip)
@@ -387,32 +423,30 @@ class SpriteScreen:
             if sp.vflip:
                 pix = pix[::-1, :]
             index = np.where(pix != 0, sp.pal * 16 + pix.astype(np.intp), 256)
-            surf = surface_from_pixels(self._pal.lut(1)[index], rle=True)
-            cached = (surf, index)
+            cached = surface_from_pixels(self._pal.lut(1)[index], rle=True)
             if len(self._images) > _CACHE_LIMIT:
                 self._images.clear()
             self._images[key] = cached
-        return cached
+        return cached, key
 
-    def _item(self, sp: Sprite) -> tuple[pygame.Surface, int, int] | tuple[None, int, int]:
-        surf, index = self._image(sp)
+    def _look(self, sp: Sprite) -> tuple[pygame.Surface | None, int, int]:
+        """The image to blit and its top-left relative to the sprite position."""
+        surf = sp.base
+        if surf is None:
+            surf, sp.base_key = self._image(sp)
+            sp.base = surf
         angle = round(sp.angle.value) % 360
         scale = round(sp.scale.value)
         if angle == 0 and scale == 100:
             return surf, -sp.hx, -sp.hy
-        key = (id(surf), angle, scale, sp.hx, sp.hy)
-        if key not in self._affine:
-            result = affine_indices(index, angle, scale / 100, sp.hx, sp.hy)
+        key = (*sp.base_key, angle, scale, sp.hx, sp.hy)
+        found = self._affine.get(key)
+        if found is None:
             if len(self._affine) > _CACHE_LIMIT:
                 self._affine.clear()
-            if result is None:
-                self._affine[key] = None
-            else:
-                pixels, left, top = result
-                self._affine[key] = (surface_from_pixels(self._pal.lut(1)[pixels], rle=True),
-                                     left, top)  # fmt: skip
-        found = self._affine[key]
-        return (None, 0, 0) if found is None else found
+            found = transform_sprite(surf, sp.hx, sp.hy, angle, scale)
+            self._affine[key] = found
+        return found
 
     # -- collision -------------------------------------------------------------
     def spcol(
@@ -432,7 +466,8 @@ class SpriteScreen:
         At time t a box sits at ``now - (1 - t) * vec``; overlap is strict (touching
         edges do not collide).
         """
-        al, at, ar, ab = a.hitbox(0.0)
+        ax, ay = self.position(a.sid)
+        al, at, ar, ab = a.hitbox(ax - a.vec[0], ay - a.vec[1])
         bl, bt, br, bb = (box_b[0] - vec_b[0], box_b[1] - vec_b[1],
                           box_b[2] - vec_b[0], box_b[3] - vec_b[1])  # fmt: skip
         dx = a.vec[0] - vec_b[0]
@@ -452,7 +487,7 @@ class SpriteScreen:
             t1 = min(t1, leave)
             if t0 >= t1:
                 return None
-        return HitResult(a.x.value - (1 - t0) * a.vec[0], a.y.value - (1 - t0) * a.vec[1], t0)
+        return HitResult(ax - (1 - t0) * a.vec[0], ay - (1 - t0) * a.vec[1], t0)
 
     def sphit(self, sid: int, start: int = 0) -> bool:
         """SPHIT: does sprite sid touch any active sprite from ``start`` (not itself)?
@@ -468,7 +503,7 @@ class SpriteScreen:
             b = self.sprites[other]
             if other == sid or not b.active or not (a.col[5] & b.col[5]):
                 continue
-            hit = self._sweep(a, b.hitbox(), b.vec)
+            hit = self._sweep(a, b.hitbox(*self.position(other)), b.vec)
             if hit is not None:
                 self.hitno, self.hit = other, hit
                 return True
@@ -479,7 +514,7 @@ class SpriteScreen:
         a, b = self.get(a_id), self.get(b_id)
         if not (a.active and b.active) or not (a.col[5] & b.col[5]) or a_id == b_id:
             return False
-        hit = self._sweep(a, b.hitbox(), b.vec)
+        hit = self._sweep(a, b.hitbox(*self.position(b_id)), b.vec)
         if hit is None:
             return False
         self.hit = hit
