@@ -8,7 +8,9 @@ the way the module derives them, so the two can catch each other's mistakes.
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -252,3 +254,16 @@ def test_any_text_encodes_or_names_the_first_bad_character(text: str) -> None:
         assert b"?" in replaced
     else:
         assert to_ptc(from_ptc(data)) == data
+
+
+def test_docs_table_matches_code() -> None:
+    """docs/font.md shows the whole code table; it must say what the code does."""
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "font.md").read_text("utf-8")
+    names = {"NUL": "\x00", "NL": "\n", "SP": " ", "NBSP": "\u00a0"}
+    rows = [line for line in doc.splitlines() if line.startswith("| **")]
+    assert len(rows) == 16
+    for high, line in enumerate(rows):
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
+        assert cells[0] == f"**{high:X}_**"
+        shown = [names.get(cell, cell.removeprefix("\\")) for cell in cells[1:]]
+        assert shown == list(PTC_TO_UNICODE[high * 16 : high * 16 + 16]), f"row {high:X}_"
