@@ -163,11 +163,16 @@ _ENCODER: Final[dict[str, bytes]] = _build_encoder()
 # Unmappable Latin-1 characters go to a non-Latin-1 sentinel so that encoding
 # fails on them instead of passing through as a wrong code.
 _SENTINEL: Final = "\uffff"
-_ENCODE_TRANSLATION: Final[dict[int, str]] = {
-    ord(char): data.decode("latin-1") for char, data in _ENCODER.items()
-}
-for _code in range(256):
-    _ENCODE_TRANSLATION.setdefault(_code, _SENTINEL)
+
+
+def _build_encode_translation() -> dict[int, str]:
+    table = {ord(char): data.decode("latin-1") for char, data in _ENCODER.items()}
+    for code in range(256):
+        table.setdefault(code, _SENTINEL)
+    return table
+
+
+_ENCODE_TRANSLATION: Final[dict[int, str]] = _build_encode_translation()
 _DECODE_TRANSLATION: Final[dict[int, str]] = dict(enumerate(PTC_TO_UNICODE))
 
 
