@@ -18,6 +18,8 @@ from royalnine import __version__
 # never loads pygame.
 SUBCOMMANDS: dict[str, str] = {
     "score": "royalnine.score_cli",
+    "play": "royalnine.play_cli",
+    "demo": "royalnine.play_cli_demo",
 }
 DEFAULT_COMMAND = "play"
 

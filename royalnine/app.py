@@ -1,0 +1,223 @@
+"""The game's main loop and scene manager: one Machine, one active scene, 60 frames a second.
+
+Each frame the app reads the machine's input once into an :class:`InputFrame`
+(buttons pressed, stylus went down/moved/up, files dropped), hands it to the
+active scene, switches scene if the scene asks, and VSYNCs. Scenes never read
+the machine's input themselves, so tests drive whole matches by injecting
+stylus and button input into the headless machine and stepping frames.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from petitcom_shim import Button, Machine
+from petitcom_shim.sound import Beep
+from royalnine.art import load_art
+from royalnine.core import Card, Match, PlayerView
+from royalnine.i18n import tr
+from royalnine.storage import Settings, Storage
+
+# The BEEP preset played for each game event.
+SOUNDS: dict[str, int] = {
+    "deal": Beep.SWISH,
+    "place": Beep.TAP,
+    "select": Beep.CURSOR,
+    "invalid": Beep.ERROR,
+    "confirm": Beep.CONFIRM,
+    "reveal": Beep.FLIP,
+    "role": Beep.COIN,
+    "none": Beep.BLIP_LOW,
+    "royal": Beep.FANFARE,
+    "bust": Beep.POWER_DOWN,
+    "total": Beep.CHIME,
+    "win": Beep.VICTORY,
+    "lose": Beep.LOSE,
+    "menu": Beep.CURSOR,
+}
+
+PAD_KEYS: tuple[tuple[int, str], ...] = (
+    (Button.UP, "up"),
+    (Button.DOWN, "down"),
+    (Button.LEFT, "left"),
+    (Button.RIGHT, "right"),
+    (Button.A, "a"),
+    (Button.B, "b"),
+    (Button.X, "x"),
+    (Button.Y, "y"),
+    (Button.START, "start"),
+    (Button.SELECT, "select"),
+    (Button.L, "l"),
+    (Button.R, "r"),
+)
+
+
+@dataclass
+class InputFrame:
+    """This frame's input, already turned into events."""
+
+    keys: list[str] = field(default_factory=list)
+    """Pad keys pressed this frame (with auto-repeat), e.g. ``["down", "a"]``."""
+    touch_down: tuple[int, int] | None = None
+    touch_move: tuple[int, int] | None = None
+    touch_up: tuple[int, int] | None = None
+    touching: bool = False
+    dropped: list[Path] = field(default_factory=list)
+
+    @property
+    def tapped(self) -> tuple[int, int] | None:
+        """Where the stylus was lifted (scenes that act on release use this)."""
+        return self.touch_up
+
+
+class Scene(Protocol):
+    """A screen of the game."""
+
+    def enter(self, app: App) -> None:
+        """Draw the scene from scratch (called on switch-in and after a pause/rules visit)."""
+
+    def frame(self, app: App, inp: InputFrame) -> Scene | None:
+        """Advance one frame; return the next scene to switch to, or None to stay."""
+
+
+class CpuPlayer(Protocol):
+    """What the match needs from a CPU opponent (royalnine.ai players fit)."""
+
+    def choose(self, view: PlayerView) -> dict[Card, int]:
+        """Where to put the 4 cards of ``view.hand`` (cell per card)."""
+
+
+class RandomCpu:
+    """A legal CPU that places at random; used only if royalnine.ai is unavailable."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, view: PlayerView) -> dict[Card, int]:
+        """Random empty cells for the hand."""
+        cells = list(view.empty_cells)
+        self.rng.shuffle(cells)
+        return dict(zip(view.hand, cells, strict=False))
+
+
+def make_cpu(level: str, seat: int, rng: random.Random) -> CpuPlayer:
+    """The CPU opponent of a level from royalnine.ai, or a random legal one."""
+    try:
+        from royalnine.ai import make_player  # type: ignore[attr-defined]
+    except ImportError:
+        return RandomCpu(rng)
+    player: CpuPlayer = make_player(level, seat=seat, rng=rng)
+    return player
+
+
+class App:
+    """The running game: machine, storage, settings and the active scene."""
+
+    def __init__(
+        self,
+        m: Machine,
+        storage: Storage,
+        settings: Settings | None = None,
+        *,
+        seed: int | None = None,
+        first: Callable[[App], Scene] | None = None,
+    ) -> None:
+        self.m = m
+        self.storage = storage
+        self.settings = settings or storage.load_settings()
+        self.rng = random.Random(seed)
+        self.seed = seed
+        self.notices: list[str] = list(storage.notices)
+        self._touching = False
+        self._last_touch = (0, 0)
+        self.frames = 0
+        self.on_frame: list[Callable[[App], None]] = []
+        load_art(m)
+        if first is None:
+            from royalnine.screens.title import TitleScene
+
+            self.scene: Scene = TitleScene()
+        else:
+            self.scene = first(self)
+        self.scene.enter(self)
+
+    # --- helpers for scenes ---
+
+    @property
+    def lang(self) -> str:
+        """The chosen language."""
+        return self.settings.lang
+
+    def t(self, key: str, **args: object) -> str:
+        """Translated text."""
+        return tr(key, self.lang, **args)
+
+    def beep(self, event: str) -> None:
+        """Play the sound of a game event (if sound is on)."""
+        if self.settings.sound and event in SOUNDS:
+            self.m.beep(SOUNDS[event])
+
+    def switch(self, scene: Scene) -> None:
+        """Make ``scene`` active now."""
+        self.scene = scene
+        scene.enter(self)
+
+    # --- the loop ---
+
+    def read_input(self) -> InputFrame:
+        """Turn the machine's input state into this frame's events."""
+        m = self.m
+        inp = InputFrame()
+        pressed = m.button(1)
+        inp.keys = [name for bit, name in PAD_KEYS if pressed & bit]
+        touching = bool(m.tchst)
+        pos = (m.tchx, m.tchy)
+        if touching and not self._touching:
+            inp.touch_down = pos
+        elif touching and pos != self._last_touch:
+            inp.touch_move = pos
+        elif not touching and self._touching:
+            inp.touch_up = self._last_touch
+        if touching:
+            self._last_touch = pos
+        self._touching = touching
+        inp.touching = touching
+        inp.dropped = m.dropped_files()
+        return inp
+
+    def tick(self) -> None:
+        """One frame: input, scene, hooks, VSYNC."""
+        inp = self.read_input()
+        nxt = self.scene.frame(self, inp)
+        if nxt is not None and nxt is not self.scene:
+            self.switch(nxt)
+        for hook in self.on_frame:
+            hook(self)
+        self.m.vsync()
+        self.frames += 1
+
+    def step(self, frames: int = 1) -> None:
+        """Run ``frames`` frames (tests and the demo)."""
+        for _ in range(frames):
+            self.tick()
+
+    def run(self) -> None:
+        """Run until the window closes or a scene quits."""
+        while self.m.running:
+            self.tick()
+
+
+def new_seed(rng: random.Random) -> int:
+    """A fresh 32-bit seed for a dealer, drawn from the app's RNG."""
+    return rng.randrange(1 << 32)
+
+
+def start_match(app: App, mode: str, level: str) -> Match:
+    """A fresh match with the current rules options."""
+    from royalnine.core import MatchConfig
+
+    return Match.new(MatchConfig(rounds=app.settings.rounds, tens=app.settings.tens))

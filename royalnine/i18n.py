@@ -1,0 +1,209 @@
+"""Every piece of text the game shows, in English and Japanese, with the width it may take.
+
+The Petit Computer console is 32x24 cells of an 8x8 font. Japanese is written
+in katakana (hiragana show as katakana glyphs, voiced kana take two cells:
+base + dakuten), exactly as a 2013 PTC program would. Each entry records the
+widest the text may be where the screens put it, and a test formats every
+entry with its widest arguments and measures it in PTC cells, so a translation
+that would overflow fails the test suite instead of the screen.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from petitcom_shim.charset import to_ptc
+
+LANGS = ("en", "ja")
+CONSOLE_WIDTH = 32
+
+
+@dataclass(frozen=True)
+class Text:
+    """One message: its English and Japanese forms and the most cells it may take."""
+
+    en: str
+    ja: str
+    width: int = CONSOLE_WIDTH
+
+
+# Placeholder -> the widest value it can take (used only to check widths).
+WIDEST_ARGS: dict[str, str] = {
+    "n": "99",
+    "rounds": "99",
+    "pts": "999",
+    "a": "999",
+    "b": "999",
+    "who": "PLAYER 2",
+    "role": "STRAIGHT FLUSH",
+    "line": "MIDDLE COLUMN",
+    "x2": " x2",
+    "level": "NORMAL",
+    "value": "HORIZONTAL",
+    "page": "9",
+    "pages": "9",
+    "card": "R10",
+    "msg": "",
+}
+
+TEXTS: dict[str, Text] = {
+    # --- title and menus ---
+    "title_sub": Text("for petitcom", "for petitcom", 32),
+    "title_credit": Text("original (c)2013 Michelan-gelo", "ｹﾞﾝｻｸ (c)2013 Michelan-gelo", 32),
+    "title_port": Text("Python port", "Python ﾊﾞﾝ", 16),
+    "press_start": Text("TAP or press A", "ﾀｯﾁ ｶ Aﾎﾞﾀﾝ", 20),
+    "menu_continue": Text("CONTINUE MATCH", "ﾂﾂﾞｷｶﾗ", 16),
+    "menu_cpu": Text("VS CPU", "CPUﾄ ﾀｲｾﾝ", 16),
+    "menu_local": Text("2 PLAYERS", "ﾌﾀﾘﾃﾞ ﾀｲｾﾝ", 16),
+    "menu_rules": Text("RULES", "ﾙｰﾙ", 16),
+    "menu_options": Text("OPTIONS", "ｵﾌﾟｼｮﾝ", 16),
+    "menu_quit": Text("QUIT", "ｵﾜﾙ", 16),
+    "menu_back": Text("BACK", "ﾓﾄﾞﾙ", 16),
+    "difficulty": Text("CPU LEVEL", "CPUﾉ ﾂﾖｻ", 16),
+    "level_easy": Text("EASY", "ﾖﾜｲ", 8),
+    "level_normal": Text("NORMAL", "ﾌﾂｳ", 8),
+    "level_hard": Text("HARD", "ﾂﾖｲ", 8),
+    "level_match": Text("MASTER", "ﾒｲｼﾞﾝ", 8),
+    "continue_q": Text("Continue the saved match?", "ｾｰﾌﾞｼﾀ ｼｱｲﾉ ﾂﾂﾞｷｦ ｽﾙ?", 32),
+    "yes": Text("YES", "ﾊｲ", 8),
+    "no": Text("NO, NEW", "ｲｲｴ", 8),
+    "corrupt_save": Text("Damaged save was set aside.", "ｺﾜﾚﾀ ｾｰﾌﾞｦ ﾍﾞﾂﾆ ﾎｿﾞﾝｼﾏｼﾀ", 32),
+    # --- options ---
+    "opt_title": Text("OPTIONS", "ｵﾌﾟｼｮﾝ", 16),
+    "opt_tens": Text("TENS", "10ﾉ ｶｰﾄﾞ", 12),
+    "opt_rounds": Text("ROUNDS", "ﾗｳﾝﾄﾞｽｳ", 12),
+    "opt_lang": Text("LANGUAGE", "ｹﾞﾝｺﾞ", 12),
+    "opt_sound": Text("SOUND", "ｻｳﾝﾄﾞ", 12),
+    "opt_layout": Text("SCREENS", "ｶﾞﾒﾝ", 12),
+    "opt_scale": Text("SCALE", "ｶｸﾀﾞｲ", 12),
+    "opt_level": Text("CPU LEVEL", "CPUﾉ ﾂﾖｻ", 12),
+    "opt_on": Text("ON", "ON", 10),
+    "opt_off": Text("OFF", "OFF", 10),
+    "opt_auto": Text("AUTO", "ｼﾞﾄﾞｳ", 10),
+    "opt_restart": Text("Screens/scale: next start", "ｶﾞﾒﾝ ﾉ ｾｯﾃｲﾊ ﾂｷﾞﾉ ｷﾄﾞｳｶﾗ", 32),
+    "lay_vertical": Text("VERTICAL", "ﾀﾃ", 10),
+    "lay_horizontal": Text("SIDE", "ﾖｺ", 10),
+    "lay_separate": Text("2 WINDOWS", "2ﾂﾉ ｳｨﾝﾄﾞｳ", 10),
+    "lay_single": Text("ONE", "1ﾂ", 10),
+    # --- match ---
+    "round_of": Text("ROUND {n}/{rounds}", "ﾗｳﾝﾄﾞ {n}/{rounds}", 15),
+    "half_1": Text("FIRST HALF", "ｾﾞﾝﾊﾝ", 15),
+    "half_2": Text("SECOND HALF", "ｺｳﾊﾝ", 15),
+    "you": Text("YOU", "ｱﾅﾀ", 8),
+    "cpu": Text("CPU", "CPU", 8),
+    "player1": Text("PLAYER 1", "1P", 8),
+    "player2": Text("PLAYER 2", "2P", 8),
+    "score_line": Text("{who} {pts}", "{who} {pts}", 15),
+    "btn_confirm": Text("OK", "OK", 6),
+    "btn_undo": Text("UNDO", "ﾓﾄﾞｽ", 6),
+    "btn_menu": Text("MENU", "ﾒﾆｭｰ", 6),
+    "help_place": Text("Drag a card to", "ｶｰﾄﾞｦ ﾏｽﾍ", 15),
+    "help_place2": Text("a cell, or tap", "ﾄﾞﾗｯｸﾞ ｽﾙｶ", 15),
+    "help_place3": Text("card then cell.", "ｶｰﾄﾞﾄ ﾏｽｦ ﾀｯﾁ", 15),
+    "help_selected": Text("Now tap a cell.", "ｵｸ ﾏｽｦ ﾀｯﾁ", 15),
+    "help_confirm": Text("All placed! Tap", "ｾﾞﾝﾌﾞ ｵｲﾀﾗ", 15),
+    "help_confirm2": Text("OK to fix them.", "OKﾃﾞ ｹｯﾃｲ", 15),
+    "help_confirm3": Text("(then no moves)", "(ｱﾄﾃﾞ ｳｺﾞｶｾﾅｲ)", 15),
+    "waiting": Text("Waiting...", "ﾏｯﾃｲﾏｽ...", 15),
+    "cpu_thinking": Text("CPU is thinking", "CPUｶﾞ ｶﾝｶﾞｴﾁｭｳ", 15),
+    "bad_centre": Text("Centre: common!", "ﾏﾝﾅｶﾊ ｷｮｳﾂｳ!", 15),
+    "bad_locked": Text("Card is fixed.", "ｺﾉｶｰﾄﾞﾊ ｺﾃｲ", 15),
+    "bad_full": Text("Cell is taken.", "ﾏｽｶﾞ ｳﾏｯﾃﾙ", 15),
+    "bad_off": Text("Not your grid.", "ｱﾅﾀﾉ ﾏｽﾃﾞﾅｲ", 15),
+    "bad_hand": Text("Place all 4!", "4ﾏｲ ｵｲﾃﾈ!", 15),
+    "bad_undo": Text("Nothing to undo", "ﾓﾄﾞｾﾅｲ", 15),
+    "handover": Text("Pass to {who}", "{who}ﾆ ｺｳﾀｲ", 20),
+    "handover2": Text("Others look away!", "ｱｲﾃﾊ ﾐﾅｲﾃﾞﾈ!", 20),
+    "handover3": Text("Tap when ready", "ｼﾞｭﾝﾋﾞｶﾞ ﾃﾞｷﾀﾗ ﾀｯﾁ", 20),
+    "hand_label": Text("HAND", "ﾃﾌﾀﾞ", 6),
+    "common": Text("COMMON", "ｷｮｳﾂｳ", 8),
+    # --- reveal ---
+    "reveal": Text("Common card!", "ｷｮｳﾂｳ ｶｰﾄﾞ ｵｰﾌﾟﾝ!", 32),
+    "line_top_row": Text("TOP ROW", "ｳｴﾉ ﾖｺ", 13),
+    "line_middle_row": Text("MIDDLE ROW", "ﾏﾝﾅｶﾉ ﾖｺ", 13),
+    "line_bottom_row": Text("BOTTOM ROW", "ｼﾀﾉ ﾖｺ", 13),
+    "line_left_column": Text("LEFT COLUMN", "ﾋﾀﾞﾘﾉ ﾀﾃ", 13),
+    "line_middle_column": Text("MIDDLE COLUMN", "ﾏﾝﾅｶﾉ ﾀﾃ", 13),
+    "line_right_column": Text("RIGHT COLUMN", "ﾐｷﾞﾉ ﾀﾃ", 13),
+    "role_STRAIGHT": Text("STRAIGHT", "ｽﾄﾚｰﾄ", 14),
+    "role_FLUSH": Text("FLUSH", "ﾌﾗｯｼｭ", 14),
+    "role_STRAIGHT_FLUSH": Text("STRAIGHT FLUSH", "ｽﾄﾚｰﾄﾌﾗｯｼｭ", 14),
+    "line_score": Text("{role}{x2} = {pts}", "{role}{x2} = {pts}", 32),
+    "royal_nine": Text("ROYAL NINE! +16", "ﾛｲﾔﾙﾅｲﾝ! +16", 32),
+    "royal_nine2": Text("All nine one colour", "9ﾏｲ ｽﾍﾞﾃ ｵﾅｼﾞ ｲﾛ", 32),
+    "bust": Text("BUST! Round = 0", "ﾊﾞｰｽﾄ! ｺﾉﾗｳﾝﾄﾞ 0ﾃﾝ", 32),
+    "bust2": Text("8 cards one colour,", "8ﾏｲｶﾞ ｵﾅｼﾞ ｲﾛﾃﾞ", 32),
+    "bust3": Text("the common card is not.", "ｷｮｳﾂｳ ｶｰﾄﾞﾀﾞｹ ﾁｶﾞｳ ｲﾛ", 32),
+    "no_roles": Text("No roles.", "ﾔｸ ﾅｼ", 32),
+    "grid_total": Text("{who}: {pts} points", "{who}: {pts}ﾃﾝ", 32),
+    "tap_next": Text("TAP / A: next", "ﾀｯﾁ/A: ﾂｷﾞﾍ", 16),
+    # --- results ---
+    "round_result": Text("ROUND {n} RESULT", "ﾗｳﾝﾄﾞ {n} ｹｯｶ", 32),
+    "match_result": Text("MATCH RESULT", "ｼｱｲ ｹｯｶ", 32),
+    "wins": Text("{who} WINS!", "{who}ﾉ ｶﾁ!", 20),
+    "draw": Text("DRAW", "ﾋｷﾜｹ", 20),
+    "total": Text("TOTAL", "ｺﾞｳｹｲ", 6),
+    "rnd_short": Text("RND", "R", 3),
+    "next_round": Text("NEXT ROUND", "ﾂｷﾞﾉ ﾗｳﾝﾄﾞ", 12),
+    "see_result": Text("RESULT", "ｹｯｶ", 12),
+    "rematch": Text("REMATCH", "ﾓｳｲﾁﾄﾞ", 12),
+    "to_title": Text("TITLE", "ﾀｲﾄﾙ", 12),
+    # --- pause ---
+    "paused": Text("PAUSED", "ﾎﾟｰｽﾞ", 16),
+    "resume": Text("RESUME", "ﾂﾂﾞｹﾙ", 16),
+    "quit_title": Text("QUIT TO TITLE", "ﾀｲﾄﾙﾍ", 16),
+    "saved_note": Text("The match is saved.", "ｼｱｲﾊ ｾｰﾌﾞｻﾚﾃｲﾏｽ", 32),
+    # --- rules pages ---
+    "rules_title": Text("RULES {page}/{pages}", "ﾙｰﾙ {page}/{pages}", 16),
+    "rules_nav": Text("<  TAP / A: NEXT  >", "< ﾀｯﾁ/A: ﾂｷﾞ >", 32),
+    "r1_1": Text("18 cards: red 1-9, blue 1-9.", "ｶｰﾄﾞﾊ ｱｶ1-9 ﾄ ｱｵ1-9ﾉ 18ﾏｲ", 32),
+    "r1_2": Text("Red = hearts, blue = spades.", "ｱｶ=ﾊｰﾄ ｱｵ=ｽﾍﾟｰﾄﾞ", 32),
+    "r1_3": Text("Each player fills a 3x3 grid.", "3x3ﾉ ﾏｽｦ ｳﾒﾃｲｸ ｹﾞｰﾑ", 32),
+    "r1_4": Text("The centre is ONE common card,", "ﾏﾝﾅｶﾊ 2ﾆﾝ ｷｮｳﾂｳﾉ ｶｰﾄﾞ", 32),
+    "r1_5": Text("face down until the end.", "ｻｲｺﾞﾏﾃﾞ ｳﾗﾑｷ", 32),
+    "r2_1": Text("You get 4 cards: place them.", "4ﾏｲ ｸﾊﾞﾗﾚﾙﾉﾃﾞ ﾏｽﾆ ｵｸ", 32),
+    "r2_2": Text("Press OK: they are fixed.", "OKﾃﾞ ｺﾃｲ (ﾓｳ ｳｺﾞｶｾﾅｲ)", 32),
+    "r2_3": Text("4 more cards fill the rest.", "ｱﾄ4ﾏｲﾃﾞ ﾉｺﾘｦ ｳﾒﾙ", 32),
+    "r2_4": Text("Then the common card turns", "ｻｲｺﾞﾆ ｷｮｳﾂｳ ｶｰﾄﾞｦ ｵｰﾌﾟﾝ", 32),
+    "r2_5": Text("and both grids score.", "ﾘｮｳﾎｳﾉ ﾏｽｦ ｹｲｻﾝ", 32),
+    "r3_1": Text("Rows and columns score roles:", "ﾀﾃﾄ ﾖｺﾉ ﾚﾂﾃﾞ ﾔｸｦ ﾂｸﾙ:", 32),
+    "r3_2": Text("STRAIGHT 1: 3 ranks in a row", "ｽﾄﾚｰﾄ 1: ﾚﾝｿﾞｸｼﾀ ｶｽﾞ", 32),
+    "r3_3": Text("  (9-1-2 does not count)", "  (9-1-2ﾊ ﾀﾞﾒ)", 32),
+    "r3_4": Text("FLUSH 1: one colour", "ﾌﾗｯｼｭ 1: ｵﾅｼﾞ ｲﾛ", 32),
+    "r3_5": Text("STRAIGHT FLUSH 2: both", "ｽﾄﾚｰﾄﾌﾗｯｼｭ 2: ﾘｮｳﾎｳ", 32),
+    "r3_6": Text("Lines through the centre x2!", "ﾏﾝﾅｶﾉ ﾀﾃﾄ ﾖｺﾊ 2ﾊﾞｲ!", 32),
+    "r4_1": Text("ROYAL NINE +16: all 9 cards", "ﾛｲﾔﾙﾅｲﾝ +16: 9ﾏｲ ｽﾍﾞﾃ", 32),
+    "r4_2": Text("  one colour.", "  ｵﾅｼﾞ ｲﾛ", 32),
+    "r4_3": Text("BUST 0: your 8 cards one", "ﾊﾞｰｽﾄ 0ﾃﾝ: ｼﾞﾌﾞﾝﾉ 8ﾏｲｶﾞ", 32),
+    "r4_4": Text("  colour, the centre not.", "  ｵﾅｼﾞ ｲﾛﾃﾞ ﾏﾝﾅｶﾀﾞｹ ﾁｶﾞｳ", 32),
+    "r4_5": Text("5 rounds; most points wins.", "5ﾗｳﾝﾄﾞﾉ ｺﾞｳｹｲﾃﾝﾃﾞ ｼｮｳﾌﾞ", 32),
+    "r5_1": Text("CONTROLS", "ｿｳｻ", 32),
+    "r5_2": Text("Drag a card to a cell, or tap", "ｶｰﾄﾞｦ ﾏｽﾍ ﾄﾞﾗｯｸﾞ", 32),
+    "r5_3": Text("the card then the cell.", "ﾏﾀﾊ ｶｰﾄﾞﾄ ﾏｽｦ ﾀｯﾁ", 32),
+    "r5_4": Text("Pad: move, A place, B undo,", "ｼﾞｭｳｼﾞ: ｲﾄﾞｳ A:ｵｸ B:ﾓﾄﾞｽ", 32),
+    "r5_5": Text("START confirm, SELECT menu.", "START:ｹｯﾃｲ SELECT:ﾒﾆｭｰ", 32),
+}
+
+
+def tr(key: str, lang: str = "en", **args: object) -> str:
+    """The text for ``key`` in ``lang`` (falls back to English), formatted with ``args``."""
+    text = TEXTS[key]
+    template = text.ja if lang == "ja" else text.en
+    return template.format(**args) if args else template
+
+
+def cells(text: str) -> int:
+    """How many console cells ``text`` takes on the Petit Computer (voiced kana take two)."""
+    return len(to_ptc(text, errors="replace"))
+
+
+_PLACEHOLDER = re.compile(r"{(\w+)}")
+
+
+def widest(key: str, lang: str) -> str:
+    """``key`` formatted with the widest value of every placeholder (for width checks)."""
+    text = TEXTS[key]
+    template = text.ja if lang == "ja" else text.en
+    names = _PLACEHOLDER.findall(template)
+    return template.format(**{n: WIDEST_ARGS[n] for n in names})

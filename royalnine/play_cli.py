@@ -1,0 +1,131 @@
+"""The ``royalnine play`` (default) and ``royalnine demo`` commands.
+
+``play`` opens the game window. ``demo`` plays a CPU-vs-CPU match through the
+UI (stylus input injected by :mod:`royalnine.screens.autoplay`) and, with
+``--out DIR``, writes a screenshot of each stage; ``--headless`` runs it with
+no window and no real clock (how the README screenshots are made).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from royalnine.storage import DIFFICULTIES, LAYOUTS
+
+PROCESS_START = time.perf_counter()
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--home", type=Path, default=None, help="data folder (default: $ROYALNINE_HOME or the per-user folder)")
+    p.add_argument("--layout", choices=LAYOUTS, default=None, help="how the two screens sit in the window")
+    p.add_argument("--scale", type=int, default=None, help="window scale (0 = largest that fits)")
+    p.add_argument("--fullscreen", action="store_true", default=None, help="open full screen")
+    p.add_argument("--lang", choices=("en", "ja"), default=None, help="English or Japanese")
+    p.add_argument("--tens", action=argparse.BooleanOptionalAction, default=None, help="play with the two tens")
+    p.add_argument("--rounds", type=int, default=None, help="rounds per match (5 in the original)")
+    p.add_argument("--seed", type=int, default=None, help="seed the deals (reproducible matches)")
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``play``."""
+    play = subparsers.add_parser("play", help="start the game window (the default command)")
+    _common(play)
+    play.add_argument("--level", choices=DIFFICULTIES, default=None, help="CPU level")
+    play.set_defaults(func=run_play)
+
+
+def add_demo_parser(subparsers: Any) -> None:
+    """Register ``demo``."""
+    demo = subparsers.add_parser("demo", help="watch a CPU-vs-CPU match; --out DIR saves screenshots")
+    _common(demo)
+    demo.add_argument("--headless", action="store_true", help="no window, no real clock")
+    demo.add_argument("--out", type=Path, default=None, help="folder for one screenshot per stage")
+    demo.add_argument("--shot-scale", type=int, default=1, help="screenshot scale (1-4)")
+    demo.add_argument("--mode", choices=("cpu", "local"), default="cpu", help="match mode to play through")
+    demo.set_defaults(func=run_demo)
+
+
+def _settings(args: argparse.Namespace) -> tuple[Any, Any]:
+    from royalnine.storage import Storage
+
+    storage = Storage(args.home)
+    settings = storage.load_settings()
+    for name in ("layout", "scale", "fullscreen", "lang", "tens", "rounds"):
+        value = getattr(args, name, None)
+        if value is not None:
+            setattr(settings, name, value)
+    if getattr(args, "level", None):
+        settings.difficulty = args.level
+    if not 1 <= settings.rounds <= 99:
+        raise SystemExit("royalnine: --rounds must be 1-99")
+    return storage, settings
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """Open the window and run the game until it is closed."""
+    from petitcom_shim import Machine
+    from royalnine.app import App
+
+    storage, settings = _settings(args)
+    m = Machine(
+        layout=settings.layout,
+        scale=settings.scale,
+        fullscreen=bool(settings.fullscreen),
+        title="Royal Nine",
+        audio=settings.sound,
+    )
+    app = App(m, storage, settings, seed=args.seed)
+    if os.environ.get("ROYALNINE_BENCH_FIRST_FRAME"):
+        app.tick()
+        print(f"first-frame {time.perf_counter() - PROCESS_START:.4f}", flush=True)
+        m.close()
+        return 0
+    try:
+        app.run()
+    finally:
+        m.close()
+    return 0
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    """Play a CPU-vs-CPU match through the UI, optionally saving screenshots."""
+    from petitcom_shim import Machine
+    from royalnine.app import App
+    from royalnine.screens.autoplay import AutoPlayer
+
+    storage, settings = _settings(args)
+    settings.sound = settings.sound and not args.headless
+    if args.home is None and not os.environ.get("ROYALNINE_HOME"):
+        # The demo must not touch the player's real save: use a scratch folder.
+        import tempfile
+
+        storage.home = Path(tempfile.mkdtemp(prefix="royalnine-demo-"))
+    m = Machine(
+        headless=args.headless,
+        layout=settings.layout,
+        scale=settings.scale,
+        title="Royal Nine demo",
+        audio=settings.sound,
+    )
+    app = App(m, storage, settings, seed=args.seed if args.seed is not None else 2013)
+    out: Path | None = args.out
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+
+    def shoot(stage: str) -> None:
+        if out is None:
+            return
+        app.step(12)  # let animations settle
+        path = out / f"{stage}.png"
+        m.screenshot(path, scale=max(1, min(4, args.shot_scale)))
+        print(f"wrote {path}")
+
+    player = AutoPlayer(app, mode=args.mode, level=settings.difficulty, seed=args.seed or 0, on_stage=shoot)
+    frames = player.play()
+    print(f"demo finished in {frames} frames")
+    m.close()
+    return 0

@@ -1,0 +1,618 @@
+"""The match screen: deals, placing (vs CPU or two players on one machine), reveal and scoring.
+
+Top screen: the opponent's grid (its centre is the common card), its face-up
+cards of this half, the round number, both totals and a small table of the
+rounds so far. Bottom (touch) screen: the grid of the seat playing here, its
+hand, the UNDO and OK buttons and the MENU button.
+
+Everything on screen is drawn from one :func:`royalnine.core.view` of the seat
+at the bottom plus this scene's interaction state, so the screen never shows
+what that seat may not see, and a resumed match looks exactly as it was left.
+The CPU reads its own view only. The match is saved after every deal, every
+confirm and every new round.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from royalnine import art
+from royalnine.app import App, CpuPlayer, InputFrame, Scene, make_cpu
+from royalnine.core import (
+    CENTRE,
+    Dealer,
+    Match,
+    NextRound,
+    Phase,
+    PlayerView,
+    placement_actions,
+    view,
+)
+from royalnine.core.errors import IllegalMove
+from royalnine.core.record import MetaValue
+from royalnine.screens import draw
+from royalnine.screens.draw import SpriteBoard, card_look
+from royalnine.screens.layout import (
+    BOTTOM,
+    BUTTON_RECTS,
+    CELL_RECTS,
+    DECK_XY,
+    HAND_RECTS,
+    MESSAGE_ROWS,
+    PANEL_COL,
+    TOP,
+    Rect,
+    Target,
+    Zone,
+    target_rect,
+)
+from royalnine.screens.menu import Menu, row
+from royalnine.screens.placement import Feedback, Outcome, PlacementController
+from royalnine.screens.reveal import RevealStep, reveal_steps
+from royalnine.storage import SaveGame
+
+DEAL_FRAMES = 30
+FLIP_FRAMES = 16
+STEP_FRAMES = 70
+MESSAGE_FRAMES = 90
+FLASH_FRAMES = 24
+CENTRE_SID = 4
+NEXT_RECT = Rect(144, 160, 104, 24)
+
+
+def card_sid(index: int) -> int:
+    """Sprite id of a card (by Card.index), so a card keeps its sprite as it moves."""
+    return 10 + index
+
+
+@dataclass
+class Message:
+    """A transient line in the side panel."""
+
+    key: str
+    colour: int
+    frames: int
+
+
+class MatchScene:
+    """A match in progress."""
+
+    def __init__(self, match: Match, mode: str, meta: dict[str, MetaValue] | None = None) -> None:
+        self.match = match
+        self.mode = mode
+        self.meta: dict[str, MetaValue] = dict(meta or {})
+        self.level = str(self.meta.get("level", "normal"))
+        bottom = self.meta.get("bottom", 0)
+        self.bottom_seat = bottom if bottom in (0, 1) else 0
+        self.ctrl = (PlacementController(0), PlacementController(1))
+        self.state = "start"
+        self.timer = 0
+        self.steps: list[RevealStep] = []
+        self.step_i = 0
+        self.message: Message | None = None
+        self.flash: tuple[Target, int] | None = None
+        self.dirty = True
+        self.boards: tuple[SpriteBoard, SpriteBoard] | None = None
+        self.cpu: CpuPlayer | None = None
+        self.dealer: Dealer | None = None
+        self.next_menu: Menu | None = None
+        self.deal_from: set[int] = set()
+        self.handover_to: int | None = None
+
+    # --- names and helpers ---
+
+    def names(self, app: App) -> tuple[str, str]:
+        """Display names of seat 0 and seat 1."""
+        if self.mode == "cpu":
+            return (app.t("you"), app.t("cpu"))
+        return (app.t("player1"), app.t("player2"))
+
+    def view(self) -> PlayerView:
+        """What the seat at the bottom may see."""
+        return view(self.match, self.bottom_seat)
+
+    def save(self, app: App) -> None:
+        """Save the match (atomically, by Storage)."""
+        meta: dict[str, MetaValue] = {**self.meta, "level": self.level, "bottom": self.bottom_seat}
+        app.storage.save_game(SaveGame(self.match, self.mode, meta))
+
+    def apply(self, app: App, actions: list[Any]) -> bool:
+        """Apply actions to the match; False (and an error message) if the rules refuse."""
+        try:
+            self.match = self.match.apply_all(actions)
+        except IllegalMove:
+            self.say("bad_off", art.TEXT_RED)
+            app.beep("invalid")
+            return False
+        self.dirty = True
+        return True
+
+    def say(self, key: str, colour: int = art.TEXT_WHITE) -> None:
+        """Show a transient message in the panel."""
+        self.message = Message(key, colour, MESSAGE_FRAMES)
+        self.dirty = True
+
+    # --- scene protocol ---
+
+    def enter(self, app: App) -> None:
+        """(Re)draw everything from the current state."""
+        m = app.m
+        for s in (TOP, BOTTOM):
+            draw.reset_screen(m, s)
+        m.gpage(TOP)
+        m.gcls()
+        m.gpage(BOTTOM)
+        m.gcls()
+        self.boards = (SpriteBoard(m, TOP), SpriteBoard(m, BOTTOM))
+        if self.dealer is None:
+            # The dealer's seed is never saved: a save file must not predict the next cards.
+            self.dealer = Dealer(random.Random(app.rng.randrange(1 << 32)))
+        if self.mode == "cpu" and self.cpu is None:
+            self.cpu = make_cpu(self.level, 1, random.Random(app.rng.randrange(1 << 32)))
+        if self.state == "start":
+            self.state = "idle"
+            if self.mode == "local" and self.match.phase.is_place:
+                self.handover_to = self.bottom_seat
+                self.state = "handover"
+        if self.state == "round_over":
+            self._make_next_menu(app)
+        self.dirty = True
+        self.render(app, force=True)
+
+    def frame(self, app: App, inp: InputFrame) -> Scene | None:
+        """One frame of the match."""
+        if "select" in inp.keys or (
+            inp.touch_up is not None
+            and self.state in ("place", "idle", "reveal", "round_over")
+            and BUTTON_RECTS[Zone.MENU].contains(*inp.touch_up)
+            and self._menu_down
+        ):
+            return self.pause(app)
+        if inp.touch_down is not None:
+            self._menu_down = BUTTON_RECTS[Zone.MENU].contains(*inp.touch_down)
+        if self.state == "idle":
+            nxt = self.advance(app)
+            if nxt is not None:
+                return nxt
+        elif self.state == "deal":
+            self.timer -= 1
+            if self.timer % 4 == 0 and self.timer >= DEAL_FRAMES - 16:
+                app.beep("deal")
+            if self.timer <= 0:
+                self.state = "idle"
+                self.dirty = True
+        elif self.state == "place":
+            self.place_input(app, inp)
+        elif self.state == "handover":
+            if inp.touch_up is not None or any(k in ("a", "start") for k in inp.keys):
+                assert self.handover_to is not None
+                self.bottom_seat = self.handover_to
+                self.handover_to = None
+                self.state = "idle"
+                self.enter(app)
+                return None
+        elif self.state == "reveal":
+            self.reveal_frame(app, inp)
+        elif self.state == "round_over":
+            assert self.next_menu is not None
+            if self.next_menu.handle(app, inp) == "next":
+                return self.next_round(app)
+        if self.message is not None:
+            self.message.frames -= 1
+            if self.message.frames <= 0:
+                self.message = None
+                self.dirty = True
+        if self.flash is not None:
+            target, frames = self.flash
+            self.flash = (target, frames - 1) if frames > 1 else None
+            if self.flash is None:
+                self.dirty = True
+        self.render(app)
+        return None
+
+    _menu_down = False
+
+    def pause(self, app: App) -> Scene:
+        """Open the pause menu (the match is saved first)."""
+        from royalnine.screens.pause import PauseScene
+
+        self._menu_down = False
+        if self.state in ("place", "idle", "round_over"):
+            self.save(app)
+        return PauseScene(self)
+
+    # --- the flow ---
+
+    def advance(self, app: App) -> Scene | None:
+        """Move the match along until someone has to act (or an animation plays)."""
+        match = self.match
+        phase = match.phase
+        if phase is Phase.MATCH_OVER:
+            from royalnine.screens.result import MatchResultScene
+
+            app.storage.clear_game()
+            return MatchResultScene(self.match, self.mode, self.level, self.names(app))
+        if phase in (Phase.FIRST_DEAL, Phase.SECOND_DEAL):
+            assert self.dealer is not None
+            self.apply(app, [self.dealer.deal(match)])
+            for c in self.ctrl:
+                c.new_half()
+            if self.mode == "cpu":
+                self.cpu_move(app)
+            self.save(app)
+            self.state = "deal"
+            self.timer = DEAL_FRAMES
+            self.deal_from = {card_sid(c.index) for c in self.match.round.dealt[0][-4:]}
+            self.deal_from |= {card_sid(c.index) for c in self.match.round.dealt[1][-4:]}
+            return None
+        if phase.is_place:
+            if not match.round.confirmed[self.bottom_seat]:
+                self.state = "place"
+                self.dirty = True
+                return None
+            other = 1 - self.bottom_seat
+            if self.mode == "cpu":
+                self.cpu_move(app)
+                return None
+            self.handover_to = other
+            self.state = "handover"
+            self.save(app)
+            self.enter(app)
+            return None
+        if phase is Phase.REVEAL:
+            assert self.dealer is not None
+            self.apply(app, [self.dealer.deal(match)])
+            self.save(app)
+            self.begin_reveal(app)
+            return None
+        if phase is Phase.ROUND_OVER:
+            self.state = "round_over"
+            self._make_next_menu(app)
+            self.dirty = True
+        return None
+
+    def cpu_move(self, app: App) -> None:
+        """Let the CPU (seat 1) place and confirm from its own view."""
+        if self.cpu is None or not self.match.awaiting(1):
+            return
+        cpu_view = view(self.match, 1)
+        if len(cpu_view.hand) != 4:
+            return
+        placement = self.cpu.choose(cpu_view)
+        self.apply(app, placement_actions(1, placement))
+
+    def place_input(self, app: App, inp: InputFrame) -> None:
+        """Stylus and pad while the bottom seat places."""
+        ctrl = self.ctrl[self.bottom_seat]
+        v = self.view()
+        outcomes: list[Outcome] = []
+        if inp.touch_down is not None:
+            outcomes.append(ctrl.touch_down(v, *inp.touch_down))
+        if inp.touch_move is not None:
+            outcomes.append(ctrl.touch_move(v, *inp.touch_move))
+            self.dirty = True
+        if inp.touch_up is not None:
+            outcomes.append(ctrl.touch_up(v, *inp.touch_up))
+        for key in inp.keys:
+            if key in ("up", "down", "left", "right", "a", "b", "start"):
+                outcomes.append(ctrl.pad(v, key))
+        for out in outcomes:
+            if out.actions:
+                confirmed = any(type(a).__name__ == "Confirm" for a in out.actions)
+                if self.apply(app, out.actions) and confirmed:
+                    self.save(app)
+                    self.state = "idle"
+            for fb in out.feedback:
+                self.feedback(app, fb)
+            self.dirty = True
+
+    def feedback(self, app: App, fb: Feedback) -> None:
+        """Sound and panel message for one piece of controller feedback."""
+        if fb.kind == "invalid":
+            app.beep("invalid")
+            self.say(fb.message or "bad_off", art.TEXT_RED)
+            if fb.target is not None:
+                self.flash = (fb.target, FLASH_FRAMES)
+        elif fb.kind in ("place", "unplace"):
+            app.beep("place")
+        elif fb.kind in ("select", "lift", "deselect", "move"):
+            app.beep("select")
+        elif fb.kind == "confirm":
+            app.beep("confirm")
+        elif fb.kind == "hint" and fb.message:
+            self.say(fb.message, art.TEXT_YELLOW)
+
+    def begin_reveal(self, app: App) -> None:
+        """Flip the common card, then play the scoring steps."""
+        result = self.match.results[-1]
+        order = (self.bottom_seat, 1 - self.bottom_seat)
+        self.steps = reveal_steps(result, order, self.names(app), app.lang)
+        self.step_i = -1
+        self.state = "reveal"
+        self.timer = FLIP_FRAMES
+        app.beep("reveal")
+        m = app.m
+        for s in (TOP, BOTTOM):
+            m.sppage(s)
+            if m.spexists(CENTRE_SID):
+                m.spscale(CENTRE_SID, 0, FLIP_FRAMES // 2)
+        self.dirty = True
+
+    def reveal_frame(self, app: App, inp: InputFrame) -> None:
+        """Advance the scoring show (a tap or A skips to the next step)."""
+        self.timer -= 1
+        if self.step_i < 0 and self.timer == FLIP_FRAMES // 2:
+            self.dirty = True
+            self.render(app)
+            for s in (TOP, BOTTOM):
+                app.m.sppage(s)
+                if app.m.spexists(CENTRE_SID):
+                    app.m.spscale(CENTRE_SID, 100, FLIP_FRAMES // 2)
+        skip = inp.touch_up is not None or any(k in ("a", "start") for k in inp.keys)
+        if self.timer > 0 and not (skip and self.step_i >= 0):
+            return
+        self.step_i += 1
+        self.dirty = True
+        if self.step_i >= len(self.steps):
+            self.state = "idle"
+            winner = self._round_winner()
+            app.beep("win" if winner in (None, self.bottom_seat) else "total")
+            return
+        step = self.steps[self.step_i]
+        app.beep(step.sound)
+        self.timer = STEP_FRAMES + (40 if step.kind in ("royal", "bust") else 0)
+
+    def _round_winner(self) -> int | None:
+        a, b = self.match.results[-1].points
+        return None if a == b else (0 if a > b else 1)
+
+    def _make_next_menu(self, app: App) -> None:
+        last = self.match.round.number >= self.match.config.rounds
+        label = app.t("see_result" if last else "next_round")
+        self.next_menu = Menu(row([("next", label)], y=NEXT_RECT.y, width=NEXT_RECT.w))
+        self.next_menu.items[0].rect = NEXT_RECT
+
+    def next_round(self, app: App) -> Scene | None:
+        """Leave the round result."""
+        self.apply(app, [NextRound()])
+        self.next_menu = None
+        self.steps = []
+        if not self.match.is_over:
+            self.save(app)
+        self.state = "idle"
+        self.enter(app)
+        return None
+
+    # --- drawing ---
+
+    def render(self, app: App, *, force: bool = False) -> None:
+        """Draw both screens from the state (BG/console only when something changed)."""
+        if self.boards is None:
+            return
+        if self.state == "handover":
+            if force or self.dirty:
+                self.draw_handover(app)
+                self.dirty = False
+            return
+        v = self.view()
+        self.draw_sprites(app, v)
+        if force or self.dirty:
+            self.draw_top(app, v)
+            self.draw_bottom(app, v)
+            self.dirty = False
+
+    def _step_cells(self, seat: int) -> tuple[int, ...]:
+        if self.state != "reveal" or not 0 <= self.step_i < len(self.steps):
+            return ()
+        step = self.steps[self.step_i]
+        return step.cells if step.seat == seat else ()
+
+    def _last_step(self, seat: int) -> RevealStep | None:
+        if self.state not in ("reveal", "round_over", "idle") or not self.steps:
+            return None
+        shown = self.steps[: self.step_i + 1] if self.state == "reveal" else self.steps
+        mine = [s for s in shown if s.seat == seat]
+        return mine[-1] if mine else None
+
+    def draw_sprites(self, app: App, v: PlayerView) -> None:
+        """Cards as sprites on both screens."""
+        assert self.boards is not None
+        top, bottom = self.boards
+        ctrl = self.ctrl[self.bottom_seat]
+        flip_back = self.state == "reveal" and self.step_i < 0 and self.timer > FLIP_FRAMES // 2
+        centre = None if flip_back else v.centre
+        dealing = self.state == "deal"
+        held = ctrl.held()
+        hover = ctrl.hover()
+        flash_target = self.flash[0] if self.flash else None
+        for board, seat in ((bottom, self.bottom_seat), (top, 1 - self.bottom_seat)):
+            board.begin()
+            lit = self._step_cells(seat)
+            show_centre = v.phase is not Phase.MATCH_OVER
+            if show_centre:
+                r = CELL_RECTS[CENTRE]
+                pal = art.SP_SCORED if CENTRE in lit else art.SP_NORMAL
+                board.show(CENTRE_SID, card_look(centre, r.x, r.y, pal))
+            grid = v.grid if seat == self.bottom_seat else v.opponent_grid
+            for i, card in enumerate(grid):
+                if card is None or i == CENTRE:
+                    continue
+                r = CELL_RECTS[i]
+                pal = art.SP_NORMAL
+                if i in lit:
+                    pal = art.SP_SCORED
+                elif seat == self.bottom_seat and v.phase.is_place:
+                    if card == held:
+                        pal = art.SP_SELECTED
+                    elif i in v.locked:
+                        pal = art.SP_LOCKED
+                    if flash_target == Target(Zone.CELL, i) or (
+                        hover == Target(Zone.CELL, i) and card != held and ctrl.drag is not None
+                    ):
+                        pal = art.SP_ILLEGAL
+                elif seat != self.bottom_seat and v.phase.is_place:
+                    pal = art.SP_LOCKED
+                board.show(card_sid(card.index), card_look(card, r.x, r.y, pal))
+            if seat == self.bottom_seat:
+                hand = v.hand
+            else:
+                known = {c for c in v.opponent_grid if c is not None}
+                hand = tuple(c for c in v.opponent_dealt if c not in known)
+            for i, card in enumerate(hand):
+                r = HAND_RECTS[i]
+                pal = art.SP_SELECTED if card == held else art.SP_NORMAL
+                if seat != self.bottom_seat and v.opponent_confirmed:
+                    pal = art.SP_LOCKED
+                if flash_target == Target(Zone.HAND, i) and seat == self.bottom_seat:
+                    pal = art.SP_ILLEGAL
+                sid = card_sid(card.index)
+                start = DECK_XY if dealing and sid in self.deal_from else None
+                board.show(sid, card_look(card, r.x, r.y, pal), t=10 + 4 * i, start=start)
+            if seat == self.bottom_seat and ctrl.drag is not None and ctrl.drag.active:
+                card = ctrl.drag.card
+                x, y = ctrl.drag.card_xy
+                board.show(card_sid(card.index), card_look(card, x, y, art.SP_SELECTED, draw.HELD_PRIO), t=0)
+            self._stars(board, seat)
+            board.end()
+        self.deal_from = set() if not dealing else self.deal_from
+
+    def _stars(self, board: SpriteBoard, seat: int) -> None:
+        if self.state != "reveal" or not 0 <= self.step_i < len(self.steps):
+            return
+        step = self.steps[self.step_i]
+        if step.seat != seat or step.kind != "royal":
+            return
+        for k in range(8):
+            x = 8 + (k * 37 + self.timer * 3) % 100
+            y = 8 + (k * 53 + self.timer * 2) % 120
+            board.show(40 + k, draw.SpriteLook(art.STAR_CHR, art.SP_STAR, 0, x, y, 16, 16), t=0)
+
+    def draw_top(self, app: App, v: PlayerView) -> None:
+        """Opponent's grid slots, names, totals and the rounds table."""
+        m = app.m
+        m.cpage(TOP)
+        m.cls()
+        opp = 1 - self.bottom_seat
+        names = self.names(app)
+        for i, rect in enumerate(CELL_RECTS):
+            draw.slot(m, TOP, rect)
+        for rect in HAND_RECTS:
+            draw.felt_at(m, TOP, rect)
+        title = names[opp]
+        if self.mode == "cpu":
+            title += " (" + app.t("level_" + self.level) + ")"
+        draw.text(m, TOP, 1, 0, title, art.TEXT_YELLOW)
+        draw.text(m, TOP, PANEL_COL, 1, app.t("round_of", n=v.round_number, rounds=v.config.rounds), art.TEXT_WHITE)
+        if v.phase.half:
+            draw.text(m, TOP, PANEL_COL, 2, app.t("half_1" if v.phase.half == 1 else "half_2"), art.TEXT_GREY)
+        me = self.bottom_seat
+        draw.text(m, TOP, PANEL_COL, 4, f"{names[me]:<8}{v.totals[me]:>4}", art.TEXT_CYAN)
+        draw.text(m, TOP, PANEL_COL, 5, f"{names[opp]:<8}{v.totals[opp]:>4}", art.TEXT_PINK)
+        # rounds so far: R1  5  3
+        for k, res in enumerate(v.results[-8:]):
+            pts = res.points
+            line = f"{app.t('rnd_short')}{res.number:<2}{pts[me]:>5}{pts[opp]:>5}"
+            draw.text(m, TOP, PANEL_COL, 7 + k, line, art.TEXT_GREY)
+        if v.phase.is_place:
+            status = app.t("waiting") if not v.opponent_confirmed else "OK!"
+            if self.mode == "cpu" and v.opponent_confirmed:
+                status = "OK!"
+            draw.text(m, TOP, 1, 22, status, art.TEXT_YELLOW if v.opponent_confirmed else art.TEXT_GREY)
+        draw.text(m, TOP, 4, 1 + 0, "", art.TEXT_WHITE)
+        self._reveal_text(app, TOP, opp)
+
+    def _reveal_text(self, app: App, screen: int, seat: int) -> None:
+        step = self._last_step(seat)
+        if step is None:
+            return
+        colour = {"royal": art.TEXT_YELLOW, "bust": art.TEXT_RED, "total": art.TEXT_GREEN}.get(step.kind, art.TEXT_WHITE)
+        for k, line in enumerate(step.lines):
+            draw.text(app.m, screen, 1, 18 + k, line, colour)
+        if step.kind != "total":
+            draw.text(app.m, screen, PANEL_COL, 12, f"= {step.running}", art.TEXT_YELLOW)
+
+    def draw_bottom(self, app: App, v: PlayerView) -> None:
+        """The own grid slots (with target/illegal colours), buttons and help text."""
+        m = app.m
+        m.cpage(BOTTOM)
+        m.cls()
+        m.bgpage(BOTTOM)
+        m.bgclr(0)
+        ctrl = self.ctrl[self.bottom_seat]
+        held = ctrl.held()
+        hover = ctrl.hover()
+        flash_target = self.flash[0] if self.flash else None
+        for i, rect in enumerate(CELL_RECTS):
+            pal = art.BG_FELT
+            target = Target(Zone.CELL, i)
+            if v.phase.is_place and held is not None and i in v.empty_cells:
+                pal = art.BG_SLOT_TARGET
+            if (hover == target and ctrl.refusal(v, target, held) is not None) or flash_target == target:
+                pal = art.BG_SLOT_ILLEGAL
+            draw.slot(m, BOTTOM, rect, pal)
+        for rect in HAND_RECTS:
+            draw.felt_at(m, BOTTOM, rect)
+        names = self.names(app)
+        draw.text(m, BOTTOM, 1, 0, names[self.bottom_seat], art.TEXT_CYAN)
+        draw.button(m, BOTTOM, BUTTON_RECTS[Zone.MENU], app.t("btn_menu"))
+        if v.phase.is_place and not v.confirmed:
+            undo_pal = art.BG_BUTTON if ctrl.order or any(c is not None for c in v.grid) else art.BG_BUTTON_OFF
+            ok_pal = art.BG_BUTTON if not v.hand else art.BG_BUTTON_OFF
+            if flash_target == Target(Zone.CONFIRM):
+                ok_pal = art.BG_SLOT_ILLEGAL
+            draw.button(m, BOTTOM, BUTTON_RECTS[Zone.UNDO], app.t("btn_undo"), pal=undo_pal)
+            draw.button(m, BOTTOM, BUTTON_RECTS[Zone.CONFIRM], app.t("btn_confirm"), pal=ok_pal)
+            draw.text(m, BOTTOM, PANEL_COL, 3, app.t("half_1" if v.phase.half == 1 else "half_2"), art.TEXT_WHITE)
+            if self.message is not None:
+                lines = [(app.t(self.message.key), self.message.colour)]
+            elif held is not None:
+                lines = [(app.t("help_selected"), art.TEXT_YELLOW)]
+            elif not v.hand:
+                lines = [
+                    (app.t("help_confirm"), art.TEXT_YELLOW),
+                    (app.t("help_confirm2"), art.TEXT_YELLOW),
+                    (app.t("help_confirm3"), art.TEXT_GREY),
+                ]
+            else:
+                lines = [(app.t(k), art.TEXT_WHITE) for k in ("help_place", "help_place2", "help_place3")]
+            for k, (line, colour) in enumerate(lines):
+                draw.text(m, BOTTOM, PANEL_COL, MESSAGE_ROWS[k], line, colour)
+            if ctrl.cursor_visible:
+                r = target_rect(ctrl.cursor)
+                draw.text(m, BOTTOM, max(0, r.x // 8 - 1), r.y // 8 + r.h // 16, "▶", art.TEXT_YELLOW)
+        elif self.state == "deal":
+            draw.text(m, BOTTOM, PANEL_COL, 3, app.t("half_1" if v.phase.half == 1 else "half_2"), art.TEXT_WHITE)
+        elif v.phase.is_place:
+            draw.text(m, BOTTOM, PANEL_COL, MESSAGE_ROWS[0], app.t("waiting"), art.TEXT_GREY)
+        if self.state == "reveal" and self.step_i < 0:
+            draw.centred(m, BOTTOM, 18, app.t("reveal"), art.TEXT_YELLOW)
+        self._reveal_text(app, BOTTOM, self.bottom_seat)
+        if self.state == "round_over" and self.next_menu is not None:
+            res = self.match.results[-1]
+            me, opp = self.bottom_seat, 1 - self.bottom_seat
+            draw.text(m, BOTTOM, PANEL_COL, 3, app.t("round_result", n=res.number)[:15], art.TEXT_YELLOW)
+            draw.text(m, BOTTOM, PANEL_COL, 5, f"{names[me]:<8}{res.points[me]:>4}", art.TEXT_CYAN)
+            draw.text(m, BOTTOM, PANEL_COL, 6, f"{names[opp]:<8}{res.points[opp]:>4}", art.TEXT_PINK)
+            draw.text(m, BOTTOM, PANEL_COL, 8, app.t("total"), art.TEXT_GREY)
+            draw.text(m, BOTTOM, PANEL_COL, 9, f"{names[me]:<8}{v.totals[me]:>4}", art.TEXT_CYAN)
+            draw.text(m, BOTTOM, PANEL_COL, 10, f"{names[opp]:<8}{v.totals[opp]:>4}", art.TEXT_PINK)
+            self.next_menu.draw(app)
+        elif self.state == "reveal" and self.step_i >= 0:
+            draw.text(m, BOTTOM, 1, 22, app.t("tap_next"), art.TEXT_GREY)
+
+    def draw_handover(self, app: App) -> None:
+        """Both screens blank but for the pass-the-machine message."""
+        m = app.m
+        assert self.boards is not None
+        for board in self.boards:
+            board.clear()
+        for s in (TOP, BOTTOM):
+            draw.reset_screen(m, s)
+        who = self.names(app)[self.handover_to if self.handover_to is not None else 0]
+        draw.centred(m, TOP, 10, app.t("handover", who=who), art.TEXT_YELLOW)
+        draw.centred(m, TOP, 12, app.t("handover2"), art.TEXT_WHITE)
+        draw.box(m, BOTTOM, Rect(40, 72, 176, 48), art.BG_BUTTON)
+        draw.centred(m, BOTTOM, 10, app.t("handover", who=who), art.TEXT_BLACK, left=5, width=22)
+        draw.centred(m, BOTTOM, 12, app.t("handover3"), art.TEXT_BLACK, left=5, width=22)

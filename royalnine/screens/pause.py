@@ -1,0 +1,55 @@
+"""The pause menu of a match: resume, rules, quit to title (the match stays saved)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from royalnine import art
+from royalnine.app import App, InputFrame, Scene
+from royalnine.screens import draw
+from royalnine.screens.layout import BOTTOM, TOP
+from royalnine.screens.menu import Menu, column
+
+if TYPE_CHECKING:
+    from royalnine.screens.match import MatchScene
+
+
+class PauseScene:
+    """Covers both screens (no peeking at cards) and offers resume / rules / quit."""
+
+    def __init__(self, match_scene: MatchScene) -> None:
+        self.match_scene = match_scene
+        self.menu: Menu | None = None
+
+    def enter(self, app: App) -> None:
+        """Draw the menu."""
+        m = app.m
+        for s in (TOP, BOTTOM):
+            draw.reset_screen(m, s)
+            m.gpage(s)
+            m.gcls()
+        draw.centred(m, TOP, 10, app.t("paused"), art.TEXT_YELLOW)
+        draw.centred(m, TOP, 12, app.t("saved_note"), art.TEXT_GREY)
+        items = [
+            ("resume", app.t("resume")),
+            ("rules", app.t("menu_rules")),
+            ("quit", app.t("quit_title")),
+        ]
+        self.menu = Menu(column(items, top=48, height=24, gap=12))
+        self.menu.draw(app)
+
+    def frame(self, app: App, inp: InputFrame) -> Scene | None:
+        """Menu input (B or SELECT also resumes)."""
+        assert self.menu is not None
+        choice = self.menu.handle(app, inp)
+        if choice == "resume" or any(k in ("b", "select") for k in inp.keys):
+            return self.match_scene
+        if choice == "rules":
+            from royalnine.screens.rules import RulesScene
+
+            return RulesScene(back=self)
+        if choice == "quit":
+            from royalnine.screens.title import TitleScene
+
+            return TitleScene()
+        return None

@@ -1,0 +1,118 @@
+"""The match result: winner, a per-round table (top) and a per-round bar chart on the GRP page (bottom).
+
+The chart is drawn with GBOX/GFILL/GLINE on the bottom screen's GRP page, the
+way a 2013 PTC program would. Buttons: REMATCH (same mode and level) and TITLE.
+The finished match is added to the statistics once.
+"""
+
+from __future__ import annotations
+
+from royalnine import art
+from royalnine.app import App, InputFrame, Scene
+from royalnine.core import Match
+from royalnine.screens import draw
+from royalnine.screens.layout import BOTTOM, TOP
+from royalnine.screens.menu import Menu, row
+
+CHART_X, CHART_Y, CHART_W, CHART_H = 24, 16, 216, 112
+GRP_AXIS, GRP_SEAT0, GRP_SEAT1, GRP_GRID = 1, 2, 3, 4
+GRP_COLOURS = {GRP_AXIS: "F8F8F8", GRP_SEAT0: "60D8F8", GRP_SEAT1: "F890C8", GRP_GRID: "3C8C5A"}
+
+
+class MatchResultScene:
+    """The end of a match."""
+
+    def __init__(self, match: Match, mode: str, level: str, names: tuple[str, str]) -> None:
+        self.match = match
+        self.mode = mode
+        self.level = level
+        self.names = names
+        self.menu: Menu | None = None
+        self.recorded = False
+
+    def enter(self, app: App) -> None:
+        """Draw the table and the chart; record the result once."""
+        m = app.m
+        outcome = self.match.outcome()
+        assert outcome is not None
+        if not self.recorded:
+            self.recorded = True
+            meta = {"difficulty": self.level} if self.mode == "cpu" else {}
+            app.storage.record_result(outcome, self.mode, meta)
+            won = outcome.winner == 0 or self.mode == "local"
+            app.beep("win" if won or outcome.draw else "lose")
+        for s in (TOP, BOTTOM):
+            draw.reset_screen(m, s)
+            m.gpage(s)
+            m.gcls()
+        draw.centred(m, TOP, 1, app.t("match_result"), art.TEXT_YELLOW)
+        if outcome.winner is None:
+            headline = app.t("draw")
+        else:
+            headline = app.t("wins", who=self.names[outcome.winner])
+        draw.centred(m, TOP, 3, headline, art.TEXT_WHITE)
+        self.draw_table(app)
+        self.draw_chart(app)
+        items = [("rematch", app.t("rematch")), ("title", app.t("to_title"))]
+        self.menu = Menu(row(items, y=160, width=96, height=24, gap=16), horizontal=True)
+        self.menu.draw(app)
+
+    def draw_table(self, app: App) -> None:
+        """Round-by-round points and the totals."""
+        m = app.m
+        a, b = self.names
+        draw.text(m, TOP, 6, 6, f"{app.t('rnd_short'):<5}{a:>9}{b:>9}", art.TEXT_GREY)
+        shown = self.match.results[-12:]
+        spacing = 2 if len(shown) <= 6 else 1
+        for k, res in enumerate(shown):
+            p = res.points
+            colour = art.TEXT_CYAN if p[0] > p[1] else (art.TEXT_PINK if p[1] > p[0] else art.TEXT_WHITE)
+            draw.text(m, TOP, 6, 8 + k * spacing, f"{res.number:<5}{p[0]:>9}{p[1]:>9}", colour)
+        totals = self.match.totals()
+        row_ = 8 + len(shown) * spacing
+        draw.text(m, TOP, 6, row_, f"{app.t('total'):<5}{totals[0]:>9}{totals[1]:>9}", art.TEXT_YELLOW)
+
+    def draw_chart(self, app: App) -> None:
+        """Two bars per round on the bottom GRP page, scaled to the best round."""
+        m = app.m
+        m.gpage(BOTTOM)
+        m.gprio(2)
+        for n, rgb in GRP_COLOURS.items():
+            m.colset("GRP", n, rgb)
+        results = self.match.results[-12:]
+        top_pts = max([1] + [max(r.points) for r in results])
+        base = CHART_Y + CHART_H
+        m.gfill(CHART_X - 4, CHART_Y - 4, CHART_X + CHART_W + 4, base + 4, GRP_GRID)
+        slot = CHART_W // max(1, len(results))
+        bar = max(2, min(14, slot // 3))
+        for k, res in enumerate(results):
+            x = CHART_X + k * slot + (slot - 2 * bar - 2) // 2
+            for seat, colour in ((0, GRP_SEAT0), (1, GRP_SEAT1)):
+                h = round(res.points[seat] * (CHART_H - 8) / top_pts)
+                bx = x + seat * (bar + 2)
+                if h > 0:
+                    m.gfill(bx, base - h, bx + bar - 1, base - 1, colour)
+                else:
+                    m.gline(bx, base - 1, bx + bar - 1, base - 1, colour)
+            col = (x + bar) // 8
+            draw.text(m, BOTTOM, col, (base + 8) // 8, str(res.number), art.TEXT_WHITE)
+        m.gline(CHART_X - 2, base, CHART_X + CHART_W + 2, base, GRP_AXIS)
+        m.gline(CHART_X - 2, CHART_Y - 2, CHART_X - 2, base, GRP_AXIS)
+        draw.text(m, BOTTOM, 3, 0, "■", art.TEXT_CYAN)
+        draw.text(m, BOTTOM, 5, 0, self.names[0], art.TEXT_CYAN)
+        draw.text(m, BOTTOM, 16, 0, "■", art.TEXT_PINK)
+        draw.text(m, BOTTOM, 18, 0, self.names[1], art.TEXT_PINK)
+
+    def frame(self, app: App, inp: InputFrame) -> Scene | None:
+        """Rematch or back to the title."""
+        assert self.menu is not None
+        choice = self.menu.handle(app, inp)
+        if choice == "rematch":
+            from royalnine.screens.title import new_match_scene
+
+            return new_match_scene(app, self.mode, self.level)
+        if choice == "title":
+            from royalnine.screens.title import TitleScene
+
+            return TitleScene()
+        return None
