@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import struct
+import subprocess
+import sys
 import zlib
 from pathlib import Path
 
@@ -513,3 +515,41 @@ def test_zxing_returns_the_bytes_of_a_code_that_declares_an_eci(
     monkeypatch.undo()
     image = code.make_image().get_image().convert("L")
     assert qr.decode_image(image, decoders=["zxing"]) == data
+
+
+def test_without_libzbar_zxing_is_the_only_decoder(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "pyzbar.wrapper", None)  # import now fails
+    qr._zbar.cache_clear()
+    try:
+        assert qr.available_decoders() == ("zxing",)
+        assert qr.decode_image(grid_image(b"zx only")) == b"zx only"
+        with pytest.raises(qr.NoCodeFound):
+            qr.decode_image(grid_image(b"zbar absent"), decoders=["zbar"])
+    finally:
+        monkeypatch.undo()
+        qr._zbar.cache_clear()
+    assert ("zbar" in qr.available_decoders()) == HAS_ZBAR
+
+
+def test_palette_gif_with_transparent_paper() -> None:
+    grey = grid_image(b"gif")
+    palette = grey.convert("P")
+    light_index = palette.getpixel((0, 0))
+    assert isinstance(light_index, int)
+    colours = palette.getpalette() or []
+    colours[3 * light_index : 3 * light_index + 3] = [0, 0, 0]  # paper is transparent black
+    palette.putpalette(colours)
+    buffer = io.BytesIO()
+    palette.save(buffer, format="GIF", transparency=light_index)
+    assert qr.decode_image(buffer.getvalue()) == b"gif"
+
+
+def test_cli_runs_as_a_module() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "petitcom_shim.qr", "--help"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0
+    assert "petitcom-qr" in result.stdout
