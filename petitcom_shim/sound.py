@@ -468,6 +468,21 @@ def _pulse(phase: FloatArray, step: FloatArray, duty: float) -> FloatArray:
     return naive + _poly_blep(phase, step) - _poly_blep((phase - duty) % 1.0, step)
 
 
+def _triangle(cycles: FloatArray, step: FloatArray) -> FloatArray:
+    """Band-limited triangle: its odd cosine harmonics, each faded out near Nyquist.
+
+    A naive triangle aliases audibly on glides (RISING/FALLING); harmonics fall
+    as 1/k**2, so 20 terms are plenty.
+    """
+    wave = np.zeros_like(cycles)
+    for k in range(1, 40, 2):
+        headroom = np.clip((0.5 - k * step) / 0.05, 0.0, 1.0)  # 0 at Nyquist
+        if not headroom.any():
+            break
+        wave += headroom * np.cos(2 * math.pi * k * cycles) / (k * k)
+    return wave * (8 / math.pi**2)
+
+
 def _oscillator(tone: Tone, index: int, sample: FloatArray, rate: int, pitch: float) -> FloatArray:
     seconds = sample / rate
     freq = np.full_like(seconds, tone.freq * pitch)
@@ -488,7 +503,7 @@ def _oscillator(tone: Tone, index: int, sample: FloatArray, rate: int, pitch: fl
         case "saw":
             wave = 2.0 * phase - 1.0 - _poly_blep(phase, step)
         case "triangle":
-            wave = 4.0 * np.abs(phase - 0.5) - 1.0
+            wave = _triangle(cycles, step)
         case "sine":
             wave = np.sin(2 * math.pi * cycles)
         case "noise" | "metal":
