@@ -668,9 +668,9 @@ class Sound:
         return True
 
     def _quit_mixer(self) -> None:
-        if self._owns_mixer:
+        if self._owns_mixer and pygame.mixer.get_init() is not None:
             pygame.mixer.quit()
-            self._owns_mixer = False
+        self._owns_mixer = False
 
     def _sound(self, key: tuple[int, int, int, int]) -> Any:
         """The pygame Sound for one argument set, from a small LRU cache."""
@@ -717,7 +717,8 @@ class Sound:
 
     def close(self) -> None:
         """Stop this object's effects and release the mixer if this object opened it."""
-        if self.enabled:
+        if self.enabled and pygame.mixer.get_init() is not None:
+            # Someone (pygame.quit at window close) may have shut the mixer already.
             for channel in self._playing:
                 channel.stop()
         self._playing.clear()

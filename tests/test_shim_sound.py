@@ -243,3 +243,18 @@ def test_no_audio_device_is_silent(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(OutOfRange):
         player.beep(99)
     player.close()
+
+
+@pytest.mark.usefixtures("no_mixer")
+def test_mixer_shut_by_someone_else() -> None:
+    """pygame.quit() at window close may shut the mixer before Sound.close runs."""
+    player = Sound(enabled=True)
+    player.beep(Beep.BELL)
+    pygame.mixer.quit()
+    player.beep(Beep.COIN)  # goes silent instead of raising
+    assert not player.enabled
+    player.close()
+    other = Sound(enabled=True)
+    other.beep(Beep.BELL)
+    pygame.quit()
+    other.close()
