@@ -36,7 +36,8 @@ def _sprite_tiles(m: Machine, bank: str = "SPU0") -> None:
 
 
 def test_golden_layer_priority(m: Machine, golden: Golden) -> None:
-    """Back to front: backdrop, sprite p3, BG1, GRP(2), sprite p2, BG0, sprite p1, console, sprite p0."""
+    """Back to front: backdrop, sprite p3, BG1, GRP (2), sprite p2, BG0, sprite p1,
+    console, sprite p0."""
     m.colset("BG", 0, "203040")  # backdrop = COL0 colour 0
     m.chrset("BGU0", 1, SOLID[4])
     m.chrset("BGU0", 2, SOLID[6])
