@@ -430,3 +430,41 @@ def test_gputchr_copies_palette_into_col2(m: Machine) -> None:
     assert m.colread("GRP", 5 * 16 + 1) == (255, 0, 0)
     with pytest.raises(IllegalFunctionCall):
         m.gputchr(0, 0, "BGU0", 1, 5, 3)
+
+
+# -- caches ----------------------------------------------------------------------
+def _scene(m: Machine, late: bool) -> None:
+    """A scene whose second half is applied after a first composition when ``late``."""
+    m.chrset("BGU0", 1, "1234" * 16)
+    m.chrset("BGU0", 2, "5" * 64)
+    m.chrset("SPU0", 0, "9" * 64)
+    m.bgfill(0, 0, 0, 40, 30, 1, 2)
+    m.bgput(1, 3, 3, 2, 4)
+    m.spset(0, 0, 1, 0, 0, 0)
+    m.spset(1, 0, 1, 0, 0, 0, 16, 16)
+    m.spangle(1, 30)
+    m.spofs(1, 60, 60)
+    m.print("BEFORE")
+    if late:
+        m.screen_surface(0)
+    m.chrset("BGU0", 1, "ABCD" * 16)  # a character in use
+    m.chrset("BGU0", 3, "7" * 64)  # one not in use
+    m.colset("BG", 2 * 16 + 5, "00FF00")
+    m.colset("SP", 16 + 9, "FF8000")
+    m.chrset("SPU0", 1, "3" * 64)
+    m.bgput(0, 5, 5, 2, 7, 1, 0)
+    m.spchr(0, 0, 2)
+    m.color(4, 9)
+    m.print("AFTER")
+    m.chrset("BGF0", ord("A"), "F0" * 32)
+
+
+def test_incremental_caches_match_a_fresh_render() -> None:
+    fresh, late = Machine(headless=True), Machine(headless=True)
+    try:
+        _scene(fresh, late=False)
+        _scene(late, late=True)
+        assert np.array_equal(fresh.screen_array(0), late.screen_array(0))
+    finally:
+        fresh.close()
+        late.close()

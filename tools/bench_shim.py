@@ -106,24 +106,6 @@ def animate(m: Machine, frame: int) -> None:
         m.print(f"FRAME {frame:6d}", end="")
 
 
-def run_emulated(frames: int) -> list[float]:
-    """Frame times in ms of the emulated machine."""
-    m = Machine(headless=True, seed=1)
-    build_scene(m)
-    m.screen_surface(0)  # the first full render of the scene is set-up, not a frame
-    m.screen_surface(1)
-    times = []
-    for frame in range(frames):
-        animate(m, frame)  # the program's own work is not the shim's frame time
-        start = time.perf_counter()
-        m.vsync(1)
-        m.screen_surface(0)
-        m.screen_surface(1)
-        times.append((time.perf_counter() - start) * 1000)
-    m.close()
-    return times
-
-
 @dataclass
 class Recorded:
     """What the baseline blits for one screen in one frame."""
@@ -179,8 +161,29 @@ def _wrap_blits(target: pygame.Surface, surf: pygame.Surface, ox: int, oy: int) 
                 target.blit(surf, (bx, by))
 
 
-def run_baseline(frames: int) -> list[float]:
-    """Frame times in ms of plain blitting of the recorded images."""
+def baseline_frame(targets: list[pygame.Surface], per_screen: list[Recorded],
+                   consoles: list[pygame.Surface], grps: list[pygame.Surface]) -> None:  # fmt: skip
+    """Draw one recorded frame of both screens with plain blits, in the same layer order."""
+    for s, rec in enumerate(per_screen):
+        target = targets[s]
+        target.fill(rec.fill)
+        target.blit(grps[s], (0, 0))
+        for prio, (surf, clip, ox, oy) in ((3, rec.bg[0]), (2, rec.bg[1])):
+            target.fblits(rec.sprites[prio])
+            target.set_clip(clip)
+            _wrap_blits(target, surf, ox, oy)
+            target.set_clip(None)
+        target.fblits(rec.sprites[1])
+        target.blit(consoles[s], (0, 0))
+        target.fblits(rec.sprites[0])
+
+
+def run_pair(frames: int) -> tuple[list[float], list[float]]:
+    """Frame times in ms of the emulated machine and of the baseline, frame by frame.
+
+    The two alternate every frame so that whatever else the computer is doing
+    slows both alike.
+    """
     recorded, consoles, grps = record(frames)
     targets = [pygame.Surface((256, 192), 0, 32, (0xFF0000, 0xFF00, 0xFF, 0)) for _ in (0, 1)]
     # Pre-rendering includes SDL's one-off preparation of each image (RLE encoding).
@@ -188,35 +191,36 @@ def run_baseline(frames: int) -> list[float]:
         for rec in per_screen:
             for blits in rec.sprites:
                 targets[0].fblits(blits)
-    times = []
-    for per_screen in recorded:
+    m = Machine(headless=True, seed=1)
+    build_scene(m)
+    m.screen_surface(0)  # the first full render of the scene is set-up, not a frame
+    m.screen_surface(1)
+    emulated, baseline = [], []
+    for frame in range(frames):
+        animate(m, frame)  # the program's own work is not the shim's frame time
         start = time.perf_counter()
-        for s, rec in enumerate(per_screen):
-            target = targets[s]
-            target.fill(rec.fill)
-            target.blit(grps[s], (0, 0))
-            for prio, (surf, clip, ox, oy) in ((3, rec.bg[0]), (2, rec.bg[1])):
-                target.fblits(rec.sprites[prio])
-                target.set_clip(clip)
-                _wrap_blits(target, surf, ox, oy)
-                target.set_clip(None)
-            target.fblits(rec.sprites[1])
-            target.blit(consoles[s], (0, 0))
-            target.fblits(rec.sprites[0])
-        times.append((time.perf_counter() - start) * 1000)
-    return times
+        m.vsync(1)
+        m.screen_surface(0)
+        m.screen_surface(1)
+        middle = time.perf_counter()
+        baseline_frame(targets, recorded[frame], consoles, grps)
+        end = time.perf_counter()
+        emulated.append((middle - start) * 1000)
+        baseline.append((end - middle) * 1000)
+    m.close()
+    return emulated, baseline
 
 
 def main(argv: list[str] | None = None) -> None:
     """Run both loops and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=600)
-    parser.add_argument("--repeats", type=int, default=3, help="best of N runs of each loop")
+    parser.add_argument("--repeats", type=int, default=3, help="best of N runs")
     parser.add_argument("--json", action="store_true", help="print one JSON line")
     args = parser.parse_args(argv)
-    # Best of N: other processes on the machine only ever make a run slower.
-    emulated = min((run_emulated(args.frames) for _ in range(args.repeats)), key=statistics.fmean)
-    baseline = min((run_baseline(args.frames) for _ in range(args.repeats)), key=statistics.fmean)
+    # Best of N (by the emulated mean): other processes only ever make a run slower.
+    runs = [run_pair(args.frames) for _ in range(args.repeats)]
+    emulated, baseline = min(runs, key=lambda pair: statistics.fmean(pair[0]))
     mean = statistics.fmean(emulated)
     base = statistics.fmean(baseline)
     result = {

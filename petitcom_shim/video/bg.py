@@ -78,6 +78,7 @@ class BGLayer:
         self.surface = keyed_surface(WRAP, WRAP)
         self.dirty: set[tuple[int, int]] = set()
         self.all_dirty = True
+        self.index = np.full((WRAP, WRAP), 256, np.intp)  # [x, y] colour numbers
 
     def put(self, x: int, y: int, word: int) -> None:
         """Set one tile; coordinates wrap at 64 (``AND 63``)."""
@@ -100,17 +101,24 @@ class BGLayer:
         """BGCHK: True while a timed BGOFS is still scrolling."""
         return self.ofs_x.moving or self.ofs_y.moving
 
-    def refresh(self, flipped: npt.NDArray[np.uint8], lut: npt.NDArray[np.uint32]) -> None:
-        """Bring the cached surface up to date with the map."""
+    def refresh(
+        self, flipped: npt.NDArray[np.uint8], lut: npt.NDArray[np.uint32], recolour: bool
+    ) -> None:
+        """Bring the cached surface up to date with the map.
+
+        ``index`` keeps every pixel's colour number (256 = transparent), so a
+        palette change (``recolour``) is one table lookup, not a re-render.
+        """
         if self.all_dirty:
             words = self.map.astype(np.intp)
             pix = flipped[(words >> 10) & 3, words & 0x3FF]  # (64, 64, 8, 8)
             idx = np.where(pix != 0, ((words >> 12) << 4)[:, :, None, None] + pix, 256)
-            out = lut[idx].transpose(1, 3, 0, 2).reshape(WRAP, WRAP)  # [x, y]
-            pygame.surfarray.blit_array(self.surface, out)
+            self.index = np.ascontiguousarray(idx.transpose(1, 3, 0, 2).reshape(WRAP, WRAP))
             self.all_dirty = False
             self.dirty.clear()
-            return
+            recolour = True
+        if recolour:
+            pygame.surfarray.blit_array(self.surface, lut[self.index])
         if not self.dirty:
             return
         view = pygame.surfarray.pixels2d(self.surface)
@@ -118,11 +126,22 @@ class BGLayer:
             for x, y in self.dirty:
                 word = int(self.map[y, x])
                 pix = flipped[(word >> 10) & 3, word & 0x3FF]
-                idx = np.where(pix != 0, (word >> 12) * 16 + pix, 256)
-                view[x * 8 : x * 8 + 8, y * 8 : y * 8 + 8] = lut[idx].T
+                idx = np.where(pix != 0, (word >> 12) * 16 + pix, 256).T  # [x, y]
+                self.index[x * 8 : x * 8 + 8, y * 8 : y * 8 + 8] = idx
+                view[x * 8 : x * 8 + 8, y * 8 : y * 8 + 8] = lut[idx]
         finally:
             del view
         self.dirty.clear()
+
+    def mark_chars(self, changed: npt.NDArray[np.bool_]) -> None:
+        """Mark the tiles that show any character flagged in ``changed`` (1024 bools)."""
+        if self.all_dirty:
+            return
+        ys, xs = np.nonzero(changed[self.map & 0x3FF])
+        if len(xs) > _BULK:
+            self.mark_all()
+            return
+        self.dirty.update(zip(xs.tolist(), ys.tolist(), strict=True))
 
     def blit(self, target: pygame.Surface) -> None:
         """Blit the map onto ``target`` at the current offset, wrapping at 512 px."""
@@ -171,16 +190,28 @@ class BGScreen:
             layer.ofs_y.step()
 
     def prepare(self) -> None:
-        """Refresh both layer surfaces (call once before drawing a frame)."""
-        seen = (self._chr.version["BGU", self.screen], self._pal.version[0])
-        if seen != self._seen or self._flipped is None:
-            self._seen = seen
-            self._flipped = flipped_tiles(self._chr.family_tiles("BGU", self.screen))
-            for layer in self.layers:
-                layer.mark_all()
+        """Refresh both layer surfaces (call once before drawing a frame).
+
+        After CHRSET only the tiles showing a changed character are redrawn;
+        after COLSET only the colours are looked up again.
+        """
+        chr_version = self._chr.version["BGU", self.screen]
+        recolour = self._pal.version[0] != self._seen[1]
+        if chr_version != self._seen[0] or self._flipped is None:
+            tiles = self._chr.family_tiles("BGU", self.screen)
+            flipped = flipped_tiles(tiles)
+            if self._flipped is None:
+                for layer in self.layers:
+                    layer.mark_all()
+            else:
+                changed = (flipped[0] != self._flipped[0]).reshape(len(tiles), -1).any(axis=1)
+                for layer in self.layers:
+                    layer.mark_chars(changed)
+            self._flipped = flipped
+        self._seen = (chr_version, self._pal.version[0])
         lut = self._pal.lut(0)
         for layer in self.layers:
-            layer.refresh(self._flipped, lut)
+            layer.refresh(self._flipped, lut, recolour)
 
     def draw(self, n: int, target: pygame.Surface) -> None:
         """Blit layer ``n`` inside the clip window."""

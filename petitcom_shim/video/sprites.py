@@ -21,7 +21,7 @@ import pygame
 from petitcom_shim.errors import IllegalFunctionCall, OutOfRange
 from petitcom_shim.video.chr import ChrStore
 from petitcom_shim.video.interp import Tween
-from petitcom_shim.video.palette import Palettes
+from petitcom_shim.video.palette import KEY_PIXEL, Palettes
 from petitcom_shim.video.surfaces import surface_from_pixels
 
 __all__ = [
@@ -98,7 +98,7 @@ class Sprite:
     vars: list[float] = field(default_factory=lambda: [0.0] * 8)
     col: tuple[int, int, int, int, bool, int] = (0, 0, 16, 16, True, 0xFF)
     vec: tuple[float, float] = (0.0, 0.0)
-    base: pygame.Surface | None = None
+    base: tuple[pygame.Surface, pygame.Surface] | None = None
     base_key: tuple[int, ...] = ()
     surf: pygame.Surface | None = None
     offx: int = 0
@@ -135,7 +135,8 @@ def transform_sprite(
         return None, 0, 0
     scaled = surf if (sw, sh) == (w, h) else pygame.transform.scale(surf, (sw, sh))
     # Both transforms keep the source's colour key and fill new corners with it.
-    rotated = pygame.transform.rotate(scaled, -angle) if angle else scaled
+    rotated = pygame.transform.rotate(scaled, -angle) if angle else scaled.copy()
+    rotated.set_colorkey(KEY_PIXEL, pygame.RLEACCEL)  # never transformed again
     rw, rh = rotated.get_size()
     vx, vy = hx * sw / w - sw / 2, hy * sh / h - sh / 2
     rad = math.radians(angle)
@@ -163,7 +164,7 @@ class SpriteScreen:
         self._busy: set[int] = set()
         self._order: list[Sprite] | None = None
         self._drawn_gen = 0
-        self._images: dict[tuple[int, ...], pygame.Surface] = {}
+        self._images: dict[tuple[int, ...], tuple[pygame.Surface, pygame.Surface]] = {}
         # key: image key + (angle, scale, hx, hy)
         self._affine: dict[tuple[int, ...], tuple[pygame.Surface | None, int, int]] = {}
         self._seen = (-1, -1)
@@ -409,7 +410,13 @@ class SpriteScreen:
                 lists[sp.prio].append((sp.surf, (xs[sid] + sp.offx, ys[sid] + sp.offy)))
         return lists
 
-    def _image(self, sp: Sprite) -> tuple[pygame.Surface, tuple[int, ...]]:
+    def _image(self, sp: Sprite) -> tuple[tuple[pygame.Surface, pygame.Surface], tuple[int, ...]]:
+        """(source, blit copy) of the sprite's current look, and its cache key.
+
+        The source stays plain for pygame's transforms; the blit copy is run-length
+        encoded by SDL, which blits colour-keyed sprites fastest but would be
+        decoded again by every transform.
+        """
         tiles = self._chr.tiles[self._family]
         first = 4 * sp.current_chr()
         key = (first, sp.w, sp.h, sp.pal, sp.hflip, sp.vflip)
@@ -423,7 +430,10 @@ class SpriteScreen:
             if sp.vflip:
                 pix = pix[::-1, :]
             index = np.where(pix != 0, sp.pal * 16 + pix.astype(np.intp), 256)
-            cached = surface_from_pixels(self._pal.lut(1)[index], rle=True)
+            plain = surface_from_pixels(self._pal.lut(1)[index])
+            fast = plain.copy()
+            fast.set_colorkey(KEY_PIXEL, pygame.RLEACCEL)
+            cached = (plain, fast)
             if len(self._images) > _CACHE_LIMIT:
                 self._images.clear()
             self._images[key] = cached
@@ -431,20 +441,20 @@ class SpriteScreen:
 
     def _look(self, sp: Sprite) -> tuple[pygame.Surface | None, int, int]:
         """The image to blit and its top-left relative to the sprite position."""
-        surf = sp.base
-        if surf is None:
-            surf, sp.base_key = self._image(sp)
-            sp.base = surf
+        pair = sp.base
+        if pair is None:
+            pair, sp.base_key = self._image(sp)
+            sp.base = pair
         angle = round(sp.angle.value) % 360
         scale = round(sp.scale.value)
         if angle == 0 and scale == 100:
-            return surf, -sp.hx, -sp.hy
+            return pair[1], -sp.hx, -sp.hy
         key = (*sp.base_key, angle, scale, sp.hx, sp.hy)
         found = self._affine.get(key)
         if found is None:
             if len(self._affine) > _CACHE_LIMIT:
                 self._affine.clear()
-            found = transform_sprite(surf, sp.hx, sp.hy, angle, scale)
+            found = transform_sprite(pair[0], sp.hx, sp.hy, angle, scale)
             self._affine[key] = found
         return found
 
