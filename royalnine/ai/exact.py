@@ -229,9 +229,9 @@ class FirstHalf:
         n_h, n_rep, n_o = len(hands2), len(geo.rep_cells), len(PERMS4)
         self.scores, totals = self._scores()
         scores = self.scores.reshape(n_o, n_rep, n_h, w)
-        self.totals = totals.astype(np.int16)
+        self.totals = totals
         """(order*210 + class, H2): sum of scores over W."""
-        low = totals.reshape(n_o, n_rep, n_h).max(axis=0)  # (rep, n_h)
+        low = totals.reshape(n_o, n_rep, n_h).max(axis=0).astype(np.int64)  # (rep, n_h)
         high = scores.max(axis=0).sum(axis=2, dtype=np.int64)
         self.open = low != high
         """(class, H2): True where the best order depends on R, so R must be enumerated."""
@@ -241,11 +241,11 @@ class FirstHalf:
         self.upper = self.coef * high.sum(axis=1)
         """Per class: the numerator if the centre itself were known before the second half."""
 
-    def _scores(self) -> tuple[npt.NDArray[np.int8], IntArray]:
+    def _scores(self) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int16]]:
         """Scores of every (order, class, H2, centre in W), and their sums over W.
 
         Returns:
-            ``(scores, totals)`` of shapes (24*210, n_h, w) int8 and (24*210, n_h).
+            ``(scores, totals)`` of shapes (24*210, n_h, w) int8 and (24*210, n_h) int16.
         """
         geo = self.geo
         n_h, w = self.rest.shape
@@ -261,18 +261,21 @@ class FirstHalf:
             ]
         )  # (n_h, 28, w)
         kp = geo.kappa_pairs
-        through = (pair[:, kp[:, 0], :] + pair[:, kp[:, 1], :]).transpose(
-            1, 0, 2
+        through = np.ascontiguousarray(
+            (pair[:, kp[:, 0], :] + pair[:, kp[:, 1], :]).transpose(1, 0, 2)
         )  # (kappa, n_h, w)
-        through_sum = through.sum(axis=2, dtype=np.int64)
-        scores = through[geo.kappa_of] + outer[:, :, None]
-        totals = through_sum[geo.kappa_of] + w * outer.astype(np.int64)
+        pair_sum = pair.sum(axis=2, dtype=np.int16)  # (n_h, 28)
+        through_sum = np.ascontiguousarray((pair_sum[:, kp[:, 0]] + pair_sum[:, kp[:, 1]]).T)
+        scores = np.take(through, geo.kappa_of, axis=0)  # (5040, n_h, w)
+        scores += outer[:, :, None]
+        totals = np.take(through_sum, geo.kappa_of, axis=0)
+        totals += w * outer.astype(np.int16)
         colours = COLOUR[own8]
         mono = (colours == colours[:, :1]).all(axis=1)
         for h in np.flatnonzero(mono):
             same = COLOUR[self.rest[h]] == colours[h, 0]
             scores[:, h, :] = np.where(same[None, :], scores[:, h, :] + ROYAL, 0)
-            totals[:, h] = scores[:, h, :].sum(axis=1, dtype=np.int64)
+            totals[:, h] = scores[:, h, :].sum(axis=1, dtype=np.int16)
         return scores.astype(np.int8, copy=False), totals
 
     def _block(self, rep: IntArray, h: IntArray) -> npt.NDArray[np.int8]:

@@ -29,7 +29,12 @@ import numpy.typing as npt
 
 from royalnine.ai.exact import MAX_SCORE, second_half
 from royalnine.ai.position import Position
-from royalnine.ai.search import best_placement, first_half_analysis, second_half_analysis
+from royalnine.ai.search import (
+    first_half_analysis,
+    pick_first_half,
+    pick_second_half,
+    second_half_analysis,
+)
 from royalnine.ai.tables import SYMMETRIES
 from royalnine.core.cards import Card
 from royalnine.core.scoring import OWN_CELLS
@@ -95,20 +100,20 @@ def equity(lead: npt.ArrayLike, rounds_left: int, tens: bool) -> FloatArray:
 
 def choose_for_match(pos: Position, view: PlayerView, rng: random.Random) -> dict[Card, int]:
     """The match-level placement for a position (see the module docstring)."""
-    hard, _ = best_placement(pos, rng)
     seat = view.seat
     lead = view.totals[seat] - view.totals[1 - seat]
     rounds_left = view.config.rounds - view.round_number
     tens = view.config.tens
     if pos.half == 2:
-        return _second_half(pos, hard, lead, rounds_left, tens)
-    return _first_half(pos, hard, lead, rounds_left, tens, rng)
+        return _second_half(pos, lead, rounds_left, tens, rng)
+    return _first_half(pos, lead, rounds_left, tens, rng)
 
 
 def _second_half(
-    pos: Position, hard: dict[Card, int], lead: int, rounds_left: int, tens: bool
+    pos: Position, lead: int, rounds_left: int, tens: bool, rng: random.Random
 ) -> dict[Card, int]:
     mine = second_half_analysis(pos)
+    hard, _ = pick_second_half(pos, mine, rng)
     theirs = _opponent_second_half(pos)
     # value[o] = mean over the centre of equity(lead + mine - theirs)
     value = equity(lead + mine.scores - theirs[None, :], rounds_left, tens).mean(axis=1)
@@ -133,14 +138,10 @@ def _opponent_second_half(pos: Position) -> FloatArray:
 
 
 def _first_half(
-    pos: Position,
-    hard: dict[Card, int],
-    lead: int,
-    rounds_left: int,
-    tens: bool,
-    rng: random.Random,
+    pos: Position, lead: int, rounds_left: int, tens: bool, rng: random.Random
 ) -> dict[Card, int]:
     mine = first_half_analysis(pos)
+    hard, _ = pick_first_half(pos, mine, rng)
     candidates = [rep for rep, _ in mine.top(CANDIDATES)]
     theirs = _opponent_first_half(pos)
     # g[x] = expected equity when my round score is x, over the opponent's score y

@@ -95,15 +95,27 @@ def best_placement(pos: Position, rng: random.Random) -> tuple[dict[Card, int], 
     so the CPU does not always favour the same corner.
     """
     if pos.half == 1:
-        fh = first_half_analysis(pos)
-        reps, numerator = fh.best()
-        rep = rng.choice(sorted(reps))
-        cells = SYMMETRIES[rng.randrange(len(SYMMETRIES))][fh.geo.rep_cells[rep]]
-        value = Fraction(numerator, fh.denominator)
-    else:
-        sh = second_half_analysis(pos)
-        nums = sh.numerators
-        ties = [i for i, v in enumerate(nums.tolist()) if v == int(nums.max())]
-        cells = sh.cells[rng.choice(ties)]
-        value = Fraction(int(nums.max()), len(sh.pool))
-    return {card: int(cell) for card, cell in zip(pos.cards, cells, strict=True)}, value
+        return pick_first_half(pos, first_half_analysis(pos), rng)
+    return pick_second_half(pos, second_half_analysis(pos), rng)
+
+
+def pick_first_half(
+    pos: Position, fh: FirstHalf, rng: random.Random
+) -> tuple[dict[Card, int], Fraction]:
+    """:func:`best_placement` from a first-half analysis already made."""
+    reps, numerator = fh.best()
+    rep = rng.choice(sorted(reps))
+    cells = fh.placement_cells(rep, rng.randrange(len(SYMMETRIES)))
+    placement = {card: int(cell) for card, cell in zip(pos.cards, cells, strict=True)}
+    return placement, Fraction(numerator, fh.denominator)
+
+
+def pick_second_half(
+    pos: Position, sh: SecondHalf, rng: random.Random
+) -> tuple[dict[Card, int], Fraction]:
+    """:func:`best_placement` from a second-half table already made."""
+    nums = sh.numerators.tolist()
+    top = max(nums)
+    cells = sh.cells[rng.choice([i for i, v in enumerate(nums) if v == top])]
+    placement = {card: int(cell) for card, cell in zip(pos.cards, cells, strict=True)}
+    return placement, Fraction(top, len(sh.pool))
