@@ -29,13 +29,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from royalnine.ai import make_player  # noqa: E402
-from royalnine.ai.exact import FirstHalf  # noqa: E402
-from royalnine.ai.selfplay import play_match  # noqa: E402
-from royalnine.core.cards import make_deck  # noqa: E402
-from royalnine.core.match import MatchConfig  # noqa: E402
+from royalnine.ai import make_player
+from royalnine.ai.exact import FirstHalf
+from royalnine.ai.selfplay import play_match
+from royalnine.core.cards import make_deck
+from royalnine.core.match import MatchConfig
 
 Z95 = 1.959964
 
@@ -129,6 +129,11 @@ def fit(deals: int) -> None:
         print(f"tens={tens}:", ", ".join(f"{x:.5f}".rstrip("0").rstrip(".") for x in acc))
 
 
+def _interval(value: object) -> str:
+    assert isinstance(value, tuple)
+    return f"[{float(value[0]):+.4f}, {float(value[1]):+.4f}]"
+
+
 def main() -> int:
     """Command-line entry point."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -148,20 +153,20 @@ def main() -> int:
         print(json.dumps(result, indent=2))
         return 0
     r = result
-    lo, hi = r["win_rate_ci95"]  # type: ignore[misc]
-    slo, shi = r["match_score_ci95"]  # type: ignore[misc]
-    glo, ghi = r["paired_gain_ci95"]  # type: ignore[misc]
-    dlo, dhi = r["decisive_win_share_ci95"]  # type: ignore[misc]
     print(f"match level vs hard: {r['matches']} matches of {r['rounds']} rounds, tens={r['tens']}")
     print(f"  wins {r['wins']}  draws {r['draws']}  losses {r['losses']}")
-    print(f"  win rate        {r['win_rate']:.4f}  95% CI [{lo:.4f}, {hi:.4f}]")
-    print(f"  wins/(wins+losses) {r['decisive_win_share']:.4f}  95% CI [{dlo:.4f}, {dhi:.4f}]")
+    print(f"  win rate            {r['win_rate']:.4f}  95% CI {_interval(r['win_rate_ci95'])}")
     print(
-        f"  match score     {r['match_score']:.4f}  95% CI [{slo:.4f}, {shi:.4f}]  (win 1, draw 1/2)"
+        f"  wins/(wins+losses)  {r['decisive_win_share']:.4f}"
+        f"  95% CI {_interval(r['decisive_win_share_ci95'])}"
+    )
+    print(
+        f"  match score         {r['match_score']:.4f}  95% CI {_interval(r['match_score_ci95'])}"
+        "  (win 1, draw 1/2)"
     )
     print(f"  hard vs hard on the same seeds: score {r['hard_vs_hard_score']:.4f}")
     print(
-        f"  paired gain     {r['paired_gain']:+.4f}  95% CI [{glo:+.4f}, {ghi:+.4f}]"
+        f"  paired gain         {r['paired_gain']:+.4f}  95% CI {_interval(r['paired_gain_ci95'])}"
         f"  ({r['matches_changed']} matches changed)"
     )
     return 0
