@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-__all__ = ["Tween"]
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["Tween", "TweenArray"]
 
 
 class Tween:
@@ -53,3 +56,50 @@ class Tween:
         if self.left == 0:
             self.value = self._end
         return True
+
+
+class TweenArray:
+    """A table of :class:`Tween`-like values, each with its own timing, stepped in one pass.
+
+    Same arithmetic as :class:`Tween`: ``value = start + (end - start) * done / frames``,
+    landing exactly on ``end`` at the last frame. Row = object (e.g. sprite id),
+    column = quantity (e.g. x, y, angle, scale).
+    """
+
+    def __init__(self, initial: list[float], rows: int) -> None:
+        self.initial = np.array(initial, dtype=np.float64)
+        self.value = np.tile(self.initial, (rows, 1))
+        self.start = self.value.copy()
+        self.end = self.value.copy()
+        self.frames = np.zeros(self.value.shape, np.int64)
+        self.left = np.zeros(self.value.shape, np.int64)
+
+    def reset(self, row: int) -> None:
+        """Put a row back to the initial values, at rest."""
+        self.value[row] = self.start[row] = self.end[row] = self.initial
+        self.frames[row] = self.left[row] = 0
+
+    def set(self, row: int, cols: slice, target: tuple[float, ...], frames: int = 0) -> None:
+        """Columns ``cols`` of a row go to ``target`` now (frames <= 0) or over ``frames``
+        frames, starting from where they are (mid-move included)."""
+        if frames <= 0:
+            self.value[row, cols] = self.start[row, cols] = self.end[row, cols] = target
+            self.frames[row, cols] = self.left[row, cols] = 0
+        else:
+            self.start[row, cols] = self.value[row, cols]
+            self.end[row, cols] = target
+            self.frames[row, cols] = self.left[row, cols] = int(frames)
+
+    def step(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+        """Advance every moving value by one frame; returns the (rows, cols) that moved."""
+        where = np.nonzero(self.left)
+        if len(where[0]):
+            left = self.left[where] - 1
+            self.left[where] = left
+            total = self.frames[where]
+            start = self.start[where]
+            self.value[where] = start + (self.end[where] - start) * ((total - left) / total)
+            if not left.all():
+                done = (where[0][left == 0], where[1][left == 0])
+                self.value[done] = self.end[done]  # land exactly on the target
+        return where[0], where[1]

@@ -3,10 +3,10 @@
 Geometry (petitcom.md §2): a sprite's chr counts 16x16 units, so its first 8x8
 tile is ``4*chr`` and the rest follow row by row, ``w/8`` per row (1-D mapping).
 The position set by SPOFS is where the home point (SPHOME) lands; rotation
-(clockwise, degrees) and scaling happen about the home point, mapping every
-destination pixel centre back into the flipped sprite box (nearest neighbour,
-like the DS affine unit). Images are cached per look, and rotated/scaled images
-per (look, angle to 1 degree, scale to 1 %, home).
+(clockwise, degrees) and scaling happen about the home point (nearest
+neighbour, like the DS affine unit). Position, angle and scale of all sprites
+live in numpy arrays stepped together each frame. Images are cached per look,
+and rotated/scaled images per (look, home, angle to 1 degree, scale to 1 %).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import pygame
 
 from petitcom_shim.errors import IllegalFunctionCall, OutOfRange
 from petitcom_shim.video.chr import ChrStore
-from petitcom_shim.video.interp import Tween
+from petitcom_shim.video.interp import TweenArray
 from petitcom_shim.video.palette import KEY_PIXEL, Palettes
 from petitcom_shim.video.surfaces import surface_from_pixels
 
@@ -43,6 +43,12 @@ LEGAL_SIZES = frozenset(
      (32, 64), (64, 32), (64, 64)}
 )  # fmt: skip
 _CACHE_LIMIT = 6000
+# Columns of the motion table.
+_XY = slice(0, 2)
+_ANGLE = 2
+_ANGLES = slice(2, 3)
+_SCALE = 3
+_SCALES = slice(3, 4)
 
 
 class SpriteState(NamedTuple):
@@ -86,8 +92,6 @@ class Sprite:
     sid: int = 0
     hx: int = 0
     hy: int = 0
-    angle: Tween = field(default_factory=Tween)
-    scale: Tween = field(default_factory=lambda: Tween(100.0))
     anim_n: int = 0
     anim_t: int = 0
     anim_loop: int = 0
@@ -100,6 +104,7 @@ class Sprite:
     vec: tuple[float, float] = (0.0, 0.0)
     base: tuple[pygame.Surface, pygame.Surface] | None = None
     base_key: tuple[int, ...] = ()
+    looks: dict[tuple[int, int], tuple[pygame.Surface | None, int, int]] | None = None
     surf: pygame.Surface | None = None
     offx: int = 0
     offy: int = 0
@@ -110,13 +115,18 @@ class Sprite:
         step = max(1, self.w * self.h // 256)
         return self.chr + self.anim_frame * step if self.animating or self.anim_frame else self.chr
 
-    def hitbox(self, x: float, y: float) -> tuple[float, float, float, float]:
-        """(left, top, right, bottom) of the SPCOL box when the home point is at (x, y)."""
+    def hitbox(self, x: float, y: float, scale: float) -> tuple[float, float, float, float]:
+        """(left, top, right, bottom) of the SPCOL box with the home point at (x, y)."""
         cx, cy, cw, ch, scaled, _ = self.col
-        s = self.scale.value / 100 if scaled else 1.0
+        s = scale / 100 if scaled else 1.0
         left = x + (cx - self.hx) * s
         top = y + (cy - self.hy) * s
         return left, top, left + cw * s, top + ch * s
+
+
+#: A drawable look: the surface (None when scaled to nothing) and its top-left
+#: relative to the sprite position.
+_Look = tuple[pygame.Surface | None, int, int]
 
 
 def transform_sprite(
@@ -155,18 +165,14 @@ class SpriteScreen:
         self._family = ("SPU", 0) if screen == 0 else ("SPS", 1)
         self.max_chr = len(chr_store.tiles[self._family]) // 4 - 1
         self.sprites = [Sprite(sid=i) for i in range(SPRITE_COUNT)]
-        # SPOFS motion of all sprites as arrays, stepped in one vectorised pass.
-        self._pos = np.zeros((SPRITE_COUNT, 2))
-        self._from = np.zeros((SPRITE_COUNT, 2))
-        self._to = np.zeros((SPRITE_COUNT, 2))
-        self._frames = np.zeros(SPRITE_COUNT, np.int64)
-        self._left = np.zeros(SPRITE_COUNT, np.int64)
-        self._busy: set[int] = set()
+        # x, y, angle, scale of every sprite (angle/scale stay 0/100 for ids 32-99)
+        self._motion = TweenArray([0.0, 0.0, 0.0, 100.0], SPRITE_COUNT)
+        self._animating: set[int] = set()
         self._order: list[Sprite] | None = None
         self._drawn_gen = 0
         self._images: dict[tuple[int, ...], tuple[pygame.Surface, pygame.Surface]] = {}
-        # key: image key + (angle, scale, hx, hy)
-        self._affine: dict[tuple[int, ...], tuple[pygame.Surface | None, int, int]] = {}
+        # (image key, hx, hy) -> {(angle, scale): (surface, left, top)}
+        self._affine: dict[tuple[int, ...], dict[tuple[int, int], _Look]] = {}
         self._seen = (-1, -1)
         self.gen = 0
         self.hitno = -1
@@ -179,15 +185,39 @@ class SpriteScreen:
             raise OutOfRange(f"sprite id {sid} not in 0-99")
         return self.sprites[sid]
 
+    def position(self, sid: int) -> tuple[float, float]:
+        """Where the home point of sprite sid is now (mid-move included)."""
+        row = self._motion.value[sid]
+        return float(row[0]), float(row[1])
+
+    def angle(self, sid: int) -> float:
+        """Current clockwise angle in degrees, 0-360 (always 0 for ids 32-99)."""
+        return float(self._motion.value[sid, _ANGLE]) % 360
+
+    def scale(self, sid: int) -> float:
+        """Current scale in percent (always 100 for ids 32-99)."""
+        return float(self._motion.value[sid, _SCALE])
+
     def _check_affine(self, sid: int) -> Sprite:
         sp = self.get(sid)
         if sid >= AFFINE_IDS:
             raise IllegalFunctionCall(f"SPANGLE/SPSCALE need sprite id 0-31, got {sid}")
         return sp
 
-    def _check_chr(self, chr_: int) -> None:
+    def _check_look(self, chr_: int, pal: int, prio: int) -> None:
         if not 0 <= chr_ <= self.max_chr:
             raise OutOfRange(f"sprite character {chr_} not in 0-{self.max_chr}")
+        if not 0 <= pal <= 15:
+            raise OutOfRange(f"sprite palette {pal} not in 0-15")
+        if not 0 <= prio <= 3:
+            raise OutOfRange(f"sprite priority {prio} not in 0-3")
+
+    @staticmethod
+    def _new_look(sp: Sprite) -> None:
+        """The character, palette or flips changed: rebuild the image at the next draw."""
+        sp.base = None
+        sp.looks = None
+        sp.stale = True
 
     # -- commands --------------------------------------------------------------
     def spset(
@@ -202,29 +232,7 @@ class SpriteScreen:
                      vflip=int(bool(v)), prio=int(prio), w=w, h=hh)  # fmt: skip
         new.col = (0, 0, w, hh, True, 0xFF)
         self.sprites[sid] = new
-        self._reset_motion(sid)
-
-    def _reset_motion(self, sid: int) -> None:
-        self._busy.discard(sid)
-        self._order = None
-        for arr in (self._pos, self._from, self._to):
-            arr[sid] = 0.0
-        self._frames[sid] = self._left[sid] = 0
-
-    def position(self, sid: int) -> tuple[float, float]:
-        """Where the home point of sprite sid is now (mid-move included)."""
-        return float(self._pos[sid, 0]), float(self._pos[sid, 1])
-
-    def moving(self, sid: int) -> bool:
-        """True while a timed SPOFS is under way."""
-        return bool(self._left[sid] > 0)
-
-    def _check_look(self, chr_: int, pal: int, prio: int) -> None:
-        self._check_chr(chr_)
-        if not 0 <= pal <= 15:
-            raise OutOfRange(f"sprite palette {pal} not in 0-15")
-        if not 0 <= prio <= 3:
-            raise OutOfRange(f"sprite priority {prio} not in 0-3")
+        self._reset(sid)
 
     def spclr(self, sid: int | None = None) -> None:
         """SPCLR: clear one sprite or all."""
@@ -232,7 +240,12 @@ class SpriteScreen:
         for i in ids:
             self.get(i)
             self.sprites[i] = Sprite(sid=i)
-            self._reset_motion(i)
+            self._reset(i)
+
+    def _reset(self, sid: int) -> None:
+        self._animating.discard(sid)
+        self._order = None
+        self._motion.reset(sid)
 
     def spchr(
         self,
@@ -253,25 +266,18 @@ class SpriteScreen:
             sp.hflip = int(bool(h))
         if v is not None:
             sp.vflip = int(bool(v))
-        sp.base = None
-        sp.stale = True
+        self._new_look(sp)
 
     def spofs(self, sid: int, x: float, y: float, t: int = 0) -> None:
         """SPOFS: move (over t frames) from the current, possibly mid-move, position."""
         self.get(sid)
-        target = (_s16(x), _s16(y))
-        if t <= 0:
-            self._pos[sid] = self._from[sid] = self._to[sid] = target
-            self._frames[sid] = self._left[sid] = 0
-        else:
-            self._from[sid] = self._pos[sid]
-            self._to[sid] = target
-            self._frames[sid] = self._left[sid] = int(t)
+        self._motion.set(sid, _XY, (_s16(x), _s16(y)), int(t))
 
     def sphome(self, sid: int, hx: int, hy: int) -> None:
         """SPHOME: home point, each kept as a signed 8-bit value."""
         sp = self.get(sid)
         sp.hx, sp.hy = _s8(hx), _s8(hy)
+        sp.looks = None
         sp.stale = True
 
     def spanim(self, sid: int, n: int, t: int, loop: int = 0) -> None:
@@ -282,9 +288,8 @@ class SpriteScreen:
         sp.anim_n, sp.anim_t, sp.anim_loop = int(n), int(t), int(loop)
         sp.anim_frame = sp.anim_count = sp.anim_loops_done = 0
         sp.animating = True
-        sp.base = None
-        sp.stale = True
-        self._busy.add(sid)
+        self._new_look(sp)
+        self._animating.add(sid)
 
     def spangle(self, sid: int, deg: float, t: int = 0, direction: int = 1) -> None:
         """SPANGLE: clockwise angle; over t frames turning ``direction`` (1 cw, -1 ccw)."""
@@ -293,12 +298,11 @@ class SpriteScreen:
             raise IllegalFunctionCall(f"SPANGLE direction must be 1 or -1, got {direction}")
         target = float(deg) % 360
         if t <= 0:
-            sp.angle.set(target)
+            self._motion.set(sid, _ANGLES, (target,))
         else:
-            current = sp.angle.value
+            current = float(self._motion.value[sid, _ANGLE])
             delta = (target - current) % 360 if direction == 1 else -((current - target) % 360)
-            sp.angle.set(current + delta, t)
-            self._busy.add(sid)
+            self._motion.set(sid, _ANGLES, (current + delta,), int(t))
         sp.stale = True
 
     def spscale(self, sid: int, pct: float, t: int = 0) -> None:
@@ -306,18 +310,17 @@ class SpriteScreen:
         sp = self._check_affine(sid)
         if not 0 <= pct <= 200:
             raise OutOfRange(f"SPSCALE {pct} not in 0-200")
-        sp.scale.set(float(pct), t)
-        if t > 0:
-            self._busy.add(sid)
+        self._motion.set(sid, _SCALES, (float(pct),), int(t))
         sp.stale = True
 
     def spchk(self, sid: int) -> int:
         """SPCHK: 1 moving, 2 rotating, 4 scaling, 8 animating."""
         sp = self.get(sid)
+        left = self._motion.left[sid]
         return (
-            (1 if self.moving(sid) else 0)
-            | (2 if sp.angle.moving else 0)
-            | (4 if sp.scale.moving else 0)
+            (1 if left[0] or left[1] else 0)
+            | (2 if left[_ANGLE] else 0)
+            | (4 if left[_SCALE] else 0)
             | (8 if sp.animating else 0)
         )
 
@@ -325,52 +328,35 @@ class SpriteScreen:
         """SPREAD: position, angle, scale and base character."""
         sp = self.get(sid)
         x, y = self.position(sid)
-        return SpriteState(x, y, sp.angle.value % 360, sp.scale.value, sp.chr)
+        return SpriteState(x, y, self.angle(sid), self.scale(sid), sp.chr)
 
     # -- per frame -------------------------------------------------------------
     def step(self) -> None:
         """Advance SPOFS/SPANGLE/SPSCALE/SPANIM by one frame."""
-        moving = np.flatnonzero(self._left)
-        if len(moving):
-            self._left[moving] -= 1
-            left = self._left[moving]
-            total = self._frames[moving]
-            start = self._from[moving]
-            delta = (self._to[moving] - start) * (total - left)[:, None] / total[:, None]
-            self._pos[moving] = np.where((left == 0)[:, None], self._to[moving], start + delta)
-        done = []
-        for sid in self._busy:
-            sp = self.sprites[sid]
-            busy = False
-            angle, scale = sp.angle, sp.scale
-            if angle.left:
-                angle.step()
-                sp.stale = True
-                if angle.left:
-                    busy = True
-                else:
-                    angle.set(angle.value % 360)
-            if scale.left:
-                scale.step()
-                sp.stale = True
-                busy = busy or scale.left > 0
-            if sp.animating:
+        rows, cols = self._motion.step()
+        sprites = self.sprites
+        if len(rows):
+            affine = rows[cols >= _ANGLE]
+            for sid in affine.tolist():
+                sprites[sid].stale = True
+            left = self._motion.left
+            for sid in rows[(cols == _ANGLE) & (left[rows, _ANGLE] == 0)].tolist():
+                value = float(self._motion.value[sid, _ANGLE]) % 360  # keep it in 0-360
+                self._motion.set(sid, _ANGLES, (value,))
+        if self._animating:
+            for sid in list(self._animating):
+                sp = sprites[sid]
                 self._step_anim(sp)
-                busy = busy or sp.animating
-            if not busy:
-                done.append(sid)
-        for sid in done:
-            self._busy.discard(sid)
+                if not sp.animating:
+                    self._animating.discard(sid)
 
-    @staticmethod
-    def _step_anim(sp: Sprite) -> None:
+    def _step_anim(self, sp: Sprite) -> None:
         sp.anim_count += 1
         if sp.anim_count < sp.anim_t:
             return
         sp.anim_count = 0
         sp.anim_frame += 1
-        sp.base = None
-        sp.stale = True
+        self._new_look(sp)
         if sp.anim_frame >= sp.anim_n:
             sp.anim_loops_done += 1
             if sp.anim_loop and sp.anim_loops_done >= sp.anim_loop:
@@ -396,14 +382,17 @@ class SpriteScreen:
         if self._drawn_gen != self.gen:
             self._drawn_gen = self.gen
             for sp in self._order:
-                sp.base = None
-                sp.stale = True
+                self._new_look(sp)
         lists: list[list[tuple[pygame.Surface, tuple[int, int]]]] = [[], [], [], []]
-        cells = np.floor(self._pos).astype(np.int64)
+        value = self._motion.value
+        cells = np.floor(value[:, :2]).astype(np.int64)
         xs, ys = cells[:, 0].tolist(), cells[:, 1].tolist()
+        turns: list[int] = (np.rint(value[:, _ANGLE]).astype(np.int64) % 360).tolist()
+        sizes: list[int] = np.rint(value[:, _SCALE]).astype(np.int64).tolist()
         for sp in self._order:
             if sp.stale:
-                sp.surf, sp.offx, sp.offy = self._look(sp)
+                sid = sp.sid
+                sp.surf, sp.offx, sp.offy = self._look(sp, turns[sid], sizes[sid])
                 sp.stale = False
             if sp.surf is not None:
                 sid = sp.sid
@@ -436,26 +425,30 @@ class SpriteScreen:
             cached = (plain, fast)
             if len(self._images) > _CACHE_LIMIT:
                 self._images.clear()
+                self._affine.clear()
             self._images[key] = cached
         return cached, key
 
-    def _look(self, sp: Sprite) -> tuple[pygame.Surface | None, int, int]:
-        """The image to blit and its top-left relative to the sprite position."""
+    def _look(self, sp: Sprite, angle: int, scale: int) -> _Look:
+        """The image to blit at a rounded angle and scale, and its top-left offset."""
         pair = sp.base
         if pair is None:
             pair, sp.base_key = self._image(sp)
             sp.base = pair
-        angle = round(sp.angle.value) % 360
-        scale = round(sp.scale.value)
         if angle == 0 and scale == 100:
             return pair[1], -sp.hx, -sp.hy
-        key = (*sp.base_key, angle, scale, sp.hx, sp.hy)
-        found = self._affine.get(key)
+        looks = sp.looks
+        if looks is None:
+            key = (*sp.base_key, sp.hx, sp.hy)
+            looks = self._affine.get(key)
+            if looks is None:
+                if len(self._affine) > _CACHE_LIMIT:
+                    self._affine.clear()
+                looks = self._affine[key] = {}
+            sp.looks = looks
+        found = looks.get((angle, scale))
         if found is None:
-            if len(self._affine) > _CACHE_LIMIT:
-                self._affine.clear()
-            found = transform_sprite(pair[0], sp.hx, sp.hy, angle, scale)
-            self._affine[key] = found
+            found = looks[angle, scale] = transform_sprite(pair[0], sp.hx, sp.hy, angle, scale)
         return found
 
     # -- collision -------------------------------------------------------------
@@ -477,7 +470,7 @@ class SpriteScreen:
         edges do not collide).
         """
         ax, ay = self.position(a.sid)
-        al, at, ar, ab = a.hitbox(ax - a.vec[0], ay - a.vec[1])
+        al, at, ar, ab = a.hitbox(ax - a.vec[0], ay - a.vec[1], self.scale(a.sid))
         bl, bt, br, bb = (box_b[0] - vec_b[0], box_b[1] - vec_b[1],
                           box_b[2] - vec_b[0], box_b[3] - vec_b[1])  # fmt: skip
         dx = a.vec[0] - vec_b[0]
@@ -513,7 +506,7 @@ class SpriteScreen:
             b = self.sprites[other]
             if other == sid or not b.active or not (a.col[5] & b.col[5]):
                 continue
-            hit = self._sweep(a, b.hitbox(*self.position(other)), b.vec)
+            hit = self._sweep(a, b.hitbox(*self.position(other), self.scale(other)), b.vec)
             if hit is not None:
                 self.hitno, self.hit = other, hit
                 return True
@@ -524,7 +517,7 @@ class SpriteScreen:
         a, b = self.get(a_id), self.get(b_id)
         if not (a.active and b.active) or not (a.col[5] & b.col[5]) or a_id == b_id:
             return False
-        hit = self._sweep(a, b.hitbox(*self.position(b_id)), b.vec)
+        hit = self._sweep(a, b.hitbox(*self.position(b_id), self.scale(b_id)), b.vec)
         if hit is None:
             return False
         self.hit = hit
