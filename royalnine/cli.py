@@ -18,6 +18,7 @@ from royalnine import __version__
 # never loads pygame.
 SUBCOMMANDS: dict[str, str] = {
     "score": "royalnine.score_cli",
+    "hint": "royalnine.hint_cli",
     "play": "royalnine.play_cli",
     "demo": "royalnine.play_cli_demo",
 }
