@@ -124,9 +124,7 @@ def record(frames: int) -> tuple[list[list[Recorded]], list[pygame.Surface], lis
     for s in (0, 1):
         m.screen_surface(s)
         consoles.append(m.screens[s].console.surface().copy())
-        page = m.grp_pages[m.screens[s].grp_disp].surface.convert(32)
-        page.set_colorkey(0)  # colour 0 is black in the page's palette
-        grps.append(page)
+        grps.append(m.screens[s].grp_surface(m.grp_pages[m.screens[s].grp_disp]).copy())
     layers = []  # the maps never change in this scene, so one copy per layer serves
     for s in (0, 1):
         m.screens[s].bg.prepare()

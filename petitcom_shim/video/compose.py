@@ -60,15 +60,21 @@ class ScreenVideo:
         self.sprites.step()
         self.bg.step()
 
-    def _show_grp(self, target: pygame.Surface, page: GrpPage) -> None:
+    def grp_surface(self, page: GrpPage) -> pygame.Surface:
+        """A GRP page in this screen's COL2 colours as a keyed 32-bit surface (cached).
+
+        Colour 0 becomes the key pixel, so black elsewhere in COL2 stays opaque.
+        """
         key = (id(page), page.version, self.palettes.version[2])
         if key != self._grp_key or self._grp_surface is None:
-            # Colour 0 -> the key pixel, so black elsewhere in COL2 stays opaque.
             lut = self.palettes.lut(2).copy()
             lut[0] = KEY_PIXEL
             self._grp_surface = surface_from_pixels(lut[page.pixels])
             self._grp_key = key
-        target.blit(self._grp_surface, (0, 0))
+        return self._grp_surface
+
+    def _show_grp(self, target: pygame.Surface, page: GrpPage) -> None:
+        target.blit(self.grp_surface(page), (0, 0))
 
     def compose(self, target: pygame.Surface, page: GrpPage, vis: Visibility) -> None:
         """Draw the whole frame of this screen onto ``target`` (256x192)."""

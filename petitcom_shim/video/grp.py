@@ -1,8 +1,10 @@
 """The four 256x192, 8-bpp GRP pages shared by both screens, and their drawing verbs.
 
-A page is a (192, 256) uint8 array; an 8-bit pygame surface shares its memory,
-so showing a page is one palette assignment (the displaying screen's COL2) and
-one colour-keyed blit. Colour 0 is transparent (petitcom.md §1.4). Drawing
+A page is a (192, 256) uint8 array. Each screen shows it through its own COL2
+(see ``ScreenVideo.grp_surface``, which caches the coloured page until the page
+or the palette changes); ``GrpPage.surface`` is an 8-bit view sharing the
+pixels for callers that want to set a palette themselves. Colour 0 is
+transparent (petitcom.md §1.4). Drawing
 honours GDRAWMD: in XOR mode every plotted pixel is XORed with the colour.
 """
 
