@@ -468,3 +468,20 @@ def test_incremental_caches_match_a_fresh_render() -> None:
     finally:
         fresh.close()
         late.close()
+
+
+def test_reprinting_the_same_text_redraws_nothing(m: Machine) -> None:
+    m.locate(0, 5)
+    m.print("SCORE 120", end="")
+    m.screen_surface(0)
+    con = m.screens[0].console
+    m.locate(0, 5)
+    m.print("SCORE 120", end="")
+    assert not con._dirty_cells
+    m.locate(0, 5)
+    m.print("SCORE 130", end="")
+    assert con._dirty_cells == {(7, 5)}
+    m.color(4)
+    m.locate(0, 5)
+    m.print("S", end="")
+    assert con._dirty_cells == {(7, 5), (0, 5)}

@@ -36,6 +36,10 @@ def format_number(value: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
+def _grid(rows: list[bytearray]) -> npt.NDArray[np.uint8]:
+    return np.frombuffer(b"".join(rows), np.uint8).reshape(ROWS, COLS).copy()
+
+
 class Console:
     """Console state of one screen plus its cached rendering.
 
@@ -57,9 +61,10 @@ class Console:
         self._chr = chr_store
         self._pal = palettes
         self._to_ptc = to_ptc
-        self.codes = np.zeros((ROWS, COLS), np.uint8)
-        self.fg_cells = np.zeros((ROWS, COLS), np.uint8)
-        self.bg_cells = np.zeros((ROWS, COLS), np.uint8)
+        # One bytearray per row: PRINT compares and writes whole runs cheaply.
+        self._codes = [bytearray(COLS) for _ in range(ROWS)]
+        self._fgs = [bytearray(COLS) for _ in range(ROWS)]
+        self._bgs = [bytearray(COLS) for _ in range(ROWS)]
         self.csrx = 0
         self.csry = 0
         self.fg = 0
@@ -101,9 +106,9 @@ class Console:
 
     def cls(self) -> None:
         """CLS: blank every cell, clear cell backgrounds, cursor home."""
-        self.codes[:] = 0
-        self.fg_cells[:] = 0
-        self.bg_cells[:] = 0
+        for rows in (self._codes, self._fgs, self._bgs):
+            for row in rows:
+                row[:] = bytes(COLS)
         self.csrx = self.csry = 0
         self._all_dirty = True
 
@@ -111,7 +116,22 @@ class Console:
         """CHKCHR: the character code in a cell (0 for a cleared cell)."""
         if not (0 <= x < COLS and 0 <= y < ROWS):
             raise OutOfRange(f"CHKCHR({x},{y}) outside the console")
-        return int(self.codes[y, x])
+        return self._codes[y][x]
+
+    @property
+    def codes(self) -> npt.NDArray[np.uint8]:
+        """Character codes of all cells, (24, 32) [row, column] (a copy)."""
+        return _grid(self._codes)
+
+    @property
+    def fg_cells(self) -> npt.NDArray[np.uint8]:
+        """COLOR text palette of every cell (a copy)."""
+        return _grid(self._fgs)
+
+    @property
+    def bg_cells(self) -> npt.NDArray[np.uint8]:
+        """COLOR background palette of every cell (a copy)."""
+        return _grid(self._bgs)
 
     # -- printing ------------------------------------------------------------
     def print_items(self, items: Iterable[object], sep: str, end: str) -> None:
@@ -142,17 +162,31 @@ class Console:
         return bytes([_NEWLINE]).join(lines)
 
     def _write(self, codes: bytes) -> None:
-        for code in codes:
-            if code == _NEWLINE:
+        i, n = 0, len(codes)
+        while i < n:
+            if codes[i] == _NEWLINE:
                 self._newline()
+                i += 1
                 continue
+            end = codes.find(_NEWLINE, i)
             y, x = self.csry, self.csrx
-            self.codes[y, x] = code
-            self.fg_cells[y, x] = self.fg
-            self.bg_cells[y, x] = self.bg
-            if not self._all_dirty:
-                self._dirty_cells.add((x, y))
-            self.csrx += 1
+            run = codes[i : min(n if end < 0 else end, i + COLS - x)]
+            k = len(run)
+            fgs, bgs = bytes((self.fg,)) * k, bytes((self.bg,)) * k
+            row_c, row_f, row_b = self._codes[y], self._fgs[y], self._bgs[y]
+            if row_c[x : x + k] != run or row_f[x : x + k] != fgs or row_b[x : x + k] != bgs:
+                if not self._all_dirty:  # only cells that really change are redrawn
+                    fg, bg = self.fg, self.bg
+                    self._dirty_cells.update(
+                        (x + c, y)
+                        for c in range(k)
+                        if row_c[x + c] != run[c] or row_f[x + c] != fg or row_b[x + c] != bg
+                    )
+                row_c[x : x + k] = run
+                row_f[x : x + k] = fgs
+                row_b[x : x + k] = bgs
+            i += k
+            self.csrx += k
             if self.csrx == COLS:
                 self._newline()
 
@@ -168,9 +202,9 @@ class Console:
         self.csry += 1
         if self.csry == ROWS:
             self.csry = ROWS - 1
-            for cells in (self.codes, self.fg_cells, self.bg_cells):
-                cells[:-1] = cells[1:]
-                cells[-1] = 0
+            for rows in (self._codes, self._fgs, self._bgs):
+                rows.append(bytearray(COLS))
+                del rows[0]
             self._all_dirty = True
 
     # -- rendering -----------------------------------------------------------
@@ -225,7 +259,7 @@ class Console:
 
     def _render_cells(self) -> None:
         for x, y in self._dirty_cells:
-            key = (int(self.codes[y, x]), int(self.fg_cells[y, x]), int(self.bg_cells[y, x]))
+            key = (self._codes[y][x], self._fgs[y][x], self._bgs[y][x])
             glyph = self._glyphs.get(key)
             if glyph is None:
                 cell = self._cell_pixels(
