@@ -38,7 +38,7 @@ class SpriteLook:
 
 
 class SpriteBoard:
-    """Declarative sprites for one screen: say what should be shown each frame, get minimal calls."""
+    """Declarative sprites for one screen: say what to show each frame, get minimal calls."""
 
     def __init__(self, m: Machine, screen: int) -> None:
         self.m = m
@@ -101,7 +101,9 @@ class SpriteBoard:
         self.current = {}
 
 
-def card_look(card: Card | None, x: int, y: int, pal: int = art.SP_NORMAL, prio: int = CARD_PRIO) -> SpriteLook:
+def card_look(
+    card: Card | None, x: int, y: int, pal: int = art.SP_NORMAL, prio: int = CARD_PRIO
+) -> SpriteLook:
     """A card face (or the back when ``card`` is None) at (x, y)."""
     chr_ = art.CARD_BACK_CHR if card is None else art.card_chr(card)
     return SpriteLook(chr_, pal, prio, x, y, hx=art.CARD_W // 2, hy=art.CARD_H // 2)
@@ -162,13 +164,30 @@ def text(m: Machine, screen: int, col: int, row: int, s: str, colour: int = art.
     m.print(s, end="")
 
 
-def centred(m: Machine, screen: int, row: int, s: str, colour: int = art.TEXT_WHITE, *, left: int = 0, width: int = 32) -> None:
+def centred(
+    m: Machine,
+    screen: int,
+    row: int,
+    s: str,
+    colour: int = art.TEXT_WHITE,
+    *,
+    left: int = 0,
+    width: int = 32,
+) -> None:
     """Print ``s`` centred in ``width`` cells starting at column ``left``."""
     col = left + max(0, (width - cells(s)) // 2)
     text(m, screen, col, row, s, colour)
 
 
-def button(m: Machine, screen: int, rect: Rect, label: str, *, pal: int = art.BG_BUTTON, colour: int = art.TEXT_BLACK) -> None:
+def button(
+    m: Machine,
+    screen: int,
+    rect: Rect,
+    label: str,
+    *,
+    pal: int = art.BG_BUTTON,
+    colour: int = art.TEXT_BLACK,
+) -> None:
     """A button box with its label centred on the middle text row."""
     box(m, screen, rect, pal)
     tx, ty, tw, th = rect.tiles

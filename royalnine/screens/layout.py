@@ -120,9 +120,9 @@ def drop_target(x: int, y: int) -> Target | None:
     for i, rect in enumerate(CELL_RECTS):
         cx, cy = rect.centre
         d = abs(cx - x) + abs(cy - y)
-        if abs(cx - x) <= CARD_W // 2 + 4 and abs(cy - y) <= CARD_H // 2 + 4:
-            if best is None or d < best[0]:
-                best = (d, Target(Zone.CELL, i))
+        near = abs(cx - x) <= CARD_W // 2 + 4 and abs(cy - y) <= CARD_H // 2 + 4
+        if near and (best is None or d < best[0]):
+            best = (d, Target(Zone.CELL, i))
     if best is not None:
         return best[1]
     if HAND_AREA.contains(x, y):

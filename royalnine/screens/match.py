@@ -85,7 +85,7 @@ class MatchScene:
         self.meta: dict[str, MetaValue] = dict(meta or {})
         self.level = str(self.meta.get("level", "normal"))
         bottom = self.meta.get("bottom", 0)
-        self.bottom_seat = bottom if bottom in (0, 1) else 0
+        self.bottom_seat: int = 1 if bottom == 1 else 0
         self.ctrl = (PlacementController(0), PlacementController(1))
         self.state = "start"
         self.timer = 0
@@ -99,7 +99,7 @@ class MatchScene:
         self.dealer: Dealer | None = None
         self.next_menu: Menu | None = None
         self.deal_from: set[int] = set()
-        self.handover_to: int | None = None
+        self.handover_to: int | None = None  # seat the machine is being passed to
 
     # --- names and helpers ---
 
@@ -473,7 +473,11 @@ class MatchScene:
             if seat == self.bottom_seat and ctrl.drag is not None and ctrl.drag.active:
                 card = ctrl.drag.card
                 x, y = ctrl.drag.card_xy
-                board.show(card_sid(card.index), card_look(card, x, y, art.SP_SELECTED, draw.HELD_PRIO), t=0)
+                board.show(
+                    card_sid(card.index),
+                    card_look(card, x, y, art.SP_SELECTED, draw.HELD_PRIO),
+                    t=0,
+                )
             self._stars(board, seat)
             board.end()
         self.deal_from = set() if not dealing else self.deal_from
@@ -496,7 +500,7 @@ class MatchScene:
         m.cls()
         opp = 1 - self.bottom_seat
         names = self.names(app)
-        for i, rect in enumerate(CELL_RECTS):
+        for rect in CELL_RECTS:
             draw.slot(m, TOP, rect)
         for rect in HAND_RECTS:
             draw.felt_at(m, TOP, rect)
@@ -504,14 +508,34 @@ class MatchScene:
         if self.mode == "cpu":
             title += " (" + app.t("level_" + self.level) + ")"
         draw.text(m, TOP, 1, 0, title, art.TEXT_YELLOW)
-        draw.text(m, TOP, PANEL_COL, 1, app.t("round_of", n=v.round_number, rounds=v.config.rounds), art.TEXT_WHITE)
+        draw.text(
+            m,
+            TOP,
+            PANEL_COL,
+            1,
+            app.t("round_of", n=v.round_number, rounds=v.config.rounds),
+            art.TEXT_WHITE,
+        )
         if v.phase.half:
-            draw.text(m, TOP, PANEL_COL, 2, app.t("half_1" if v.phase.half == 1 else "half_2"), art.TEXT_GREY)
+            draw.text(
+                m,
+                TOP,
+                PANEL_COL,
+                2,
+                app.t("half_1" if v.phase.half == 1 else "half_2"),
+                art.TEXT_GREY,
+            )
         me = self.bottom_seat
-        draw.text(m, TOP, PANEL_COL, 4, f"{names[me]:<8}{v.totals[me]:>4}", art.TEXT_CYAN)
-        draw.text(m, TOP, PANEL_COL, 5, f"{names[opp]:<8}{v.totals[opp]:>4}", art.TEXT_PINK)
-        # rounds so far: R1  5  3
-        for k, res in enumerate(v.results[-8:]):
+        totals, results = v.totals, v.results
+        if self.state == "reveal" and results:
+            # Keep the suspense: this round counts once its scoring show is over.
+            last = results[-1].points
+            totals = (totals[0] - last[0], totals[1] - last[1])
+            results = results[:-1]
+        draw.text(m, TOP, PANEL_COL, 4, f"{names[me]:<8}{totals[me]:>4}", art.TEXT_CYAN)
+        draw.text(m, TOP, PANEL_COL, 5, f"{names[opp]:<8}{totals[opp]:>4}", art.TEXT_PINK)
+        # rounds so far: RND1  5  3
+        for k, res in enumerate(results[-8:]):
             pts = res.points
             line = f"{app.t('rnd_short')}{res.number:<2}{pts[me]:>5}{pts[opp]:>5}"
             draw.text(m, TOP, PANEL_COL, 7 + k, line, art.TEXT_GREY)
@@ -519,15 +543,18 @@ class MatchScene:
             status = app.t("waiting") if not v.opponent_confirmed else "OK!"
             if self.mode == "cpu" and v.opponent_confirmed:
                 status = "OK!"
-            draw.text(m, TOP, 1, 22, status, art.TEXT_YELLOW if v.opponent_confirmed else art.TEXT_GREY)
-        draw.text(m, TOP, 4, 1 + 0, "", art.TEXT_WHITE)
+            draw.text(
+                m, TOP, 1, 22, status, art.TEXT_YELLOW if v.opponent_confirmed else art.TEXT_GREY
+            )
         self._reveal_text(app, TOP, opp)
 
     def _reveal_text(self, app: App, screen: int, seat: int) -> None:
         step = self._last_step(seat)
         if step is None:
             return
-        colour = {"royal": art.TEXT_YELLOW, "bust": art.TEXT_RED, "total": art.TEXT_GREEN}.get(step.kind, art.TEXT_WHITE)
+        colour = {"royal": art.TEXT_YELLOW, "bust": art.TEXT_RED, "total": art.TEXT_GREEN}.get(
+            step.kind, art.TEXT_WHITE
+        )
         for k, line in enumerate(step.lines):
             draw.text(app.m, screen, 1, 18 + k, line, colour)
         if step.kind != "total":
@@ -549,7 +576,9 @@ class MatchScene:
             target = Target(Zone.CELL, i)
             if v.phase.is_place and held is not None and i in v.empty_cells:
                 pal = art.BG_SLOT_TARGET
-            if (hover == target and ctrl.refusal(v, target, held) is not None) or flash_target == target:
+            if (
+                hover == target and ctrl.refusal(v, target, held) is not None
+            ) or flash_target == target:
                 pal = art.BG_SLOT_ILLEGAL
             draw.slot(m, BOTTOM, rect, pal)
         for rect in HAND_RECTS:
@@ -558,13 +587,24 @@ class MatchScene:
         draw.text(m, BOTTOM, 1, 0, names[self.bottom_seat], art.TEXT_CYAN)
         draw.button(m, BOTTOM, BUTTON_RECTS[Zone.MENU], app.t("btn_menu"))
         if v.phase.is_place and not v.confirmed:
-            undo_pal = art.BG_BUTTON if ctrl.order or any(c is not None for c in v.grid) else art.BG_BUTTON_OFF
+            undo_pal = (
+                art.BG_BUTTON
+                if ctrl.order or any(c is not None for c in v.grid)
+                else art.BG_BUTTON_OFF
+            )
             ok_pal = art.BG_BUTTON if not v.hand else art.BG_BUTTON_OFF
             if flash_target == Target(Zone.CONFIRM):
                 ok_pal = art.BG_SLOT_ILLEGAL
             draw.button(m, BOTTOM, BUTTON_RECTS[Zone.UNDO], app.t("btn_undo"), pal=undo_pal)
             draw.button(m, BOTTOM, BUTTON_RECTS[Zone.CONFIRM], app.t("btn_confirm"), pal=ok_pal)
-            draw.text(m, BOTTOM, PANEL_COL, 3, app.t("half_1" if v.phase.half == 1 else "half_2"), art.TEXT_WHITE)
+            draw.text(
+                m,
+                BOTTOM,
+                PANEL_COL,
+                3,
+                app.t("half_1" if v.phase.half == 1 else "half_2"),
+                art.TEXT_WHITE,
+            )
             if self.message is not None:
                 lines = [(app.t(self.message.key), self.message.colour)]
             elif held is not None:
@@ -576,14 +616,25 @@ class MatchScene:
                     (app.t("help_confirm3"), art.TEXT_GREY),
                 ]
             else:
-                lines = [(app.t(k), art.TEXT_WHITE) for k in ("help_place", "help_place2", "help_place3")]
+                lines = [
+                    (app.t(k), art.TEXT_WHITE) for k in ("help_place", "help_place2", "help_place3")
+                ]
             for k, (line, colour) in enumerate(lines):
                 draw.text(m, BOTTOM, PANEL_COL, MESSAGE_ROWS[k], line, colour)
             if ctrl.cursor_visible:
                 r = target_rect(ctrl.cursor)
-                draw.text(m, BOTTOM, max(0, r.x // 8 - 1), r.y // 8 + r.h // 16, "▶", art.TEXT_YELLOW)
+                draw.text(
+                    m, BOTTOM, max(0, r.x // 8 - 1), r.y // 8 + r.h // 16, "▶", art.TEXT_YELLOW
+                )
         elif self.state == "deal":
-            draw.text(m, BOTTOM, PANEL_COL, 3, app.t("half_1" if v.phase.half == 1 else "half_2"), art.TEXT_WHITE)
+            draw.text(
+                m,
+                BOTTOM,
+                PANEL_COL,
+                3,
+                app.t("half_1" if v.phase.half == 1 else "half_2"),
+                art.TEXT_WHITE,
+            )
         elif v.phase.is_place:
             draw.text(m, BOTTOM, PANEL_COL, MESSAGE_ROWS[0], app.t("waiting"), art.TEXT_GREY)
         if self.state == "reveal" and self.step_i < 0:
@@ -592,9 +643,13 @@ class MatchScene:
         if self.state == "round_over" and self.next_menu is not None:
             res = self.match.results[-1]
             me, opp = self.bottom_seat, 1 - self.bottom_seat
-            draw.text(m, BOTTOM, PANEL_COL, 3, app.t("round_result", n=res.number)[:15], art.TEXT_YELLOW)
+            draw.text(
+                m, BOTTOM, PANEL_COL, 3, app.t("round_result", n=res.number)[:15], art.TEXT_YELLOW
+            )
             draw.text(m, BOTTOM, PANEL_COL, 5, f"{names[me]:<8}{res.points[me]:>4}", art.TEXT_CYAN)
-            draw.text(m, BOTTOM, PANEL_COL, 6, f"{names[opp]:<8}{res.points[opp]:>4}", art.TEXT_PINK)
+            draw.text(
+                m, BOTTOM, PANEL_COL, 6, f"{names[opp]:<8}{res.points[opp]:>4}", art.TEXT_PINK
+            )
             draw.text(m, BOTTOM, PANEL_COL, 8, app.t("total"), art.TEXT_GREY)
             draw.text(m, BOTTOM, PANEL_COL, 9, f"{names[me]:<8}{v.totals[me]:>4}", art.TEXT_CYAN)
             draw.text(m, BOTTOM, PANEL_COL, 10, f"{names[opp]:<8}{v.totals[opp]:>4}", art.TEXT_PINK)

@@ -26,24 +26,45 @@ class MenuItem:
 
 
 def column(
-    items: list[tuple[str, str]], *, top: int = 40, width: int = 160, height: int = 24, gap: int = 8, left: int | None = None
+    items: list[tuple[str, str]],
+    *,
+    top: int = 40,
+    width: int = 160,
+    height: int = 24,
+    gap: int = 8,
+    left: int | None = None,
 ) -> list[MenuItem]:
     """Buttons stacked vertically, centred horizontally (pixels, tile aligned)."""
     x = (256 - width) // 2 if left is None else left
-    return [MenuItem(v, label, Rect(x, top + i * (height + gap), width, height)) for i, (v, label) in enumerate(items)]
+    return [
+        MenuItem(v, label, Rect(x, top + i * (height + gap), width, height))
+        for i, (v, label) in enumerate(items)
+    ]
 
 
-def row(items: list[tuple[str, str]], *, y: int, width: int = 80, height: int = 24, gap: int = 16) -> list[MenuItem]:
+def row(
+    items: list[tuple[str, str]], *, y: int, width: int = 80, height: int = 24, gap: int = 16
+) -> list[MenuItem]:
     """Buttons side by side, centred horizontally."""
     total = len(items) * width + (len(items) - 1) * gap
     x0 = (256 - total) // 2 // 8 * 8
-    return [MenuItem(v, label, Rect(x0 + i * (width + gap), y, width, height)) for i, (v, label) in enumerate(items)]
+    return [
+        MenuItem(v, label, Rect(x0 + i * (width + gap), y, width, height))
+        for i, (v, label) in enumerate(items)
+    ]
 
 
 class Menu:
     """Buttons on the bottom screen with touch and pad handling."""
 
-    def __init__(self, items: list[MenuItem], *, screen: int = BOTTOM, cursor: int = 0, horizontal: bool = False) -> None:
+    def __init__(
+        self,
+        items: list[MenuItem],
+        *,
+        screen: int = BOTTOM,
+        cursor: int = 0,
+        horizontal: bool = False,
+    ) -> None:
         self.items = items
         self.screen = screen
         self.cursor = cursor
@@ -55,7 +76,11 @@ class Menu:
         """Draw every button in its current state."""
         for i, item in enumerate(self.items):
             down = i == self.pressed or (self.cursor_shown and i == self.cursor)
-            pal = art.BG_BUTTON_DOWN if down else (art.BG_BUTTON if item.enabled else art.BG_BUTTON_OFF)
+            pal = (
+                art.BG_BUTTON_DOWN
+                if down
+                else (art.BG_BUTTON if item.enabled else art.BG_BUTTON_OFF)
+            )
             colour = art.TEXT_BLACK if item.enabled else art.TEXT_GREY
             draw.button(app.m, self.screen, item.rect, item.label, pal=pal, colour=colour)
 

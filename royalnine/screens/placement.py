@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from royalnine.core import CENTRE, Action, Card, Confirm, Place, PlayerView, Unplace
 from royalnine.screens.layout import (
     CELL_RECTS,
-    HAND_RECTS,
     Target,
     Zone,
     all_targets,
@@ -232,9 +231,13 @@ class PlacementController:
                 return Outcome()
             return self._toggle(card, target)
         # a cell
-        if card is not None and self.movable(view, card) and card != self.selected:
-            if self.selected is None or view.grid[target.index] is not None:
-                return self._toggle(card, target)
+        if (
+            card is not None
+            and self.movable(view, card)
+            and card != self.selected
+            and (self.selected is None or view.grid[target.index] is not None)
+        ):
+            return self._toggle(card, target)
         if card is not None and card == self.selected:
             return self._toggle(card, target)
         if self.selected is None:
@@ -316,13 +319,6 @@ class PlacementController:
                 return Outcome(feedback=[Feedback("deselect")])
             return self.undo(view)
         return Outcome()
-
-    def slot_rects(self) -> tuple[tuple[Target, ...], tuple[Target, ...]]:
-        """(cell targets, hand targets) in drawing order."""
-        return (
-            tuple(Target(Zone.CELL, i) for i in range(len(CELL_RECTS))),
-            tuple(Target(Zone.HAND, i) for i in range(len(HAND_RECTS))),
-        )
 
 
 def _invalid(message: str, target: Target | None) -> Outcome:

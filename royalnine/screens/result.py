@@ -1,4 +1,4 @@
-"""The match result: winner, a per-round table (top) and a per-round bar chart on the GRP page (bottom).
+"""The match result: the winner, a per-round table (top) and a bar chart on the GRP page (bottom).
 
 The chart is drawn with GBOX/GFILL/GLINE on the bottom screen's GRP page, the
 way a 2013 PTC program would. Buttons: REMATCH (same mode and level) and TITLE.
@@ -66,11 +66,15 @@ class MatchResultScene:
         spacing = 2 if len(shown) <= 6 else 1
         for k, res in enumerate(shown):
             p = res.points
-            colour = art.TEXT_CYAN if p[0] > p[1] else (art.TEXT_PINK if p[1] > p[0] else art.TEXT_WHITE)
+            colour = (
+                art.TEXT_CYAN if p[0] > p[1] else (art.TEXT_PINK if p[1] > p[0] else art.TEXT_WHITE)
+            )
             draw.text(m, TOP, 6, 8 + k * spacing, f"{res.number:<5}{p[0]:>9}{p[1]:>9}", colour)
         totals = self.match.totals()
         row_ = 8 + len(shown) * spacing
-        draw.text(m, TOP, 6, row_, f"{app.t('total'):<5}{totals[0]:>9}{totals[1]:>9}", art.TEXT_YELLOW)
+        draw.text(
+            m, TOP, 6, row_, f"{app.t('total'):<5}{totals[0]:>9}{totals[1]:>9}", art.TEXT_YELLOW
+        )
 
     def draw_chart(self, app: App) -> None:
         """Two bars per round on the bottom GRP page, scaled to the best round."""

@@ -1,4 +1,4 @@
-"""The scoring show after the common card turns: one step per scoring line, then the bonus, then the total.
+"""The scoring show after the common card turns: each scoring line, then any bonus, then the total.
 
 Built from the core's :class:`GridScore` breakdown (never re-scored here), so
 what the player reads is exactly what the rules counted. Each step names the
@@ -55,8 +55,8 @@ def grid_steps(seat: int, score: GridScore, who: str, lang: str) -> list[RevealS
         lines = (tr("royal_nine", lang), tr("royal_nine2", lang))
         steps.append(RevealStep(seat, ALL_CELLS, lines, "royal", running, "royal"))
     if score.bust:
-        lines = (tr("bust", lang), tr("bust2", lang), tr("bust3", lang))
-        steps.append(RevealStep(seat, ALL_CELLS, lines, "bust", 0, "bust"))
+        bust = (tr("bust", lang), tr("bust2", lang), tr("bust3", lang))
+        steps.append(RevealStep(seat, ALL_CELLS, bust, "bust", 0, "bust"))
     total = tr("grid_total", lang, who=who, pts=score.total)
     steps.append(RevealStep(seat, (), (total,), "total", score.total, "total"))
     return steps

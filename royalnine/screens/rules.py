@@ -55,7 +55,9 @@ def page_pictures(page: int) -> list[tuple[Card | None, int, int, int]]:
         bust = _cards("B1,B2,B3,B4,R9,B5,B6,B7,B8")
         for base, grid, pal in ((8, royal, art.SP_SCORED), (136, bust, art.SP_ILLEGAL)):
             for i, c in enumerate(grid):
-                out.append((c, base + (i % 3) * 28, 24 + (i // 3) * 36, art.SP_NORMAL if i != 4 else pal))
+                out.append(
+                    (c, base + (i % 3) * 28, 24 + (i // 3) * 36, art.SP_NORMAL if i != 4 else pal)
+                )
     return out
 
 
@@ -63,7 +65,10 @@ def page_labels(app: App, page: int) -> list[tuple[int, int, str, int]]:
     """(col, row, text, colour) labels on the top screen beside the pictures."""
     if page == 2:
         keys = ("role_STRAIGHT", "role_FLUSH", "role_STRAIGHT_FLUSH")
-        out = [(12, 2 + 5 * k + k // 2, f"{app.t(key)} {pts}", art.TEXT_YELLOW) for k, (key, pts) in enumerate(zip(keys, (1, 1, 2), strict=True))]
+        out = [
+            (12, 2 + 5 * k + k // 2, f"{app.t(key)} {pts}", art.TEXT_YELLOW)
+            for k, (key, pts) in enumerate(zip(keys, (1, 1, 2), strict=True))
+        ]
         out.append((12, 18, "9-1-2 = 0", art.TEXT_RED))
         return out
     if page == 3:
@@ -95,7 +100,13 @@ class RulesScene:
         board.end()
         for col, row_, label, colour in page_labels(app, self.page):
             draw.text(m, TOP, col, row_, label, colour)
-        draw.centred(m, BOTTOM, 1, app.t("rules_title", page=self.page + 1, pages=len(PAGES)), art.TEXT_YELLOW)
+        draw.centred(
+            m,
+            BOTTOM,
+            1,
+            app.t("rules_title", page=self.page + 1, pages=len(PAGES)),
+            art.TEXT_YELLOW,
+        )
         for k, key in enumerate(PAGES[self.page]):
             draw.text(m, BOTTOM, 1, 4 + 2 * k, app.t(key), art.TEXT_WHITE)
         items = [("prev", "<"), ("back", app.t("menu_back")), ("next", ">")]

@@ -1,0 +1,150 @@
+"""Whole matches played through the screens with injected stylus input, save/resume, corrupt saves."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from petitcom_shim import Machine
+from royalnine.app import App
+from royalnine.core import score_grid
+from royalnine.screens.autoplay import AutoPlayer
+from royalnine.screens.layout import BUTTON_RECTS, TOP, Zone
+from royalnine.screens.match import MatchScene
+from royalnine.screens.result import MatchResultScene
+from royalnine.screens.title import TitleScene
+from royalnine.storage import SAVE_FILE, Settings, Storage
+
+
+def make_app(home: Path, *, seed: int = 7, **settings: object) -> App:
+    m = Machine(headless=True, seed=seed)
+    return App(m, Storage(home), Settings(sound=False, **settings), seed=seed)  # type: ignore[arg-type]
+
+
+def console_row(app: App, screen: int, row: int) -> str:
+    app.m.cpage(screen)
+    return "".join(chr(app.m.chkchr(x, row)) for x in range(32)).replace("\x00", " ")
+
+
+def both_screens(app: App) -> np.ndarray:
+    return np.concatenate([app.m.screen_array(0), app.m.screen_array(1)])
+
+
+def finish_and_check(app: App) -> MatchResultScene:
+    scene = app.scene
+    assert isinstance(scene, MatchResultScene)
+    match = scene.match
+    assert match.is_over and len(match.results) == match.config.rounds
+    for result in match.results:  # every round's points are the core's score of the grids
+        assert result.points == tuple(score_grid(g).total for g in result.grids)
+    totals = match.totals()
+    assert totals == (
+        sum(r.points[0] for r in match.results),
+        sum(r.points[1] for r in match.results),
+    )
+    shown = [console_row(app, TOP, r) for r in range(24)]
+    total_row = next(row for row in shown if row.strip().startswith("TOTAL"))
+    assert total_row.split()[1:] == [str(totals[0]), str(totals[1])]
+    return scene
+
+
+@pytest.mark.parametrize("drag", [False, True], ids=["taps", "drags"])
+def test_a_whole_match_against_the_cpu_through_the_ui(tmp_path: Path, drag: bool) -> None:
+    app = make_app(tmp_path, rounds=2)
+    player = AutoPlayer(app, mode="cpu", drag=drag, seed=3)
+    player.play(max_frames=20_000)
+    assert {
+        "title",
+        "placed_first",
+        "second_half",
+        "reveal",
+        "round_result",
+        "match_result",
+    } <= player.stages
+    finish_and_check(app)
+    assert not (tmp_path / SAVE_FILE).exists()  # a finished match leaves no save
+    assert Storage(tmp_path).stats()  # and is counted
+
+
+def test_a_two_player_match_with_hand_over_screens(tmp_path: Path) -> None:
+    app = make_app(tmp_path, rounds=1)
+    handovers: list[str] = []
+
+    def watch(app_: App) -> None:
+        scene = app_.scene
+        if isinstance(scene, MatchScene) and scene.state == "handover":
+            row = console_row(app_, TOP, 10).strip()
+            if not handovers or handovers[-1] != row:
+                handovers.append(row)
+
+    app.on_frame.append(watch)
+    AutoPlayer(app, mode="local", seed=5).play(max_frames=20_000)
+    scene = finish_and_check(app)
+    assert scene.mode == "local"
+    assert "Pass to PLAYER 2" in handovers and "Pass to PLAYER 1" in handovers
+
+
+def test_a_match_saved_mid_round_resumes_to_the_same_screen(tmp_path: Path) -> None:
+    app = make_app(tmp_path, rounds=3)
+    player = AutoPlayer(app, mode="cpu", seed=11)
+    while not ("second_half" in player.stages and isinstance(app.scene, MatchScene)):
+        player.step()
+    app.step(40)  # the deal animation settles; the save was written after the deal
+    scene = app.scene
+    assert isinstance(scene, MatchScene) and scene.state == "place"
+    before = both_screens(app)
+    saved_history = scene.match.history
+    app.m.close()
+
+    app2 = make_app(tmp_path, seed=99)
+    assert isinstance(app2.scene, TitleScene)
+    menu = app2.scene.menu
+    assert menu is not None and menu.items[0].value == "continue"
+    app2.m.input.touch(*menu.items[0].rect.centre)
+    app2.step(2)
+    app2.m.input.untouch()
+    app2.step(40)
+    resumed = app2.scene
+    assert isinstance(resumed, MatchScene)
+    assert resumed.match.history == saved_history
+    assert np.array_equal(both_screens(app2), before)
+
+
+def test_a_corrupt_save_is_set_aside_and_reported(tmp_path: Path) -> None:
+    save = tmp_path / SAVE_FILE
+    save.parent.mkdir(parents=True)
+    save.write_text('{"format": "royalnine.match", "version": 1, "config": ', encoding="utf-8")
+    app = make_app(tmp_path)
+    app.step(5)
+    scene = app.scene
+    assert isinstance(scene, TitleScene) and scene.menu is not None
+    assert [i.value for i in scene.menu.items][0] == "cpu"  # no CONTINUE
+    assert "Damaged save" in console_row(app, 1, 0)
+    assert not save.exists()
+    kept = [p for p in save.parent.iterdir() if p.name != save.name]
+    assert kept and kept[0].read_text(encoding="utf-8").startswith('{"format"')
+
+
+def test_pause_menu_quits_to_title_and_keeps_the_save(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    player = AutoPlayer(app, mode="cpu", seed=2)
+    while not (isinstance(app.scene, MatchScene) and app.scene.state == "place"):
+        player.step()
+    menu_xy = BUTTON_RECTS[Zone.MENU].centre
+    app.m.input.touch(*menu_xy)
+    app.step(2)
+    app.m.input.untouch()
+    app.step(2)
+    from royalnine.screens.pause import PauseScene
+
+    pause = app.scene
+    assert isinstance(pause, PauseScene) and pause.menu is not None
+    quit_item = next(i for i in pause.menu.items if i.value == "quit")
+    app.m.input.touch(*quit_item.rect.centre)
+    app.step(2)
+    app.m.input.untouch()
+    app.step(2)
+    assert isinstance(app.scene, TitleScene)
+    assert (tmp_path / SAVE_FILE).exists()
