@@ -1,4 +1,4 @@
-"""Whole matches played through the screens with injected stylus input, save/resume, corrupt saves."""
+"""Whole matches played through the screens by stylus; save and resume; corrupt saves; pause."""
 
 from __future__ import annotations
 
@@ -120,7 +120,7 @@ def test_a_corrupt_save_is_set_aside_and_reported(tmp_path: Path) -> None:
     app.step(5)
     scene = app.scene
     assert isinstance(scene, TitleScene) and scene.menu is not None
-    assert [i.value for i in scene.menu.items][0] == "cpu"  # no CONTINUE
+    assert scene.menu.items[0].value == "cpu"  # no CONTINUE
     assert "Damaged save" in console_row(app, 1, 0)
     assert not save.exists()
     kept = [p for p in save.parent.iterdir() if p.name != save.name]

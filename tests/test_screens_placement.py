@@ -42,7 +42,7 @@ def drag(ctrl: PlacementController, match: Match, src: Target, dst: Target) -> O
 def test_every_target_is_hit_at_its_centre_and_inside_the_screen() -> None:
     for target in all_targets():
         rect = target_rect(target)
-        assert 0 <= rect.x and rect.x + rect.w <= 256 and 0 <= rect.y and rect.y + rect.h <= 192
+        assert rect.x >= 0 and rect.x + rect.w <= 256 and rect.y >= 0 and rect.y + rect.h <= 192
         assert hit(*rect.centre) == target
     rects = [target_rect(t) for t in all_targets()]
     for i, a in enumerate(rects):
