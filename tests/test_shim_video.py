@@ -485,3 +485,28 @@ def test_reprinting_the_same_text_redraws_nothing(m: Machine) -> None:
     m.locate(0, 5)
     m.print("S", end="")
     assert con._dirty_cells == {(7, 5), (0, 5)}
+
+
+def test_chrload_from_an_8bit_surface(m: Machine) -> None:
+    import pygame
+
+    surf = pygame.Surface((8, 16), depth=8)
+    surf.set_palette([(i, i, i) for i in range(256)])
+    surf.fill(5)
+    surf.fill(12, pygame.Rect(0, 8, 8, 8))
+    assert m.chrload("BGU2", surf, 10) == 2
+    assert m.chrread("BGU2", 10) == "5" * 64 and m.chrread("BGU2", 11) == "C" * 64
+    with pytest.raises(IllegalFunctionCall):
+        m.chrload("BGU0", pygame.Surface((8, 8)))  # not paletted
+
+
+def test_visible_sprites_off_hides_only_sprites(m: Machine) -> None:
+    m.chrset("SPU0", 0, "9" * 64)
+    m.spset(0, 0, 0, 0, 0, 0, 8, 8)
+    m.gpset(3, 3, 4)
+    m.visible(sprites=False)
+    shown = m.screen_array(0)
+    assert tuple(shown[1, 1]) == m.screens[0].palettes.rgb(0, 0)
+    assert tuple(shown[3, 3]) == m.screens[0].palettes.rgb(2, 4)
+    m.visible(sprites=True)
+    assert tuple(m.screen_array(0)[1, 1]) == m.screens[0].palettes.rgb(1, 9)
