@@ -15,7 +15,7 @@ from royalnine.ai.match_level import _opponent_second_half, equity
 from royalnine.ai.position import Position
 from royalnine.ai.search import RankedPlacement, second_half_analysis
 from royalnine.ai.selfplay import play_match
-from royalnine.ai.tables import SYMMETRIES
+from royalnine.ai.tables import SYMMETRIES, score_indices
 from royalnine.core import (
     Dealer,
     Match,
@@ -123,6 +123,48 @@ def test_decisions_ignore_hidden_cards(level: str) -> None:
         pa = make_player(level, 1, random.Random(3)).choose(va)
         pb = make_player(level, 1, random.Random(3)).choose(vb)
         assert pa == pb
+
+
+def test_match_level_cannot_see_the_opponents_placement() -> None:
+    """A tripwire: the opponent's placement this half would change a peeking player's choice.
+
+    Seat 0 confirms two different placements of its second-half cards (a, b).
+    Knowing them, the best last-round choice of seat 1 differs for some deals
+    and leads (counted here, so the test is sensitive); the match level, reading
+    only its view, must choose the same in both.
+    """
+    sensitive = 0
+    for seed in range(40):
+        base = _second_place(seed)
+        v0 = view(base, 0)
+        place_a = dict(zip(v0.hand, v0.empty_cells, strict=True))
+        place_b = dict(zip(v0.hand, reversed(v0.empty_cells), strict=True))
+        a = base.apply_all(placement_actions(0, place_a))
+        b = base.apply_all(placement_actions(0, place_b))
+        pos = Position.of(view(a, 1))
+        mine = second_half_analysis(pos)
+        theirs = []
+        for m in (a, b):
+            grid = [c.index if c is not None else 0 for c in m.round.grids[0]]
+            scores = []
+            for centre in pos.unseen:
+                grid[CENTRE] = centre.index
+                scores.append(int(score_indices(grid)))
+            theirs.append(np.array(scores))
+        for lead in (-2, -1, 0, 1, 2):
+            views = [
+                dataclasses.replace(view(m, 1), round_number=5, totals=(10, 10 + lead))
+                for m in (a, b)
+            ]
+            assert views[0] == views[1]
+            peeking = []
+            for score in theirs:
+                win = equity(lead + mine.scores - score[None, :], 0, False).mean(axis=1)
+                peeking.append(set(np.flatnonzero(win == win.max()).tolist()))
+            sensitive += not peeking[0] & peeking[1]
+            choices = [make_player("match", 1, random.Random(seed)).choose(v) for v in views]
+            assert choices[0] == choices[1]
+    assert sensitive > 0
 
 
 def test_view_built_by_hand_is_enough() -> None:
