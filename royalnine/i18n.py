@@ -52,7 +52,7 @@ TEXTS: dict[str, Text] = {
     "title_sub": Text("for petitcom", "for petitcom", 32),
     "title_credit": Text("original (c)2013 Michelan-gelo", "ｹﾞﾝｻｸ (c)2013 Michelan-gelo", 32),
     "title_port": Text("Python port", "Python ﾊﾞﾝ", 16),
-    "press_start": Text("TAP or press A", "ﾀｯﾁ ｶ Aﾎﾞﾀﾝ", 20),
+    "press_start": Text("Choose below", "ｼﾀﾉ ｶﾞﾒﾝﾃﾞ ｴﾗﾝﾃﾞﾈ", 20),
     "menu_continue": Text("CONTINUE MATCH", "ﾂﾂﾞｷｶﾗ", 16),
     "menu_cpu": Text("VS CPU", "CPUﾄ ﾀｲｾﾝ", 16),
     "menu_local": Text("2 PLAYERS", "ﾌﾀﾘﾃﾞ ﾀｲｾﾝ", 16),

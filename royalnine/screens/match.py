@@ -434,6 +434,11 @@ class MatchScene:
             if show_centre:
                 r = CELL_RECTS[CENTRE]
                 pal = art.SP_SCORED if CENTRE in lit else art.SP_NORMAL
+                if seat == self.bottom_seat and (
+                    flash_target == Target(Zone.CELL, CENTRE)
+                    or (hover == Target(Zone.CELL, CENTRE) and ctrl.drag is not None)
+                ):
+                    pal = art.SP_ILLEGAL
                 board.show(CENTRE_SID, card_look(centre, r.x, r.y, pal))
             grid = v.grid if seat == self.bottom_seat else v.opponent_grid
             for i, card in enumerate(grid):
@@ -558,7 +563,9 @@ class MatchScene:
         for k, line in enumerate(step.lines):
             draw.text(app.m, screen, 1, 18 + k, line, colour)
         if step.kind != "total":
-            draw.text(app.m, screen, PANEL_COL, 12, f"= {step.running}", art.TEXT_YELLOW)
+            who = self.names(app)[seat]
+            running = app.t("score_line", who=who, pts=step.running)
+            draw.text(app.m, screen, PANEL_COL, 12, running, art.TEXT_YELLOW)
 
     def draw_bottom(self, app: App, v: PlayerView) -> None:
         """The own grid slots (with target/illegal colours), buttons and help text."""

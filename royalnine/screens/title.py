@@ -65,7 +65,7 @@ class TitleScene:
         fan_cards(SpriteBoard(m, TOP))
         draw.centred(m, TOP, 16, app.t("title_sub"), art.TEXT_WHITE)
         draw.centred(m, TOP, 18, app.t("title_credit"), art.TEXT_GREY)
-        draw.centred(m, TOP, 19, app.t("title_port"), art.TEXT_GREY)
+        draw.centred(m, TOP, 20, app.t("title_port"), art.TEXT_GREY)
         draw.centred(m, TOP, 22, app.t("press_start"), art.TEXT_GREY)
         self.saved = None
         try:
