@@ -1,4 +1,4 @@
-"""The committed card sheets equal a fresh build from assets/cards, and they load into the machine."""
+"""The committed card sheets equal a fresh build from assets/cards and load into the machine."""
 
 from __future__ import annotations
 

@@ -54,7 +54,7 @@ def all_rects(tmp_path_factory: pytest.TempPathFactory) -> list[Rect]:
 
 def test_targets_are_on_screen_and_big_enough(all_rects: list[Rect]) -> None:
     for rect in all_rects:
-        assert 0 <= rect.x and rect.x + rect.w <= 256 and 0 <= rect.y and rect.y + rect.h <= 192
+        assert rect.x >= 0 and rect.x + rect.w <= 256 and rect.y >= 0 and rect.y + rect.h <= 192
         assert rect.w >= 16 and rect.h >= 16, rect  # a fingertip on a 256x192 screen
 
 
