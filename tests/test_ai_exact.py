@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from royalnine.ai.exact import FirstHalf, second_half
+from royalnine.ai.exact import FirstHalf, geometry, second_half
 from royalnine.ai.tables import SYMMETRIES, score_indices
 from royalnine.core.cards import Card, make_deck
 from royalnine.core.scoring import score_grid
@@ -222,3 +222,9 @@ def test_symmetric_placements_score_alike() -> None:
             moved = np.empty(9, dtype=np.int64)
             moved[perm] = g
             assert score_indices(moved) == base
+
+
+def test_first_half_placements_form_210_classes_of_8() -> None:
+    geo = geometry()
+    assert len(geo.rep_cells) == 210
+    assert (geo.class_size == 8).all()
