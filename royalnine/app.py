@@ -107,7 +107,7 @@ class RandomCpu:
 def make_cpu(level: str, seat: int, rng: random.Random) -> CpuPlayer:
     """The CPU opponent of a level from royalnine.ai, or a random legal one."""
     try:
-        from royalnine.ai import make_player  # type: ignore[attr-defined]
+        from royalnine.ai import make_player
     except ImportError:
         return RandomCpu(rng)
     player: CpuPlayer = make_player(level, seat=seat, rng=rng)
