@@ -305,6 +305,8 @@ def test_spanim_steps_in_16x16_units_and_loops(m: Machine) -> None:
         seen.append(sp.current_chr())
     assert seen == [10, 10, 14, 14, 18, 18, 18, 18]
     assert m.spchk(1) == 0 and m.spread(1).chr == 10
+    m.spchr(1, 20)
+    assert sp.current_chr() == 20
 
 
 def test_spsetv_spgetv_and_spset_resets(m: Machine) -> None:

@@ -262,6 +262,8 @@ class SpriteScreen:
         prio = sp.prio if prio is None else prio
         self._check_look(chr_, pal, prio)
         sp.chr, sp.pal, sp.prio = int(chr_), int(pal), int(prio)
+        if not sp.animating:
+            sp.anim_frame = 0  # a finished SPANIM no longer offsets the new character
         if h is not None:
             sp.hflip = int(bool(h))
         if v is not None:
