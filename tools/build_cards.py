@@ -224,7 +224,9 @@ def build_bg_sheet() -> Pixels:
     slot = _slot()
     tiles += [slot[ty * 8 : ty * 8 + 8, tx * 8 : tx * 8 + 8] for ty in range(4) for tx in range(3)]
     button = _button()
-    tiles += [button[ty * 8 : ty * 8 + 8, tx * 8 : tx * 8 + 8] for ty in range(3) for tx in range(3)]
+    tiles += [
+        button[ty * 8 : ty * 8 + 8, tx * 8 : tx * 8 + 8] for ty in range(3) for tx in range(3)
+    ]
     tiles.append(np.full((8, 8), BTN_FILL, np.uint8))
     while len(tiles) % 16:
         tiles.append(np.zeros((8, 8), np.uint8))
