@@ -135,6 +135,8 @@ TEXTS: dict[str, Text] = {
     "bust": Text("BUST! Round = 0", "ﾊﾞｰｽﾄ! ｺﾉﾗｳﾝﾄﾞ 0ﾃﾝ", 32),
     "bust2": Text("8 cards one colour,", "8ﾏｲｶﾞ ｵﾅｼﾞ ｲﾛﾃﾞ", 32),
     "bust3": Text("the common card is not.", "ｷｮｳﾂｳ ｶｰﾄﾞﾀﾞｹ ﾁｶﾞｳ ｲﾛ", 32),
+    "royal_short": Text("ROYAL NINE +16", "ﾛｲﾔﾙﾅｲﾝ +16", 15),
+    "bust_short": Text("BUST = 0", "ﾊﾞｰｽﾄ = 0", 15),
     "no_roles": Text("No roles.", "ﾔｸ ﾅｼ", 32),
     "grid_total": Text("{who}: {pts} points", "{who}: {pts}ﾃﾝ", 32),
     "tap_next": Text("TAP / A: next", "ﾀｯﾁ/A: ﾂｷﾞﾍ", 16),

@@ -12,7 +12,7 @@ from royalnine.app import App, InputFrame, Scene
 from royalnine.core import Card, parse_cards
 from royalnine.screens import draw
 from royalnine.screens.draw import SpriteBoard, card_look
-from royalnine.screens.layout import BOTTOM, CELL_RECTS, TOP
+from royalnine.screens.layout import BOTTOM, CELL_RECTS, TOP, Rect
 from royalnine.screens.menu import Menu, row
 
 PAGES = (
@@ -50,6 +50,12 @@ def page_pictures(page: int) -> list[tuple[Card | None, int, int, int]]:
             for i, c in enumerate(_cards(text)):
                 pal = art.SP_LOCKED if k == 3 else art.SP_SCORED
                 out.append((c, 8 + i * 28, 8 + k * 44, pal))
+    elif page == 4:
+        for i, c in enumerate(_cards("R3,B5,R8,B2")):
+            out.append((c, 8 + i * 32, 144, art.SP_SELECTED if i == 0 else art.SP_NORMAL))
+        r = CELL_RECTS[4]
+        out.append((None, r.x + 120, r.y + 8, art.SP_NORMAL))
+        out.append((_cards("B9")[0], CELL_RECTS[0].x + 120, CELL_RECTS[0].y + 8, art.SP_LOCKED))
     elif page == 3:
         royal = _cards("R1,R2,R3,R4,R9,R5,R6,R7,R8")
         bust = _cards("B1,B2,B3,B4,R9,B5,B6,B7,B8")
@@ -72,9 +78,18 @@ def page_labels(app: App, page: int) -> list[tuple[int, int, str, int]]:
         out.append((12, 18, "9-1-2 = 0", art.TEXT_RED))
         return out
     if page == 3:
-        return [(1, 20, "ROYAL NINE +16", art.TEXT_YELLOW), (17, 20, "BUST = 0", art.TEXT_RED)]
+        return [
+            (1, 20, app.t("royal_nine"), art.TEXT_YELLOW),
+            (17, 20, app.t("bust")[:15], art.TEXT_RED),
+        ]
     if page == 1:
-        return [(1, 20, app.t("common"), art.TEXT_YELLOW)]
+        return [(21, 9, "◀" + app.t("common"), art.TEXT_YELLOW)]
+    if page == 4:
+        return [
+            (1, 1, app.t("help_place"), art.TEXT_WHITE),
+            (1, 2, app.t("help_place2"), art.TEXT_WHITE),
+            (1, 3, app.t("help_place3"), art.TEXT_WHITE),
+        ]
     return []
 
 
@@ -98,6 +113,9 @@ class RulesScene:
         for k, (card, x, y, pal) in enumerate(page_pictures(self.page)):
             board.show(10 + k, card_look(card, x, y, pal))
         board.end()
+        if self.page == 4:
+            for rect in CELL_RECTS:
+                draw.slot(m, TOP, Rect(rect.x + 120, rect.y + 8, rect.w, rect.h))
         for col, row_, label, colour in page_labels(app, self.page):
             draw.text(m, TOP, col, row_, label, colour)
         draw.centred(
