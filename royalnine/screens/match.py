@@ -59,6 +59,7 @@ STEP_FRAMES = 70
 MESSAGE_FRAMES = 90
 FLASH_FRAMES = 24
 CENTRE_SID = 4
+STAR_SPOTS = ((0, 8), (96, 12), (110, 64), (0, 96), (52, 120), (100, 116), (40, 4), (60, 80))
 NEXT_RECT = Rect(144, 160, 104, 24)
 
 
@@ -409,6 +410,14 @@ class MatchScene:
         step = self.steps[self.step_i]
         return step.cells if step.seat == seat else ()
 
+    def _lit_palette(self, cell: int) -> int:
+        """Palette of a highlighted cell: green for a role; for a bust the 8 own cards red
+        and the common card (the culprit) yellow."""
+        step = self.steps[self.step_i]
+        if step.kind == "bust":
+            return art.SP_SELECTED if cell == CENTRE else art.SP_ILLEGAL
+        return art.SP_SCORED
+
     def _last_step(self, seat: int) -> RevealStep | None:
         if self.state not in ("reveal", "round_over", "idle") or not self.steps:
             return None
@@ -433,7 +442,7 @@ class MatchScene:
             show_centre = v.phase is not Phase.MATCH_OVER
             if show_centre:
                 r = CELL_RECTS[CENTRE]
-                pal = art.SP_SCORED if CENTRE in lit else art.SP_NORMAL
+                pal = self._lit_palette(CENTRE) if CENTRE in lit else art.SP_NORMAL
                 if seat == self.bottom_seat and (
                     flash_target == Target(Zone.CELL, CENTRE)
                     or (hover == Target(Zone.CELL, CENTRE) and ctrl.drag is not None)
@@ -447,7 +456,7 @@ class MatchScene:
                 r = CELL_RECTS[i]
                 pal = art.SP_NORMAL
                 if i in lit:
-                    pal = art.SP_SCORED
+                    pal = self._lit_palette(i)
                 elif seat == self.bottom_seat and v.phase.is_place:
                     if card == held:
                         pal = art.SP_SELECTED
@@ -493,10 +502,14 @@ class MatchScene:
         step = self.steps[self.step_i]
         if step.seat != seat or step.kind != "royal":
             return
-        for k in range(8):
-            x = 8 + (k * 37 + self.timer * 3) % 100
-            y = 8 + (k * 53 + self.timer * 2) % 120
-            board.show(40 + k, draw.SpriteLook(art.STAR_CHR, art.SP_STAR, 0, x, y, 16, 16), t=0)
+        twinkle = (self.timer // 6) % 2
+        for k, (x, y) in enumerate(STAR_SPOTS):
+            if k % 2 == twinkle:
+                continue
+            drift = (self.timer // 2) % 8
+            board.show(
+                40 + k, draw.SpriteLook(art.STAR_CHR, art.SP_STAR, 0, x, y - drift, 16, 16), t=0
+            )
 
     def draw_top(self, app: App, v: PlayerView) -> None:
         """Opponent's grid slots, names, totals and the rounds table."""
