@@ -129,21 +129,38 @@ class Sprite:
 _Look = tuple[pygame.Surface | None, int, int]
 
 
-def transform_sprite(
-    surf: pygame.Surface, hx: int, hy: int, angle: int, scale: int
-) -> tuple[pygame.Surface | None, int, int]:
-    """Scale (percent) then rotate (clockwise degrees) a sprite image about its home point.
+def scale_sprite(surf: pygame.Surface, scale: int) -> pygame.Surface | None:
+    """The sprite box scaled (percent, nearest neighbour) to round(w*s) x round(h*s) pixels.
 
-    Nearest-neighbour, like the DS affine unit: the box is scaled to
-    round(w*scale/100) x round(h*scale/100) pixels, then rotated (exact for
-    multiples of 90 degrees). Returns the image and its top-left relative to the
-    sprite position, or (None, 0, 0) when nothing is visible (scale 0).
+    Returns ``surf`` itself at its own size, None when nothing is left (scale 0).
     """
     w, h = surf.get_size()
     sw, sh = math.floor(w * scale / 100 + 0.5), math.floor(h * scale / 100 + 0.5)
     if sw <= 0 or sh <= 0:
+        return None
+    return surf if (sw, sh) == (w, h) else pygame.transform.scale(surf, (sw, sh))
+
+
+def rotate_sprite(
+    scaled: pygame.Surface | None, w: int, h: int, hx: int, hy: int, angle: int
+) -> tuple[pygame.Surface | None, int, int]:
+    """Rotate a scaled sprite box clockwise about its home point.
+
+    Args:
+        scaled: The output of :func:`scale_sprite` (never modified).
+        w: Unscaled width, to place the home point.
+        h: Unscaled height.
+        hx: Home point x in the unscaled box.
+        hy: Home point y in the unscaled box.
+        angle: Clockwise degrees (pygame's rotation, exact at multiples of 90).
+
+    Returns:
+        The image and its top-left relative to the sprite position, or
+        (None, 0, 0) when nothing is visible.
+    """
+    if scaled is None:
         return None, 0, 0
-    scaled = surf if (sw, sh) == (w, h) else pygame.transform.scale(surf, (sw, sh))
+    sw, sh = scaled.get_size()
     # Both transforms keep the source's colour key and fill new corners with it.
     rotated = pygame.transform.rotate(scaled, -angle) if angle else scaled.copy()
     rotated.set_colorkey(KEY_PIXEL, pygame.RLEACCEL)  # never transformed again
@@ -173,6 +190,8 @@ class SpriteScreen:
         self._images: dict[tuple[int, ...], tuple[pygame.Surface, pygame.Surface]] = {}
         # (image key, hx, hy) -> {(angle, scale): (surface, left, top)}
         self._affine: dict[tuple[int, ...], dict[tuple[int, int], _Look]] = {}
+        # (image key, scale) -> the scaled box, shared by every angle
+        self._scaled: dict[tuple[int, ...], pygame.Surface | None] = {}
         self._seen = (-1, -1)
         self.gen = 0
         self.hitno = -1
@@ -375,6 +394,7 @@ class SpriteScreen:
             self._seen = seen
             self._images.clear()
             self._affine.clear()
+            self._scaled.clear()
             self.gen += 1
 
     def draw_lists(self) -> list[list[tuple[pygame.Surface, tuple[int, int]]]]:
@@ -428,6 +448,7 @@ class SpriteScreen:
             if len(self._images) > _CACHE_LIMIT:
                 self._images.clear()
                 self._affine.clear()
+                self._scaled.clear()
             self._images[key] = cached
         return cached, key
 
@@ -446,11 +467,20 @@ class SpriteScreen:
             if looks is None:
                 if len(self._affine) > _CACHE_LIMIT:
                     self._affine.clear()
+                    self._scaled.clear()
                 looks = self._affine[key] = {}
             sp.looks = looks
         found = looks.get((angle, scale))
         if found is None:
-            found = looks[angle, scale] = transform_sprite(pair[0], sp.hx, sp.hy, angle, scale)
+            scaled_key = (*sp.base_key, scale)
+            if scaled_key in self._scaled:
+                scaled = self._scaled[scaled_key]
+            else:
+                if len(self._scaled) > _CACHE_LIMIT:
+                    self._scaled.clear()
+                scaled = self._scaled[scaled_key] = scale_sprite(pair[0], scale)
+            found = rotate_sprite(scaled, sp.w, sp.h, sp.hx, sp.hy, angle)
+            looks[angle, scale] = found
         return found
 
     # -- collision -------------------------------------------------------------
