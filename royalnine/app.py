@@ -18,7 +18,7 @@ from typing import Protocol
 from petitcom_shim import Button, Machine
 from petitcom_shim.sound import Beep
 from royalnine.art import load_art
-from royalnine.core import Card, Match, PlayerView
+from royalnine.core import HAND_SIZE, Action, Card, PlayerView, placement_actions
 from royalnine.i18n import tr
 from royalnine.storage import Settings, Storage
 
@@ -89,6 +89,33 @@ class CpuPlayer(Protocol):
 
     def choose(self, view: PlayerView) -> dict[Card, int]:
         """Where to put the 4 cards of ``view.hand`` (cell per card)."""
+
+
+class Opponent(Protocol):
+    """The seat that is not played on this machine: the CPU today, a remote player later.
+
+    The match screen polls it every frame while that seat has to place; it
+    answers with the seat's placement actions (ending with Confirm) once it
+    knows them, or None while it is still waiting (e.g. for a QR image to be
+    dropped on the window, which arrives in ``inp.dropped``).
+    """
+
+    def poll(self, view: PlayerView, inp: InputFrame | None) -> list[Action] | None:
+        """This seat's actions for the current half, or None while not yet known."""
+
+
+class CpuOpponent:
+    """A CPU player as an :class:`Opponent`: answers at once from its own view."""
+
+    def __init__(self, player: CpuPlayer, seat: int) -> None:
+        self.player = player
+        self.seat = seat
+
+    def poll(self, view: PlayerView, inp: InputFrame | None) -> list[Action] | None:
+        """Place the whole hand and confirm (only with all 4 cards of the half in hand)."""
+        if view.seat != self.seat or not view.phase.is_place or len(view.hand) != HAND_SIZE:
+            return None
+        return placement_actions(self.seat, self.player.choose(view))
 
 
 class RandomCpu:
@@ -209,15 +236,3 @@ class App:
         """Run until the window closes or a scene quits."""
         while self.m.running:
             self.tick()
-
-
-def new_seed(rng: random.Random) -> int:
-    """A fresh 32-bit seed for a dealer, drawn from the app's RNG."""
-    return rng.randrange(1 << 32)
-
-
-def start_match(app: App, mode: str, level: str) -> Match:
-    """A fresh match with the current rules options."""
-    from royalnine.core import MatchConfig
-
-    return Match.new(MatchConfig(rounds=app.settings.rounds, tens=app.settings.tens))

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from royalnine import art
-from royalnine.app import App, CpuPlayer, InputFrame, Scene, make_cpu
+from royalnine.app import App, CpuOpponent, InputFrame, Opponent, Scene, make_cpu
 from royalnine.core import (
     CENTRE,
     Dealer,
@@ -27,7 +27,6 @@ from royalnine.core import (
     NextRound,
     Phase,
     PlayerView,
-    placement_actions,
     view,
 )
 from royalnine.core.errors import IllegalMove
@@ -59,6 +58,7 @@ STEP_FRAMES = 70
 MESSAGE_FRAMES = 90
 FLASH_FRAMES = 24
 CENTRE_SID = 4
+OPPONENT_SEAT = 1  # the seat of a CPU (or, later, remote) opponent; seat 0 plays here
 STAR_SPOTS = ((0, 8), (96, 12), (110, 64), (0, 96), (52, 120), (100, 116), (40, 4), (60, 80))
 NEXT_RECT = Rect(144, 160, 104, 24)
 
@@ -96,7 +96,8 @@ class MatchScene:
         self.flash: tuple[Target, int] | None = None
         self.dirty = True
         self.boards: tuple[SpriteBoard, SpriteBoard] | None = None
-        self.cpu: CpuPlayer | None = None
+        self.opponent: Opponent | None = None
+        """The seat not played on this machine (vs CPU); None when both seats are here."""
         self.dealer: Dealer | None = None
         self.next_menu: Menu | None = None
         self.deal_from: set[int] = set()
@@ -150,8 +151,9 @@ class MatchScene:
         if self.dealer is None:
             # The dealer's seed is never saved: a save file must not predict the next cards.
             self.dealer = Dealer(random.Random(app.rng.randrange(1 << 32)))
-        if self.mode == "cpu" and self.cpu is None:
-            self.cpu = make_cpu(self.level, 1, random.Random(app.rng.randrange(1 << 32)))
+        if self.mode == "cpu" and self.opponent is None:
+            rng = random.Random(app.rng.randrange(1 << 32))
+            self.opponent = CpuOpponent(make_cpu(self.level, OPPONENT_SEAT, rng), OPPONENT_SEAT)
         if self.state == "start":
             self.state = "idle"
             if self.mode == "local" and self.match.phase.is_place:
@@ -166,7 +168,7 @@ class MatchScene:
         """One frame of the match."""
         if "select" in inp.keys or (
             inp.touch_up is not None
-            and self.state in ("place", "idle", "reveal", "round_over")
+            and self.state in ("place", "idle", "wait", "reveal", "round_over")
             and BUTTON_RECTS[Zone.MENU].contains(*inp.touch_up)
             and self._menu_down
         ):
@@ -186,6 +188,9 @@ class MatchScene:
                 self.dirty = True
         elif self.state == "place":
             self.place_input(app, inp)
+        elif self.state == "wait":
+            if self.poll_opponent(app, inp) or not self.match.awaiting(OPPONENT_SEAT):
+                self.state = "idle"
         elif self.state == "handover":
             if inp.touch_up is not None or any(k in ("a", "start") for k in inp.keys):
                 assert self.handover_to is not None
@@ -220,7 +225,7 @@ class MatchScene:
         from royalnine.screens.pause import PauseScene
 
         self._menu_down = False
-        if self.state in ("place", "idle", "round_over"):
+        if self.state in ("place", "idle", "wait", "round_over"):
             self.save(app)
         return PauseScene(self)
 
@@ -240,8 +245,7 @@ class MatchScene:
             self.apply(app, [self.dealer.deal(match)])
             for c in self.ctrl:
                 c.new_half()
-            if self.mode == "cpu":
-                self.cpu_move(app)
+            self.poll_opponent(app, None)
             self.save(app)
             self.state = "deal"
             self.timer = DEAL_FRAMES
@@ -254,8 +258,9 @@ class MatchScene:
                 self.dirty = True
                 return None
             other = 1 - self.bottom_seat
-            if self.mode == "cpu":
-                self.cpu_move(app)
+            if self.opponent is not None:
+                self.state = "wait"
+                self.dirty = True
                 return None
             self.handover_to = other
             self.state = "handover"
@@ -274,15 +279,22 @@ class MatchScene:
             self.dirty = True
         return None
 
-    def cpu_move(self, app: App) -> None:
-        """Let the CPU (seat 1) place and confirm from its own view."""
-        if self.cpu is None or not self.match.awaiting(1):
-            return
-        cpu_view = view(self.match, 1)
-        if len(cpu_view.hand) != 4:
-            return
-        placement = self.cpu.choose(cpu_view)
-        self.apply(app, placement_actions(1, placement))
+    def poll_opponent(self, app: App, inp: InputFrame | None) -> bool:
+        """Ask the opponent seat (CPU today, a remote player later) for its move; True once made.
+
+        The opponent reads only its own view; its placement is applied and saved
+        at once but stays hidden on screen until both seats have confirmed.
+        """
+        seat = OPPONENT_SEAT
+        if self.opponent is None or not self.match.awaiting(seat):
+            return False
+        actions = self.opponent.poll(view(self.match, seat), inp)
+        if not actions:
+            return False
+        if self.apply(app, actions):
+            self.save(app)
+            return True
+        return False
 
     def place_input(self, app: App, inp: InputFrame) -> None:
         """Stylus and pad while the bottom seat places."""
