@@ -2,23 +2,24 @@
 
 Worst case from issue 3: on both screens, two full BG layers scrolling, 100
 moving 32x32 sprites (ids 0-23 spinning continuously at different scales,
-24-31 pulsing in size), a full console whose last line changes every frame, and
-a GRP drawing; 600 frames in step mode. Spinning and pulsing repeat, as in
+24-31 pulsing in size), a full console whose last line changes every frame,
+and a GRP drawing; 600 frames in step mode. Spinning and pulsing repeat, as in
 games, so after the first cycle transformed images come from the cache; a
-never-repeating (angle, scale) costs one pygame scale+rotate per sprite-frame. Each frame is
-timed from ``vsync`` through composing both screens (the program's own verb
-calls before ``vsync`` are not counted; their effects are).
+never-seen (angle, scale) costs one pygame scale+rotate. Each frame is timed
+from ``vsync`` through composing both screens (the program's own verb calls
+before ``vsync`` are not counted; their effects are).
 
 The baseline is a plain pygame-ce loop that blits the same pixels with no
 emulation: the same layer, sprite, console and GRP images, pre-rendered, at the
-positions the emulated run produced (recorded in a separate, untimed run).
+positions the emulated run produced (recorded in a separate, untimed run). The
+two alternate frame by frame.
 
 Times are CPU time of the main thread (``time.thread_time``), where pygame
 blits, so other processes on a busy computer do not inflate them.
 
-Usage: ``python tools/bench_shim.py [--frames N] [--repeats N] [--json]``. With ``--json`` it
-prints one line: frame_ms_mean, frame_ms_p99, budget_fraction (mean / 16.7 ms),
-baseline_ms_mean and ratio_vs_baseline.
+Usage: ``python tools/bench_shim.py [--frames N] [--repeats N] [--json]``. With
+``--json`` it prints one line: frame_ms_mean, frame_ms_p99, budget_fraction
+(mean / 16.7 ms), baseline_ms_mean and ratio_vs_baseline.
 """
 
 from __future__ import annotations
