@@ -472,6 +472,8 @@ class MatchScene:
                 elif seat == self.bottom_seat and v.phase.is_place:
                     if card == held:
                         pal = art.SP_SELECTED
+                    elif ctrl.cursor_visible and ctrl.cursor == Target(Zone.CELL, i):
+                        pal = art.SP_SCORED
                     elif i in v.locked:
                         pal = art.SP_LOCKED
                     if flash_target == Target(Zone.CELL, i) or (
@@ -489,6 +491,9 @@ class MatchScene:
             for i, card in enumerate(hand):
                 r = HAND_RECTS[i]
                 pal = art.SP_SELECTED if card == held else art.SP_NORMAL
+                on_cursor = ctrl.cursor_visible and ctrl.cursor == Target(Zone.HAND, i)
+                if seat == self.bottom_seat and on_cursor and card != held:
+                    pal = art.SP_SCORED
                 if seat != self.bottom_seat and v.opponent_confirmed:
                     pal = art.SP_LOCKED
                 if flash_target == Target(Zone.HAND, i) and seat == self.bottom_seat:
@@ -608,6 +613,8 @@ class MatchScene:
             target = Target(Zone.CELL, i)
             if v.phase.is_place and held is not None and i in v.empty_cells:
                 pal = art.BG_SLOT_TARGET
+            if ctrl.cursor_visible and ctrl.cursor == target and v.phase.is_place:
+                pal = art.BG_SLOT_TARGET
             if (
                 hover == target and ctrl.refusal(v, target, held) is not None
             ) or flash_target == target:
@@ -627,6 +634,10 @@ class MatchScene:
             ok_pal = art.BG_BUTTON if not v.hand else art.BG_BUTTON_OFF
             if flash_target == Target(Zone.CONFIRM):
                 ok_pal = art.BG_SLOT_ILLEGAL
+            if ctrl.cursor_visible and ctrl.cursor == Target(Zone.UNDO):
+                undo_pal = art.BG_BUTTON_DOWN
+            if ctrl.cursor_visible and ctrl.cursor == Target(Zone.CONFIRM):
+                ok_pal = art.BG_BUTTON_DOWN
             draw.button(m, BOTTOM, BUTTON_RECTS[Zone.UNDO], app.t("btn_undo"), pal=undo_pal)
             draw.button(m, BOTTOM, BUTTON_RECTS[Zone.CONFIRM], app.t("btn_confirm"), pal=ok_pal)
             draw.text(

@@ -107,6 +107,8 @@ class TitleScene:
             self.menu.cursor = LEVELS.index(cur) if cur in LEVELS else 1
         if self.notice:
             draw.centred(m, BOTTOM, 0, self.notice[:32], art.TEXT_RED)
+        elif page == "main" and self.saved is not None:
+            draw.centred(m, BOTTOM, 1, app.t("continue_q"), art.TEXT_YELLOW)
         self.menu.draw(app)
 
     def frame(self, app: App, inp: InputFrame) -> Scene | None:
