@@ -21,6 +21,7 @@ from petitcom_shim.config import ShimConfig
 from petitcom_shim.display import create_frontend
 from petitcom_shim.errors import IllegalFunctionCall, OutOfRange
 from petitcom_shim.input import Input
+from petitcom_shim.sound import Sound
 from petitcom_shim.video.bg import BGLayer, decode_tile, tile_word
 from petitcom_shim.video.chr import ChrStore, ResourceRef, parse_resource
 from petitcom_shim.video.compose import ScreenVideo, Visibility
@@ -95,10 +96,6 @@ class Machine:
             title=title,
             config=config,
         )
-        # Imported on use: the audio back-end is the heaviest import of the shim and
-        # the rest of the package (QR tools, tests) should load without it.
-        from petitcom_shim.sound import Sound
-
         self.sound = Sound(enabled=audio if audio is not None else not headless)
         self._clock = pygame.time.Clock()
         self.chr = ChrStore(font.load_font())
