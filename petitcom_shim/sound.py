@@ -20,6 +20,10 @@ Arguments follow SmileBASIC's ``BEEP n, pitch, vol, pan``:
 * ``vol`` 0-127: linear amplitude ``vol / 127``.
 * ``pan`` 0-127: 0 = left, 64 = centre, 127 = right, with a constant-power law.
 
+Every preset is scaled so that its peak at pitch 0 and vol 127 is 0.7 of full
+scale before panning: presets sound equally loud, and overlapping effects keep
+some headroom before the mixer clips.
+
 Out-of-range values raise :class:`~petitcom_shim.errors.OutOfRange` (a
 ValueError), where SmileBASIC stops with "Out of range".
 """
