@@ -1,0 +1,101 @@
+"""Menus by stylus and pad: options change and persist, rules pages turn, rematch starts a new match."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from petitcom_shim import Button, Machine
+from petitcom_shim.charset import to_ptc
+from royalnine.app import App
+from royalnine.i18n import tr
+from royalnine.screens.autoplay import AutoPlayer
+from royalnine.screens.match import MatchScene
+from royalnine.screens.menu import Menu
+from royalnine.screens.options import OptionsScene
+from royalnine.screens.result import MatchResultScene
+from royalnine.screens.rules import PAGES, RulesScene
+from royalnine.screens.title import TitleScene
+from royalnine.storage import Settings, Storage
+
+
+def make_app(home: Path) -> App:
+    return App(Machine(headless=True), Storage(home), Settings(sound=False), seed=3)
+
+
+def tap_item(app: App, value: str) -> None:
+    menu = getattr(app.scene, "menu", None)
+    assert isinstance(menu, Menu)
+    item = next(i for i in menu.items if i.value == value)
+    app.m.input.touch(*item.rect.centre)
+    app.step(2)
+    app.m.input.untouch()
+    app.step(2)
+
+
+def press(app: App, button: int) -> None:
+    app.m.input.press(button)
+    app.step(1)
+    app.m.input.release(button)
+    app.step(2)
+
+
+def test_options_change_the_language_and_rules_and_persist(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    tap_item(app, "options")
+    assert isinstance(app.scene, OptionsScene)
+    tap_item(app, "lang")
+    tap_item(app, "tens")
+    tap_item(app, "rounds")  # 5 -> 7
+    saved = Storage(tmp_path).load_settings()
+    assert (saved.lang, saved.tens, saved.rounds) == ("ja", True, 7)
+    app.m.cpage(0)
+    row = bytes(app.m.chkchr(x, 4) for x in range(32))
+    assert to_ptc(tr("opt_title", "ja")) in row  # the title is now in katakana
+    tap_item(app, "back")
+    assert isinstance(app.scene, TitleScene)
+
+
+def test_a_slip_off_a_button_cancels_it(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    menu = app.scene.menu  # type: ignore[attr-defined]
+    item = next(i for i in menu.items if i.value == "options")
+    app.m.input.touch(*item.rect.centre)
+    app.step(2)
+    app.m.input.touch(item.rect.centre[0], item.rect.y + item.rect.h + 20)
+    app.step(2)
+    app.m.input.untouch()
+    app.step(2)
+    assert isinstance(app.scene, TitleScene)
+
+
+def test_rules_pages_turn_with_pad_and_stylus(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    tap_item(app, "rules")
+    scene = app.scene
+    assert isinstance(scene, RulesScene) and scene.page == 0
+    tap_item(app, "next")
+    assert scene.page == 1
+    press(app, Button.L)
+    press(app, Button.L)
+    assert scene.page == len(PAGES) - 1
+    press(app, Button.B)
+    assert isinstance(app.scene, TitleScene)
+
+
+def test_pad_only_reaches_a_match(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    press(app, Button.DOWN)  # shows the cursor on VS CPU
+    press(app, Button.A)  # -> CPU level menu
+    press(app, Button.A)  # the preselected level
+    assert isinstance(app.scene, MatchScene)
+
+
+def test_rematch_starts_a_new_match_of_the_same_mode(tmp_path: Path) -> None:
+    app = App(Machine(headless=True), Storage(tmp_path), Settings(sound=False, rounds=1), seed=3)
+    AutoPlayer(app, seed=1).play(max_frames=10_000)
+    result = app.scene
+    assert isinstance(result, MatchResultScene)
+    tap_item(app, "rematch")
+    scene = app.scene
+    assert isinstance(scene, MatchScene) and scene.mode == result.mode
+    assert scene.match.results == () and scene.match.round.number == 1
