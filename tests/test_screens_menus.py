@@ -1,4 +1,4 @@
-"""Menus by stylus and pad: options change and persist, rules pages turn, rematch starts a new match."""
+"""Menus by stylus and pad: options persist, rules pages turn, rematch starts a new match."""
 
 from __future__ import annotations
 
