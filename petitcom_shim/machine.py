@@ -28,7 +28,7 @@ from petitcom_shim.video.compose import ScreenVideo, Visibility
 from petitcom_shim.video.console import Console
 from petitcom_shim.video.grp import GrpPage, check_page, circle_points, line_points
 from petitcom_shim.video.palette import KINDS, parse_rrggbb
-from petitcom_shim.video.sprites import SpriteScreen, SpriteState
+from petitcom_shim.video.sprites import SpriteScreen, SpriteState, TransformCache
 from petitcom_shim.video.surfaces import new_surface
 
 __all__ = ["FPS", "MAINCNTL_WRAP", "Machine", "SpriteState"]
@@ -99,9 +99,10 @@ class Machine:
         self.sound = Sound(enabled=audio if audio is not None else not headless)
         self._clock = pygame.time.Clock()
         self.chr = ChrStore(font.load_font())
+        transforms = TransformCache()  # the same sprite art on both screens turns once
         self.screens = (
-            ScreenVideo(0, self.chr, _to_ptc),
-            ScreenVideo(1, self.chr, _to_ptc),
+            ScreenVideo(0, self.chr, _to_ptc, transforms),
+            ScreenVideo(1, self.chr, _to_ptc, transforms),
         )
         self.grp_pages = tuple(GrpPage() for _ in range(4))
         self.vis = Visibility()

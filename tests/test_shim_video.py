@@ -512,3 +512,42 @@ def test_visible_sprites_off_hides_only_sprites(m: Machine) -> None:
     assert tuple(shown[3, 3]) == m.screens[0].palettes.rgb(2, 4)
     m.visible(sprites=True)
     assert tuple(m.screen_array(0)[1, 1]) == m.screens[0].palettes.rgb(1, 9)
+
+
+def _spinner(m: Machine, screen: int, angle: int) -> None:
+    m.sppage(screen)
+    for t in range(4):
+        m.chrset("SPU0" if screen == 0 else "SPS0", t, "0123456789ABCDEF" * 4)
+    m.spset(0, 0, 2, 0, 0, 0)
+    m.sphome(0, 8, 8)
+    m.spofs(0, 50, 50)
+    m.spangle(0, angle)
+    m.spscale(0, 150)
+
+
+def test_transformed_sprites_are_shared_between_screens(m: Machine) -> None:
+    _spinner(m, 0, 30)
+    _spinner(m, 1, 30)
+    m.screen_surface(0)
+    m.screen_surface(1)
+    cache = m.screens[0].sprites._transforms
+    assert cache is m.screens[1].sprites._transforms
+    assert len(cache._looks) == 1 and len(cache._scaled) == 1  # same art, one transform
+    assert np.array_equal(m.screen_array(0), m.screen_array(1))
+
+
+def test_transform_cache_budget_drops_and_recovers(m: Machine) -> None:
+    _spinner(m, 0, 0)
+    cache = m.screens[0].sprites._transforms
+    cache.BUDGET = 20_000  # a few transformed images
+    for angle in range(0, 360, 7):
+        m.spangle(0, angle)
+        m.screen_surface(0)
+    assert cache.gen > 0 and cache.bytes <= cache.BUDGET
+    m.spangle(0, 45)
+    fresh = Machine(headless=True)
+    try:
+        _spinner(fresh, 0, 45)
+        assert np.array_equal(m.screen_array(0), fresh.screen_array(0))
+    finally:
+        fresh.close()

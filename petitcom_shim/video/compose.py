@@ -21,7 +21,7 @@ from petitcom_shim.video.chr import ChrStore
 from petitcom_shim.video.console import Console
 from petitcom_shim.video.grp import GrpPage
 from petitcom_shim.video.palette import KEY_PIXEL, Palettes
-from petitcom_shim.video.sprites import SpriteScreen
+from petitcom_shim.video.sprites import SpriteScreen, TransformCache
 from petitcom_shim.video.surfaces import surface_from_pixels
 
 __all__ = ["ScreenVideo", "Visibility"]
@@ -42,12 +42,18 @@ class Visibility:
 class ScreenVideo:
     """Palettes, console, BG layers, sprites and GRP priority of one screen."""
 
-    def __init__(self, screen: int, chr_store: ChrStore, to_ptc: Callable[[str], bytes]) -> None:
+    def __init__(
+        self,
+        screen: int,
+        chr_store: ChrStore,
+        to_ptc: Callable[[str], bytes],
+        transforms: TransformCache | None = None,
+    ) -> None:
         self.screen = screen
         self.palettes = Palettes()
         self.console = Console(screen, chr_store, self.palettes, to_ptc)
         self.bg = BGScreen(screen, chr_store, self.palettes)
-        self.sprites = SpriteScreen(screen, chr_store, self.palettes)
+        self.sprites = SpriteScreen(screen, chr_store, self.palettes, transforms)
         self.gprio = 3
         self.grp_draw = screen
         self.grp_disp = screen

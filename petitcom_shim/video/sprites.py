@@ -11,6 +11,7 @@ and rotated/scaled images per (look, home, angle to 1 degree, scale to 1 %).
 
 from __future__ import annotations
 
+import hashlib
 import math
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -32,6 +33,7 @@ __all__ = [
     "Sprite",
     "SpriteScreen",
     "SpriteState",
+    "TransformCache",
 ]
 
 SPRITE_COUNT = 100
@@ -103,8 +105,9 @@ class Sprite:
     col: tuple[int, int, int, int, bool, int] = (0, 0, 16, 16, True, 0xFF)
     vec: tuple[float, float] = (0.0, 0.0)
     base: tuple[pygame.Surface, pygame.Surface] | None = None
-    base_key: tuple[int, ...] = ()
+    base_key: tuple[object, ...] = ()
     looks: dict[tuple[int, int], tuple[pygame.Surface | None, int, int]] | None = None
+    looks_gen: int = -1
     surf: pygame.Surface | None = None
     offx: int = 0
     offy: int = 0
@@ -127,6 +130,8 @@ class Sprite:
 #: A drawable look: the surface (None when scaled to nothing) and its top-left
 #: relative to the sprite position.
 _Look = tuple[pygame.Surface | None, int, int]
+#: A sprite's untransformed look: (source, RLE blit copy) and its content key.
+_Image = tuple[tuple[pygame.Surface, pygame.Surface], tuple[object, ...]]
 
 
 def scale_sprite(surf: pygame.Surface, scale: int) -> pygame.Surface | None:
@@ -172,10 +177,67 @@ def rotate_sprite(
     return rotated, -math.floor(rw / 2 + px + 0.5), -math.floor(rh / 2 + py + 0.5)
 
 
+class TransformCache:
+    """Rotated and scaled sprite images, keyed by image content and shared by both screens.
+
+    Keys hold a digest of the sprite's coloured pixels, so they stay valid across
+    CHRSET/COLSET (a changed image simply gets a new key) and the same art on both
+    screens is transformed once. A byte budget bounds the memory: when it is
+    exceeded everything is dropped and ``gen`` moves on so sprites fetch afresh.
+    """
+
+    BUDGET = 48 * 1024 * 1024
+
+    def __init__(self) -> None:
+        self._looks: dict[tuple[object, ...], dict[tuple[int, int], _Look]] = {}
+        self._scaled: dict[tuple[object, ...], pygame.Surface | None] = {}
+        self.bytes = 0
+        self.gen = 0
+
+    def looks_for(self, key: tuple[object, ...]) -> dict[tuple[int, int], _Look]:
+        """The (angle, scale) -> look table of one image with one home point."""
+        looks = self._looks.get(key)
+        if looks is None:
+            looks = self._looks[key] = {}
+        return looks
+
+    def scaled(
+        self, base_key: tuple[object, ...], source: pygame.Surface, scale: int
+    ) -> pygame.Surface | None:
+        """The image scaled to ``scale`` percent (cached; shared by every angle)."""
+        key = (*base_key, scale)
+        if key not in self._scaled:
+            scaled = self._scaled[key] = scale_sprite(source, scale)
+            if scaled is not None:
+                self._count(scaled)
+        return self._scaled[key]
+
+    def store(self, looks: dict[tuple[int, int], _Look], key: tuple[int, int], look: _Look) -> None:
+        """Remember a transformed look, dropping everything if over budget."""
+        looks[key] = look
+        if look[0] is not None:
+            self._count(look[0])
+
+    def _count(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        self.bytes += w * h * 4
+        if self.bytes > self.BUDGET:
+            self._looks.clear()
+            self._scaled.clear()
+            self.bytes = 0
+            self.gen += 1
+
+
 class SpriteScreen:
     """The sprites of one screen and the caches of their images."""
 
-    def __init__(self, screen: int, chr_store: ChrStore, palettes: Palettes) -> None:
+    def __init__(
+        self,
+        screen: int,
+        chr_store: ChrStore,
+        palettes: Palettes,
+        transforms: TransformCache | None = None,
+    ) -> None:
         self.screen = screen
         self._chr = chr_store
         self._pal = palettes
@@ -187,11 +249,9 @@ class SpriteScreen:
         self._animating: set[int] = set()
         self._order: list[Sprite] | None = None
         self._drawn_gen = 0
-        self._images: dict[tuple[int, ...], tuple[pygame.Surface, pygame.Surface]] = {}
+        self._images: dict[tuple[int, ...], _Image] = {}
         # (image key, hx, hy) -> {(angle, scale): (surface, left, top)}
-        self._affine: dict[tuple[int, ...], dict[tuple[int, int], _Look]] = {}
-        # (image key, scale) -> the scaled box, shared by every angle
-        self._scaled: dict[tuple[int, ...], pygame.Surface | None] = {}
+        self._transforms = transforms if transforms is not None else TransformCache()
         self._seen = (-1, -1)
         self.gen = 0
         self.hitno = -1
@@ -392,9 +452,7 @@ class SpriteScreen:
         seen = (self._chr.version[self._family], self._pal.version[1])
         if seen != self._seen:
             self._seen = seen
-            self._images.clear()
-            self._affine.clear()
-            self._scaled.clear()
+            self._images.clear()  # keyed by tile numbers; transforms are keyed by content
             self.gen += 1
 
     def draw_lists(self) -> list[list[tuple[pygame.Surface, tuple[int, int]]]]:
@@ -421,8 +479,8 @@ class SpriteScreen:
                 lists[sp.prio].append((sp.surf, (xs[sid] + sp.offx, ys[sid] + sp.offy)))
         return lists
 
-    def _image(self, sp: Sprite) -> tuple[tuple[pygame.Surface, pygame.Surface], tuple[int, ...]]:
-        """(source, blit copy) of the sprite's current look, and its cache key.
+    def _image(self, sp: Sprite) -> _Image:
+        """(source, blit copy) of the sprite's current look, and its content key.
 
         The source stays plain for pygame's transforms; the blit copy is run-length
         encoded by SDL, which blits colour-keyed sprites fastest but would be
@@ -431,26 +489,27 @@ class SpriteScreen:
         tiles = self._chr.tiles[self._family]
         first = 4 * sp.current_chr()
         key = (first, sp.w, sp.h, sp.pal, sp.hflip, sp.vflip)
-        cached = self._images.get(key)
-        if cached is None:
-            tw, th = sp.w // 8, sp.h // 8
-            idx = (first + np.arange(tw * th)) % len(tiles)
-            pix = tiles[idx].reshape(th, tw, 8, 8).transpose(0, 2, 1, 3).reshape(sp.h, sp.w)
-            if sp.hflip:
-                pix = pix[:, ::-1]
-            if sp.vflip:
-                pix = pix[::-1, :]
-            index = np.where(pix != 0, sp.pal * 16 + pix.astype(np.intp), 256)
-            plain = surface_from_pixels(self._pal.lut(1)[index])
-            fast = plain.copy()
-            fast.set_colorkey(KEY_PIXEL, pygame.RLEACCEL)
-            cached = (plain, fast)
-            if len(self._images) > _CACHE_LIMIT:
-                self._images.clear()
-                self._affine.clear()
-                self._scaled.clear()
-            self._images[key] = cached
-        return cached, key
+        found = self._images.get(key)
+        if found is not None:
+            return found
+        tw, th = sp.w // 8, sp.h // 8
+        idx = (first + np.arange(tw * th)) % len(tiles)
+        pix = tiles[idx].reshape(th, tw, 8, 8).transpose(0, 2, 1, 3).reshape(sp.h, sp.w)
+        if sp.hflip:
+            pix = pix[:, ::-1]
+        if sp.vflip:
+            pix = pix[::-1, :]
+        index = np.where(pix != 0, sp.pal * 16 + pix.astype(np.intp), 256)
+        pixels = self._pal.lut(1)[index]
+        plain = surface_from_pixels(pixels)
+        fast = plain.copy()
+        fast.set_colorkey(KEY_PIXEL, pygame.RLEACCEL)
+        digest = hashlib.blake2b(pixels.tobytes(), digest_size=16).digest()
+        made = ((plain, fast), (sp.w, sp.h, digest))
+        if len(self._images) > _CACHE_LIMIT:
+            self._images.clear()
+        self._images[key] = made
+        return made
 
     def _look(self, sp: Sprite, angle: int, scale: int) -> _Look:
         """The image to blit at a rounded angle and scale, and its top-left offset."""
@@ -460,27 +519,16 @@ class SpriteScreen:
             sp.base = pair
         if angle == 0 and scale == 100:
             return pair[1], -sp.hx, -sp.hy
+        cache = self._transforms
         looks = sp.looks
-        if looks is None:
-            key = (*sp.base_key, sp.hx, sp.hy)
-            looks = self._affine.get(key)
-            if looks is None:
-                if len(self._affine) > _CACHE_LIMIT:
-                    self._affine.clear()
-                    self._scaled.clear()
-                looks = self._affine[key] = {}
-            sp.looks = looks
+        if looks is None or sp.looks_gen != cache.gen:
+            looks = sp.looks = cache.looks_for((*sp.base_key, sp.hx, sp.hy))
+            sp.looks_gen = cache.gen
         found = looks.get((angle, scale))
         if found is None:
-            scaled_key = (*sp.base_key, scale)
-            if scaled_key in self._scaled:
-                scaled = self._scaled[scaled_key]
-            else:
-                if len(self._scaled) > _CACHE_LIMIT:
-                    self._scaled.clear()
-                scaled = self._scaled[scaled_key] = scale_sprite(pair[0], scale)
+            scaled = cache.scaled(sp.base_key, pair[0], scale)
             found = rotate_sprite(scaled, sp.w, sp.h, sp.hx, sp.hy, angle)
-            looks[angle, scale] = found
+            cache.store(looks, (angle, scale), found)
         return found
 
     # -- collision -------------------------------------------------------------
