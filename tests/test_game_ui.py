@@ -148,3 +148,40 @@ def test_pause_menu_quits_to_title_and_keeps_the_save(tmp_path: Path) -> None:
     app.step(2)
     assert isinstance(app.scene, TitleScene)
     assert (tmp_path / SAVE_FILE).exists()
+
+
+def test_quitting_during_the_scoring_show_replays_it_on_resume(tmp_path: Path) -> None:
+    from petitcom_shim import Button
+
+    app = make_app(tmp_path, rounds=2)
+    player = AutoPlayer(app, mode="cpu", seed=6)
+    while "reveal" not in player.stages:
+        player.step()
+    app.m.input.press(Button.SELECT)
+    app.step(1)
+    app.m.input.release(Button.SELECT)
+    app.step(2)
+    menu = getattr(app.scene, "menu", None)
+    assert menu is not None
+    quit_item = next(i for i in menu.items if i.value == "quit")
+    app.m.input.touch(*quit_item.rect.centre)
+    app.step(2)
+    app.m.input.untouch()
+    app.step(2)
+    app.m.close()
+
+    app2 = make_app(tmp_path, seed=8)
+    title = app2.scene
+    assert isinstance(title, TitleScene) and title.menu is not None
+    app2.m.input.touch(*title.menu.items[0].rect.centre)
+    app2.step(2)
+    app2.m.input.untouch()
+    app2.step(2)
+    scene = app2.scene
+    assert isinstance(scene, MatchScene) and scene.state == "reveal"
+    assert len(scene.match.results) == 1
+    for _ in range(3000):
+        if scene.state == "round_over":
+            break
+        app2.step()
+    assert scene.state == "round_over" and len(scene.match.results) == 1

@@ -274,6 +274,9 @@ class MatchScene:
             self.begin_reveal(app)
             return None
         if phase is Phase.ROUND_OVER:
+            if not self.steps:  # resumed after the reveal: play the scoring show again
+                self.begin_reveal(app)
+                return None
             self.state = "round_over"
             self._make_next_menu(app)
             self.dirty = True
