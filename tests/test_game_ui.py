@@ -176,9 +176,10 @@ def test_quitting_during_the_scoring_show_replays_it_on_resume(tmp_path: Path) -
     app2.m.input.touch(*title.menu.items[0].rect.centre)
     app2.step(2)
     app2.m.input.untouch()
-    app2.step(2)
+    app2.step(3)
     scene = app2.scene
-    assert isinstance(scene, MatchScene) and scene.state == "reveal"
+    assert isinstance(scene, MatchScene), scene
+    assert scene.state == "reveal", (scene.state, scene.match.phase, scene.steps)
     assert len(scene.match.results) == 1
     for _ in range(3000):
         if scene.state == "round_over":
