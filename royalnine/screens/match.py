@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
 
 from royalnine import art
 from royalnine.app import App, CpuOpponent, InputFrame, Opponent, Scene, make_cpu
 from royalnine.core import (
     CENTRE,
+    Action,
+    Confirm,
     Dealer,
     Match,
     NextRound,
@@ -102,6 +103,7 @@ class MatchScene:
         self.next_menu: Menu | None = None
         self.deal_from: set[int] = set()
         self.handover_to: int | None = None  # seat the machine is being passed to
+        self._menu_down = False  # the stylus went down on MENU (it acts on release there)
 
     # --- names and helpers ---
 
@@ -120,7 +122,7 @@ class MatchScene:
         meta: dict[str, MetaValue] = {**self.meta, "level": self.level, "bottom": self.bottom_seat}
         app.storage.save_game(SaveGame(self.match, self.mode, meta))
 
-    def apply(self, app: App, actions: list[Any]) -> bool:
+    def apply(self, app: App, actions: list[Action]) -> bool:
         """Apply actions to the match; False (and an error message) if the rules refuse."""
         try:
             self.match = self.match.apply_all(actions)
@@ -218,8 +220,6 @@ class MatchScene:
         self.render(app)
         return None
 
-    _menu_down = False
-
     def pause(self, app: App) -> Scene:
         """Open the pause menu (the match is saved first)."""
         from royalnine.screens.pause import PauseScene
@@ -316,7 +316,7 @@ class MatchScene:
                 outcomes.append(ctrl.pad(v, key))
         for out in outcomes:
             if out.actions:
-                confirmed = any(type(a).__name__ == "Confirm" for a in out.actions)
+                confirmed = any(isinstance(a, Confirm) for a in out.actions)
                 if self.apply(app, out.actions) and confirmed:
                     self.save(app)
                     self.state = "idle"
