@@ -113,6 +113,7 @@ TEXTS: dict[str, Text] = {
     "bad_off": Text("Not your grid.", "ｱﾅﾀﾉ ﾏｽﾃﾞﾅｲ", 15),
     "bad_hand": Text("Place all 4!", "4ﾏｲ ｵｲﾃﾈ!", 15),
     "bad_undo": Text("Nothing to undo", "ﾓﾄﾞｾﾅｲ", 15),
+    "save_failed": Text("Cannot save!", "ｾｰﾌﾞ ﾃﾞｷﾅｲ!", 15),
     "handover": Text("Pass to {who}", "{who}ﾆ ｺｳﾀｲ", 20),
     "handover2": Text("Others look away!", "ｱｲﾃﾊ ﾐﾅｲﾃﾞﾈ!", 20),
     "handover3": Text("Tap when ready", "ｼﾞｭﾝﾋﾞｶﾞ ﾃﾞｷﾀﾗ ﾀｯﾁ", 20),

@@ -20,12 +20,21 @@ PROCESS_START = time.perf_counter()
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--home", type=Path, default=None, help="data folder (default: $ROYALNINE_HOME or the per-user folder)")
-    p.add_argument("--layout", choices=LAYOUTS, default=None, help="how the two screens sit in the window")
+    p.add_argument(
+        "--home",
+        type=Path,
+        default=None,
+        help="data folder (default: $ROYALNINE_HOME or the per-user folder)",
+    )
+    p.add_argument(
+        "--layout", choices=LAYOUTS, default=None, help="how the two screens sit in the window"
+    )
     p.add_argument("--scale", type=int, default=None, help="window scale (0 = largest that fits)")
     p.add_argument("--fullscreen", action="store_true", default=None, help="open full screen")
     p.add_argument("--lang", choices=("en", "ja"), default=None, help="English or Japanese")
-    p.add_argument("--tens", action=argparse.BooleanOptionalAction, default=None, help="play with the two tens")
+    p.add_argument(
+        "--tens", action=argparse.BooleanOptionalAction, default=None, help="play with the two tens"
+    )
     p.add_argument("--rounds", type=int, default=None, help="rounds per match (5 in the original)")
     p.add_argument("--seed", type=int, default=None, help="seed the deals (reproducible matches)")
 
@@ -40,12 +49,16 @@ def add_parser(subparsers: Any) -> None:
 
 def add_demo_parser(subparsers: Any) -> None:
     """Register ``demo``."""
-    demo = subparsers.add_parser("demo", help="watch a CPU-vs-CPU match; --out DIR saves screenshots")
+    demo = subparsers.add_parser(
+        "demo", help="watch a CPU-vs-CPU match; --out DIR saves screenshots"
+    )
     _common(demo)
     demo.add_argument("--headless", action="store_true", help="no window, no real clock")
     demo.add_argument("--out", type=Path, default=None, help="folder for one screenshot per stage")
     demo.add_argument("--shot-scale", type=int, default=1, help="screenshot scale (1-4)")
-    demo.add_argument("--mode", choices=("cpu", "local"), default="cpu", help="match mode to play through")
+    demo.add_argument(
+        "--mode", choices=("cpu", "local"), default="cpu", help="match mode to play through"
+    )
     demo.set_defaults(func=run_demo)
 
 
@@ -62,6 +75,8 @@ def _settings(args: argparse.Namespace) -> tuple[Any, Any]:
         settings.difficulty = args.level
     if not 1 <= settings.rounds <= 99:
         raise SystemExit("royalnine: --rounds must be 1-99")
+    if not 0 <= settings.scale <= 6:
+        raise SystemExit("royalnine: --scale must be 0 (fit the screen) to 6")
     return storage, settings
 
 
@@ -124,7 +139,9 @@ def run_demo(args: argparse.Namespace) -> int:
         m.screenshot(path, scale=max(1, min(4, args.shot_scale)))
         print(f"wrote {path}")
 
-    player = AutoPlayer(app, mode=args.mode, level=settings.difficulty, seed=args.seed or 0, on_stage=shoot)
+    player = AutoPlayer(
+        app, mode=args.mode, level=settings.difficulty, seed=args.seed or 0, on_stage=shoot
+    )
     frames = player.play()
     print(f"demo finished in {frames} frames")
     m.close()

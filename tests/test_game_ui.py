@@ -186,3 +186,17 @@ def test_quitting_during_the_scoring_show_replays_it_on_resume(tmp_path: Path) -
             break
         app2.step()
     assert scene.state == "round_over" and len(scene.match.results) == 1
+
+
+def test_a_failing_disk_does_not_end_the_match(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = make_app(tmp_path, rounds=1)
+
+    def broken(*_args: object, **_kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(app.storage, "save_game", broken)
+    AutoPlayer(app, mode="cpu", seed=1).play(max_frames=10_000)
+    finish_and_check(app)
+    assert any("could not save" in n for n in app.notices)

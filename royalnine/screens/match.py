@@ -120,7 +120,11 @@ class MatchScene:
     def save(self, app: App) -> None:
         """Save the match (atomically, by Storage)."""
         meta: dict[str, MetaValue] = {**self.meta, "level": self.level, "bottom": self.bottom_seat}
-        app.storage.save_game(SaveGame(self.match, self.mode, meta))
+        try:
+            app.storage.save_game(SaveGame(self.match, self.mode, meta))
+        except OSError as exc:  # a full disk or read-only folder must not end the match
+            app.notices.append(f"could not save the match: {exc}")
+            self.say("save_failed", art.TEXT_RED)
 
     def apply(self, app: App, actions: list[Action]) -> bool:
         """Apply actions to the match; False (and an error message) if the rules refuse."""
@@ -573,7 +577,7 @@ class MatchScene:
         draw.text(m, TOP, PANEL_COL, 4, f"{names[me]:<8}{totals[me]:>4}", art.TEXT_CYAN)
         draw.text(m, TOP, PANEL_COL, 5, f"{names[opp]:<8}{totals[opp]:>4}", art.TEXT_PINK)
         # rounds so far: RND1  5  3
-        for k, res in enumerate(results[-8:]):
+        for k, res in enumerate(results[-4:]):
             pts = res.points
             line = f"{app.t('rnd_short')}{res.number:<2}{pts[me]:>5}{pts[opp]:>5}"
             draw.text(m, TOP, PANEL_COL, 7 + k, line, art.TEXT_GREY)
