@@ -150,6 +150,7 @@ TEXTS: dict[str, Text] = {
     "rnd_short": Text("RND", "R", 3),
     "next_round": Text("NEXT ROUND", "ﾂｷﾞﾉ ﾗｳﾝﾄﾞ", 12),
     "see_result": Text("RESULT", "ｹｯｶ", 12),
+    "stats_line": Text("GAMES {n}  WON {a}  LOST {b}", "ﾀｲｾﾝ {n}  ｶﾁ {a}  ﾏｹ {b}", 32),
     "rematch": Text("REMATCH", "ﾓｳｲﾁﾄﾞ", 12),
     "to_title": Text("TITLE", "ﾀｲﾄﾙ", 12),
     # --- pause ---

@@ -52,6 +52,7 @@ class MatchResultScene:
             headline = app.t("wins", who=self.names[outcome.winner])
         draw.centred(m, TOP, 3, headline, art.TEXT_WHITE)
         self.draw_table(app)
+        self.draw_stats(app)
         self.draw_chart(app)
         items = [("rematch", app.t("rematch")), ("title", app.t("to_title"))]
         self.menu = Menu(row(items, y=160, width=96, height=24, gap=16), horizontal=True)
@@ -75,6 +76,19 @@ class MatchResultScene:
         draw.text(
             m, TOP, 6, row_, f"{app.t('total'):<5}{totals[0]:>9}{totals[1]:>9}", art.TEXT_YELLOW
         )
+
+    def draw_stats(self, app: App) -> None:
+        """This mode's record so far (from the statistics file), under the table."""
+        key = self.mode if self.mode != "cpu" else f"cpu:{self.level}"
+        entry = app.storage.stats().get(key)
+        if not isinstance(entry, dict):
+            return
+        try:
+            played, won, lost = (int(entry.get(k, 0)) for k in ("played", "won", "lost"))
+        except (TypeError, ValueError):
+            return
+        line = app.t("stats_line", n=played, a=won, b=lost)
+        draw.centred(app.m, TOP, 22, line, art.TEXT_GREY)
 
     def draw_chart(self, app: App) -> None:
         """Two bars per round on the bottom GRP page, scaled to the best round."""
