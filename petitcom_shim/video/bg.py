@@ -8,6 +8,7 @@ that surface at most four times to wrap the scroll offset at 512 pixels.
 
 from __future__ import annotations
 
+import math
 from typing import cast
 
 import numpy as np
@@ -145,8 +146,8 @@ class BGLayer:
 
     def blit(self, target: pygame.Surface) -> None:
         """Blit the map onto ``target`` at the current offset, wrapping at 512 px."""
-        ox = int(np.floor(self.ofs_x.value)) % WRAP
-        oy = int(np.floor(self.ofs_y.value)) % WRAP
+        ox = math.floor(self.ofs_x.value) % WRAP
+        oy = math.floor(self.ofs_y.value) % WRAP
         tw, th = target.get_size()
         for bx in (-ox, WRAP - ox):
             if bx >= tw or bx + WRAP <= 0:
