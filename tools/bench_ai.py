@@ -10,10 +10,8 @@ Usage::
   processes' load). Targets: first half p95 <= 250 ms, second half p95 <= 10 ms.
 * Peak resident memory of this process after the timing runs (target <= 200 MB).
 * Mean score per round of easy / normal / hard / match over ``--rounds``
-  seeded rounds (no tens). Easy, normal and hard play 1-round matches seeded
-  0..N-1 against an easy opponent (the opponent cannot change one's own
-  score: deals do not depend on play). The match level needs a match
-  situation, so it plays N/5 five-round matches against hard, seeded 0..N/5-1.
+  seeded rounds (no tens): the same N/5 five-round matches for every level
+  (see :func:`mean_scores`). ``--times-only`` skips this part.
 """
 
 from __future__ import annotations
@@ -29,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from royalnine.ai import make_player
+from royalnine.ai import LEVELS, make_player
 from royalnine.ai.exact import geometry
 from royalnine.ai.selfplay import play_match
 from royalnine.core.match import Dealer, Match, MatchConfig, placement_actions
@@ -74,28 +72,25 @@ def decision_times(deals: int, tens: bool) -> dict[str, dict[str, dict[str, floa
 
 
 def mean_scores(rounds: int) -> dict[str, float]:
-    """Mean points per round of each level over the same seeded deals."""
+    """Mean points per round of each level over the same seeded deals.
+
+    All levels play the same ``rounds // 5`` five-round matches (seeds 0, 1, ...),
+    so they see identical cards: a deal depends only on the seed, never on play.
+    Easy, normal and hard face an easy opponent (it cannot change their score);
+    the match level faces hard, since its choices depend on the match situation.
+    """
     out: dict[str, float] = {}
-    for level in ("easy", "normal", "hard"):
-        total = 0
-        for seed in range(rounds):
+    for level in LEVELS:
+        total, count = 0, 0
+        for seed in range(max(1, rounds // 5)):
             players = (
                 make_player(level, 0, random.Random(seed)),
-                make_player("easy", 1, random.Random(seed + 1)),
+                make_player("hard" if level == "match" else "easy", 1, random.Random(seed + 1)),
             )
-            match = play_match(players, seed, MatchConfig(rounds=1))
-            total += match.results[0].points[0]
-        out[level] = total / rounds
-    total, count = 0, 0
-    for seed in range(max(1, rounds // 5)):
-        players = (
-            make_player("match", 0, random.Random(seed)),
-            make_player("hard", 1, random.Random(seed + 1)),
-        )
-        match = play_match(players, seed, MatchConfig(rounds=5))
-        total += sum(r.points[0] for r in match.results)
-        count += len(match.results)
-    out["match"] = total / count
+            match = play_match(players, seed, MatchConfig(rounds=5))
+            total += sum(r.points[0] for r in match.results)
+            count += len(match.results)
+        out[level] = total / count
     return out
 
 
@@ -105,6 +100,7 @@ def main() -> int:
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=1000)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--times-only", action="store_true", help="skip the mean scores")
     args = parser.parse_args()
     start = time.perf_counter()
     geometry()  # built once per process; reported separately
@@ -114,7 +110,7 @@ def main() -> int:
         "tens": decision_times(args.deals, tens=True),
     }
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    scores = mean_scores(args.rounds)
+    scores = {} if args.times_only else mean_scores(args.rounds)
     result = {
         "deals": args.deals,
         "rounds": args.rounds,
@@ -135,7 +131,8 @@ def main() -> int:
                     f"  p95 {s['p95_ms']:7.1f} ms  max {s['max_ms']:7.1f} ms"
                 )
     print(f"peak resident memory: {peak_mb:.0f} MB")
-    print(f"mean score per round over {args.rounds} seeded rounds (no tens):")
+    if scores:
+        print(f"mean score per round over {args.rounds} seeded rounds (no tens):")
     for level, value in scores.items():
         print(f"  {level:7} {value:.3f}")
     return 0
