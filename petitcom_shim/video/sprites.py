@@ -417,13 +417,9 @@ class SpriteScreen:
         rows, cols = self._motion.step()
         sprites = self.sprites
         if len(rows):
-            affine = rows[cols >= _ANGLE]
-            for sid in affine.tolist():
+            # Angles may leave 0-360 mid-turn; readers take them mod 360.
+            for sid in rows[cols >= _ANGLE].tolist():
                 sprites[sid].stale = True
-            left = self._motion.left
-            for sid in rows[(cols == _ANGLE) & (left[rows, _ANGLE] == 0)].tolist():
-                value = float(self._motion.value[sid, _ANGLE]) % 360  # keep it in 0-360
-                self._motion.set(sid, _ANGLES, (value,))
         if self._animating:
             for sid in list(self._animating):
                 sp = sprites[sid]
