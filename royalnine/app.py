@@ -188,6 +188,19 @@ class App:
         if self.settings.sound and event in SOUNDS:
             self.m.beep(SOUNDS[event])
 
+    def store(self, what: str, write: Callable[[], object]) -> bool:
+        """Run one storage write; a failure (full disk, read-only folder) becomes a notice.
+
+        Settings, statistics and saves are conveniences: losing one must never
+        end the game, so every write goes through here or handles OSError itself.
+        """
+        try:
+            write()
+        except OSError as exc:
+            self.notices.append(f"could not save {what}: {exc}")
+            return False
+        return True
+
     def switch(self, scene: Scene) -> None:
         """Make ``scene`` active now."""
         self.scene = scene

@@ -117,10 +117,10 @@ SP_PALETTES: dict[int, dict[int, str]] = {
 class ArtTarget(Protocol):
     """The machine verbs :func:`load_art` needs (a subset of petitcom_shim.Machine)."""
 
-    def chrload(self, res: str, source: str | Path, start: int = 0) -> int: ...  # noqa: D102
-    def colset(self, kind: str, n: int, rrggbb: str) -> None: ...  # noqa: D102
-    def bgpage(self, s: int) -> None: ...  # noqa: D102
-    def sppage(self, s: int) -> None: ...  # noqa: D102
+    def chrload(self, res: str, source: str | Path, start: int = 0) -> int: ...
+    def colset(self, kind: str, n: int, rrggbb: str) -> None: ...
+    def bgpage(self, s: int) -> None: ...
+    def sppage(self, s: int) -> None: ...
 
 
 def data_path(name: str) -> Path:

@@ -51,7 +51,7 @@ from royalnine.screens.layout import (
 from royalnine.screens.menu import Menu, row
 from royalnine.screens.placement import Feedback, Outcome, PlacementController
 from royalnine.screens.reveal import RevealStep, reveal_steps
-from royalnine.storage import SaveGame
+from royalnine.storage import DIFFICULTIES, SaveGame
 
 DEAL_FRAMES = 30
 FLIP_FRAMES = 16
@@ -85,7 +85,8 @@ class MatchScene:
         self.match = match
         self.mode = mode
         self.meta: dict[str, MetaValue] = dict(meta or {})
-        self.level = str(self.meta.get("level", "normal"))
+        level = self.meta.get("level", "normal")
+        self.level: str = str(level) if level in DIFFICULTIES else "normal"
         bottom = self.meta.get("bottom", 0)
         self.bottom_seat: int = 1 if bottom == 1 else 0
         self.ctrl = (PlacementController(0), PlacementController(1))
@@ -242,7 +243,7 @@ class MatchScene:
         if phase is Phase.MATCH_OVER:
             from royalnine.screens.result import MatchResultScene
 
-            app.storage.clear_game()
+            app.store("the match", app.storage.clear_game)
             return MatchResultScene(self.match, self.mode, self.level, self.names(app))
         if phase in (Phase.FIRST_DEAL, Phase.SECOND_DEAL):
             assert self.dealer is not None

@@ -101,6 +101,6 @@ class OptionsScene:
             s.layout = str(_cycle(LAYOUTS, s.layout))
         elif choice == "scale":
             s.scale = int(str(_cycle(SCALES, s.scale)))
-        app.storage.save_settings(s)
+        app.store("settings", lambda: app.storage.save_settings(s))
         self.enter(app)
         return None

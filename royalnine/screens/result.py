@@ -38,7 +38,7 @@ class MatchResultScene:
         if not self.recorded:
             self.recorded = True
             meta = {"difficulty": self.level} if self.mode == "cpu" else {}
-            app.storage.record_result(outcome, self.mode, meta)
+            app.store("statistics", lambda: app.storage.record_result(outcome, self.mode, meta))
             won = outcome.winner == 0 or self.mode == "local"
             app.beep("win" if won or outcome.draw else "lose")
         for s in (TOP, BOTTOM):
@@ -80,7 +80,10 @@ class MatchResultScene:
     def draw_stats(self, app: App) -> None:
         """This mode's record so far (from the statistics file), under the table."""
         key = self.mode if self.mode != "cpu" else f"cpu:{self.level}"
-        entry = app.storage.stats().get(key)
+        try:
+            entry = app.storage.stats().get(key)
+        except OSError:
+            return
         if not isinstance(entry, dict):
             return
         try:

@@ -129,7 +129,7 @@ class TitleScene:
             self.show(app, "main")
         elif choice in LEVELS:
             app.settings.difficulty = choice
-            app.storage.save_settings(app.settings)
+            app.store("settings", lambda: app.storage.save_settings(app.settings))
             return new_match_scene(app, "cpu", choice)
         elif choice == "local":
             return new_match_scene(app, "local", app.settings.difficulty)
