@@ -200,3 +200,27 @@ def test_a_failing_disk_does_not_end_the_match(
     AutoPlayer(app, mode="cpu", seed=1).play(max_frames=10_000)
     finish_and_check(app)
     assert any("could not save" in n for n in app.notices)
+
+
+def test_hint_places_the_hand_where_the_ai_would_and_they_can_still_move(tmp_path: Path) -> None:
+    from royalnine.ai import hint
+
+    app = make_app(tmp_path, rounds=1)
+    player = AutoPlayer(app, mode="cpu", seed=3)
+    while not (isinstance(app.scene, MatchScene) and app.scene.state == "place"):
+        player.step()
+    scene = app.scene
+    expected = hint(scene.view(), top=1)[0].cells
+    app.m.input.touch(*BUTTON_RECTS[Zone.HINT].centre)
+    app.step(2)
+    app.m.input.untouch()
+    app.step(3)
+    v = scene.view()
+    assert v.hand == () and not v.confirmed
+    assert {card: v.grid.index(card) for card in expected} == expected
+    assert "Hint" in console_row(app, 1, 6)
+    app.m.input.touch(*BUTTON_RECTS[Zone.UNDO].centre)  # still movable: UNDO takes one back
+    app.step(2)
+    app.m.input.untouch()
+    app.step(3)
+    assert len(scene.view().hand) == 1

@@ -181,3 +181,14 @@ def test_nothing_is_accepted_after_confirming() -> None:
 def test_layout_constants_are_tile_aligned() -> None:
     for rect in (*CELL_RECTS, *HAND_RECTS, *BUTTON_RECTS.values()):
         assert rect.x % 8 == 0 and rect.y % 8 == 0 and rect.w % 8 == 0 and rect.h % 8 == 0
+
+
+def test_hint_button_and_x_ask_for_a_hint_only_when_placing() -> None:
+    match = dealt_match()
+    ctrl = PlacementController(0)
+    assert tap(ctrl, match, Target(Zone.HINT)).hint
+    assert ctrl.pad(view(match, 0), "x").hint
+    hand = view(match, 0).hand
+    match = match.apply_all([Place(0, c, i) for i, c in enumerate(hand)] + [Confirm(0)])
+    out = tap(ctrl, match, Target(Zone.HINT))
+    assert not out.hint and out.feedback[0].message == "waiting"

@@ -48,6 +48,7 @@ class Zone(enum.Enum):
     HAND = "hand"
     CONFIRM = "confirm"
     UNDO = "undo"
+    HINT = "hint"
     MENU = "menu"
 
 
@@ -75,6 +76,7 @@ HAND_AREA = Rect(0, HAND_Y - 8, 136, 48)
 BUTTON_RECTS: dict[Zone, Rect] = {
     Zone.UNDO: Rect(144, 144, 48, 32),
     Zone.CONFIRM: Rect(200, 144, 48, 32),
+    Zone.HINT: Rect(200, 104, 48, 24),
     Zone.MENU: Rect(200, 0, 56, 24),
 }
 
@@ -98,7 +100,7 @@ def all_targets() -> list[Target]:
     """Every touch target of the match screen."""
     out = [Target(Zone.CELL, i) for i in range(9)]
     out += [Target(Zone.HAND, i) for i in range(4)]
-    out += [Target(z) for z in (Zone.UNDO, Zone.CONFIRM, Zone.MENU)]
+    out += [Target(z) for z in (Zone.UNDO, Zone.CONFIRM, Zone.HINT, Zone.MENU)]
     return out
 
 

@@ -15,7 +15,7 @@ confirm and every new round.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from royalnine import art
 from royalnine.app import App, CpuOpponent, InputFrame, Opponent, Scene, make_cpu
@@ -27,7 +27,9 @@ from royalnine.core import (
     Match,
     NextRound,
     Phase,
+    Place,
     PlayerView,
+    Unplace,
     view,
 )
 from royalnine.core.errors import IllegalMove
@@ -76,6 +78,7 @@ class Message:
     key: str
     colour: int
     frames: int
+    args: dict[str, object] = field(default_factory=dict)
 
 
 class MatchScene:
@@ -138,9 +141,9 @@ class MatchScene:
         self.dirty = True
         return True
 
-    def say(self, key: str, colour: int = art.TEXT_WHITE) -> None:
+    def say(self, key: str, colour: int = art.TEXT_WHITE, **args: object) -> None:
         """Show a transient message in the panel."""
-        self.message = Message(key, colour, MESSAGE_FRAMES)
+        self.message = Message(key, colour, MESSAGE_FRAMES, args)
         self.dirty = True
 
     # --- scene protocol ---
@@ -317,9 +320,11 @@ class MatchScene:
         if inp.touch_up is not None:
             outcomes.append(ctrl.touch_up(v, *inp.touch_up))
         for key in inp.keys:
-            if key in ("up", "down", "left", "right", "a", "b", "start"):
+            if key in ("up", "down", "left", "right", "a", "b", "x", "start"):
                 outcomes.append(ctrl.pad(v, key))
         for out in outcomes:
+            if out.hint:
+                self.give_hint(app, v)
             if out.actions:
                 confirmed = any(isinstance(a, Confirm) for a in out.actions)
                 if self.apply(app, out.actions) and confirmed:
@@ -328,6 +333,25 @@ class MatchScene:
             for fb in out.feedback:
                 self.feedback(app, fb)
             self.dirty = True
+
+    def give_hint(self, app: App, v: PlayerView) -> None:
+        """Put this half's cards where the exact-expectation AI would (they can still move)."""
+        from royalnine.ai import NotMyTurn, hint
+
+        try:
+            best = hint(v, top=1)[0]
+        except NotMyTurn:
+            self.say("waiting", art.TEXT_RED)
+            app.beep("invalid")
+            return
+        seat = self.bottom_seat
+        movable = [c for i in v.movable_cells if (c := v.grid[i]) is not None]
+        actions: list[Action] = [Unplace(seat, c) for c in movable]
+        actions += [Place(seat, card, cell) for card, cell in best.cells.items()]
+        if self.apply(app, actions):
+            self.ctrl[seat].hinted(list(best.cells))
+            self.say("hint_done", art.TEXT_YELLOW, pts=f"{best.ev:.1f}")
+            app.beep("place")
 
     def feedback(self, app: App, fb: Feedback) -> None:
         """Sound and panel message for one piece of controller feedback."""
@@ -646,6 +670,10 @@ class MatchScene:
                 undo_pal = art.BG_BUTTON_DOWN
             if ctrl.cursor_visible and ctrl.cursor == Target(Zone.CONFIRM):
                 ok_pal = art.BG_BUTTON_DOWN
+            hint_pal = art.BG_BUTTON
+            if ctrl.cursor_visible and ctrl.cursor == Target(Zone.HINT):
+                hint_pal = art.BG_BUTTON_DOWN
+            draw.button(m, BOTTOM, BUTTON_RECTS[Zone.HINT], app.t("btn_hint"), pal=hint_pal)
             draw.button(m, BOTTOM, BUTTON_RECTS[Zone.UNDO], app.t("btn_undo"), pal=undo_pal)
             draw.button(m, BOTTOM, BUTTON_RECTS[Zone.CONFIRM], app.t("btn_confirm"), pal=ok_pal)
             draw.text(
@@ -657,7 +685,9 @@ class MatchScene:
                 art.TEXT_WHITE,
             )
             if self.message is not None:
-                lines = [(app.t(self.message.key), self.message.colour)]
+                lines = [(app.t(self.message.key, **self.message.args), self.message.colour)]
+                if self.message.key == "hint_done":
+                    lines.append((app.t("hint_move"), art.TEXT_WHITE))
             elif held is not None:
                 lines = [(app.t("help_selected"), art.TEXT_YELLOW)]
             elif not v.hand:

@@ -47,6 +47,8 @@ class Outcome:
     actions: list[Action] = field(default_factory=list)
     feedback: list[Feedback] = field(default_factory=list)
     menu: bool = False
+    hint: bool = False
+    """The player asked for a hint (the scene asks the AI and places the cards)."""
 
 
 @dataclass
@@ -221,6 +223,11 @@ class PlacementController:
             return self.confirm(view)
         if target.zone is Zone.UNDO:
             return self.undo(view)
+        if target.zone is Zone.HINT:
+            if not self.can_act(view):
+                return _invalid("waiting", target)
+            self.selected = None
+            return Outcome(hint=True)
         if not self.can_act(view):
             return _invalid("waiting", target)
         card = self.card_at(view, target)
@@ -274,6 +281,11 @@ class PlacementController:
             self.order.remove(card)
         return Outcome([Unplace(self.seat, card)], [Feedback("unplace")])
 
+    def hinted(self, cards: list[Card]) -> None:
+        """The scene placed ``cards`` from a hint: UNDO takes them back newest first."""
+        self.selected = None
+        self.order = list(cards)
+
     def undo(self, view: PlayerView) -> Outcome:
         """Take back the most recently placed card of this half."""
         if not self.can_act(view):
@@ -295,7 +307,7 @@ class PlacementController:
     # --- pad ---
 
     def pad(self, view: PlayerView, key: str) -> Outcome:
-        """A pad press: ``up``/``down``/``left``/``right``/``a``/``b``/``start``."""
+        """A pad press: ``up``/``down``/``left``/``right``/``a``/``b``/``x`` (hint)/``start``."""
         if key == "start":
             return self.confirm(view)
         if key in ("up", "down", "left", "right"):
@@ -313,6 +325,8 @@ class PlacementController:
         if key == "a":
             self.cursor_visible = True
             return self.activate(view, self.cursor)
+        if key == "x":
+            return self.activate(view, Target(Zone.HINT))
         if key == "b":
             if self.selected is not None:
                 self.selected = None
