@@ -551,3 +551,34 @@ def test_transform_cache_budget_drops_and_recovers(m: Machine) -> None:
         assert np.array_equal(m.screen_array(0), fresh.screen_array(0))
     finally:
         fresh.close()
+
+
+@given(
+    st.floats(-1000, 1000), st.floats(-1000, 1000), st.integers(1, 40), st.integers(0, 50),
+    st.floats(-1000, 1000), st.integers(0, 40),
+)  # fmt: skip
+def test_tween_array_matches_tween(
+    start: float, first: float, t1: int, steps: int, second: float, t2: int
+) -> None:
+    from petitcom_shim.video.interp import Tween, TweenArray
+
+    one, table = Tween(start), TweenArray([0.0, start], 3)
+    table.set(1, slice(1, 2), (start,))
+    for target, frames in ((first, t1), (second, t2)):
+        one.set(target, frames)
+        table.set(1, slice(1, 2), (target,), frames)
+        for _ in range(steps):
+            one.step()
+            table.step()
+            assert table.value[1, 1] == one.value
+            assert table.value[0, 1] == start and table.value[1, 0] == 0.0  # others untouched
+        assert bool(table.left[1, 1]) == one.moving
+
+
+def test_bgclip_and_gcircle_validate(m: Machine) -> None:
+    with pytest.raises(OutOfRange):
+        m.bgclip(0, 0, 32, 23)
+    with pytest.raises(OutOfRange):
+        m.gcircle(10, 10, -1)
+    m.bgclip(31, 23, 30, 22)  # corners in any order
+    assert m.screens[0].bg.clip == (240, 176, 16, 16)

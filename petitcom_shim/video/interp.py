@@ -98,7 +98,7 @@ class TweenArray:
             self.left[where] = left
             total = self.frames[where]
             start = self.start[where]
-            self.value[where] = start + (self.end[where] - start) * ((total - left) / total)
+            self.value[where] = start + (self.end[where] - start) * (total - left) / total
             if not left.all():
                 done = (where[0][left == 0], where[1][left == 0])
                 self.value[done] = self.end[done]  # land exactly on the target
