@@ -581,4 +581,4 @@ def test_bgclip_and_gcircle_validate(m: Machine) -> None:
     with pytest.raises(OutOfRange):
         m.gcircle(10, 10, -1)
     m.bgclip(31, 23, 30, 22)  # corners in any order
-    assert m.screens[0].bg.clip == (240, 176, 16, 16)
+    assert tuple(m.screens[0].bg.clip) == (240, 176, 16, 16)
