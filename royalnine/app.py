@@ -18,7 +18,7 @@ from typing import Protocol
 from petitcom_shim import Button, Machine
 from petitcom_shim.sound import Beep
 from royalnine.art import load_art
-from royalnine.core import HAND_SIZE, Action, Card, PlayerView, placement_actions
+from royalnine.core import HAND_SIZE, Action, Card, Deal, Match, PlayerView, placement_actions
 from royalnine.i18n import tr
 from royalnine.storage import Settings, Storage
 
@@ -102,6 +102,14 @@ class Opponent(Protocol):
 
     def poll(self, view: PlayerView, inp: InputFrame | None) -> list[Action] | None:
         """This seat's actions for the current half, or None while not yet known."""
+
+
+class DealSource(Protocol):
+    """Where deals come from: a seeded :class:`royalnine.core.Dealer` locally, shared
+    randomness in a remote match."""
+
+    def deal(self, match: Match) -> Deal:
+        """The deal the match is waiting for."""
 
 
 class CpuOpponent:

@@ -1,1 +1,25 @@
-"""screens package."""
+"""The game's screens (scenes), written against petitcom_shim like a 2013 Petit Computer program.
+
+How the pieces fit:
+
+* :mod:`royalnine.app` runs one scene at a time; each frame it turns the
+  machine's input into an ``InputFrame`` (pad keys, stylus down/move/up,
+  files dropped on the window) and calls ``scene.frame(app, inp)``, which
+  returns the next scene or None. ``scene.enter(app)`` redraws from scratch.
+* :mod:`.title` (menus), :mod:`.match` (deal, place, reveal, round result),
+  :mod:`.result` (match result), :mod:`.rules`, :mod:`.options`, :mod:`.pause`.
+* Pure parts with no machine: :mod:`.layout` (geometry, hit-testing),
+  :mod:`.placement` (stylus/pad -> core actions, with reasons for refusals),
+  :mod:`.reveal` (the scoring show from the core's breakdown).
+* :mod:`.draw` (sprites as a declarative board, table BG, buttons, text) and
+  :mod:`.menu` (touch/pad button lists) are shared drawing helpers;
+  :mod:`.autoplay` plays through the UI by stylus for the demo and tests.
+
+Adding the remote match by QR (a later issue) needs no rework here: give
+``MatchScene`` a mode ``"remote"`` whose ``opponent`` is an object with
+``poll(view, inp) -> list[Action] | None`` (see ``royalnine.app.Opponent``)
+that reads ``inp.dropped`` images, and a dealer object with
+``deal(match) -> Deal`` built from the shared randomness; show the codes on the
+top screen's GRP page (``petitcom_shim.qr.draw_qr``) while the scene is in its
+``wait`` state; add one entry to ``TitleScene.main_items``.
+"""

@@ -18,7 +18,15 @@ import random
 from dataclasses import dataclass, field
 
 from royalnine import art
-from royalnine.app import App, CpuOpponent, InputFrame, Opponent, Scene, make_cpu
+from royalnine.app import (
+    App,
+    CpuOpponent,
+    DealSource,
+    InputFrame,
+    Opponent,
+    Scene,
+    make_cpu,
+)
 from royalnine.core import (
     CENTRE,
     Action,
@@ -103,7 +111,7 @@ class MatchScene:
         self.boards: tuple[SpriteBoard, SpriteBoard] | None = None
         self.opponent: Opponent | None = None
         """The seat not played on this machine (vs CPU); None when both seats are here."""
-        self.dealer: Dealer | None = None
+        self.dealer: DealSource | None = None
         self.next_menu: Menu | None = None
         self.deal_from: set[int] = set()
         self.handover_to: int | None = None  # seat the machine is being passed to
