@@ -68,11 +68,6 @@ class InputFrame:
     touching: bool = False
     dropped: list[Path] = field(default_factory=list)
 
-    @property
-    def tapped(self) -> tuple[int, int] | None:
-        """Where the stylus was lifted (scenes that act on release use this)."""
-        return self.touch_up
-
 
 class Scene(Protocol):
     """A screen of the game."""
@@ -126,31 +121,24 @@ class CpuOpponent:
         return placement_actions(self.seat, self.player.choose(view))
 
 
-class RandomCpu:
-    """A legal CPU that places at random; used only if royalnine.ai is unavailable."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-
-    def choose(self, view: PlayerView) -> dict[Card, int]:
-        """Random empty cells for the hand."""
-        cells = list(view.empty_cells)
-        self.rng.shuffle(cells)
-        return dict(zip(view.hand, cells, strict=False))
-
-
 def make_cpu(level: str, seat: int, rng: random.Random) -> CpuPlayer:
-    """The CPU opponent of a level from royalnine.ai, or a random legal one."""
-    try:
-        from royalnine.ai import make_player
-    except ImportError:
-        return RandomCpu(rng)
+    """The CPU opponent of a level ("easy", "normal", "hard", "match") from royalnine.ai."""
+    from royalnine.ai import make_player
+
     player: CpuPlayer = make_player(level, seat=seat, rng=rng)
     return player
 
 
 class App:
-    """The running game: machine, storage, settings and the active scene."""
+    """The running game: machine, storage, settings and the active scene.
+
+    Args:
+        m: the machine to run on (a window, or headless for tests and the demo).
+        storage: the data folder (settings, save, statistics).
+        settings: options for this run (default: the saved ones).
+        seed: seeds every deal and CPU choice, for reproducible matches.
+        first: builds the first scene (default: the title).
+    """
 
     def __init__(
         self,
@@ -165,7 +153,6 @@ class App:
         self.storage = storage
         self.settings = settings or storage.load_settings()
         self.rng = random.Random(seed)
-        self.seed = seed
         self.notices: list[str] = list(storage.notices)
         self._touching = False
         self._last_touch = (0, 0)
