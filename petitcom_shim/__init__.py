@@ -5,6 +5,11 @@ banks, buttons and stylus, BEEP and QR images, behind SmileBASIC-style verbs on
 a :class:`Machine`. It knows nothing about any particular game.
 """
 
+import os
+
+# pygame prints a banner on import; a hardware layer should be quiet.
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
 from petitcom_shim.errors import IllegalFunctionCall, OutOfRange, PetitcomError
 from petitcom_shim.input import Button
 from petitcom_shim.machine import Machine, SpriteState
