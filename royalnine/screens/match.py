@@ -65,7 +65,7 @@ from royalnine.storage import DIFFICULTIES, SaveGame
 
 DEAL_FRAMES = 30
 FLIP_FRAMES = 16
-STEP_FRAMES = 70
+STEP_FRAMES = 55
 MESSAGE_FRAMES = 90
 FLASH_FRAMES = 24
 CENTRE_SID = 31  # highest card id: dealt cards fly over it (lower ids draw in front)
