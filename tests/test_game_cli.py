@@ -1,0 +1,49 @@
+"""The play and demo commands: flags reach the settings; demo --headless --out writes each stage."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from royalnine.cli import build_parser, main
+from royalnine.play_cli import _settings
+
+
+def test_play_flags_override_the_saved_settings_for_this_run(tmp_path: Path) -> None:
+    flags = ["--layout", "single", "--scale", "3", "--lang", "ja", "--tens", "--rounds", "3"]
+    flags += ["--seed", "7", "--level", "easy", "--fullscreen"]
+    args = build_parser().parse_args(["play", "--home", str(tmp_path), *flags])
+    assert callable(args.func) and args.seed == 7
+    storage, settings = _settings(args)
+    assert storage.home == tmp_path
+    assert (settings.layout, settings.scale, settings.lang) == ("single", 3, "ja")
+    assert (settings.tens, settings.rounds, settings.difficulty, settings.fullscreen) == (
+        True,
+        3,
+        "easy",
+        True,
+    )
+    assert not (tmp_path / "settings.json").exists()  # flags are for this run only
+
+
+def test_bad_rounds_are_refused(tmp_path: Path) -> None:
+    args = build_parser().parse_args(["play", "--home", str(tmp_path), "--rounds", "0"])
+    with pytest.raises(SystemExit):
+        _settings(args)
+
+
+def test_demo_headless_writes_a_screenshot_of_each_stage(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "shots"
+    status = main(
+        ["demo", "--headless", "--rounds", "1", "--home", str(tmp_path), "--out", str(out)]
+    )
+    assert status == 0
+    names = {p.stem for p in out.glob("*.png")}
+    assert {"title", "reveal", "round_result", "match_result"} <= names
+    with Image.open(out / "title.png") as img:
+        assert img.size == (256, 384)
+    assert "demo finished" in capsys.readouterr().out
