@@ -65,16 +65,22 @@ class TitleScene:
         fan_cards(SpriteBoard(m, TOP))
         draw.centred(m, TOP, 16, app.t("title_sub"), art.TEXT_WHITE)
         draw.centred(m, TOP, 18, app.t("title_credit"), art.TEXT_GREY)
-        draw.centred(m, TOP, 20, app.t("title_port"), art.TEXT_GREY)
-        draw.centred(m, TOP, 22, app.t("press_start"), art.TEXT_GREY)
         self.saved = None
         try:
             self.saved = app.storage.load_game()
         except CorruptSaveSetAside as exc:
             app.notices.append(str(exc))
             self.notice = app.t("corrupt_save")
-        if app.notices and self.notice is None:
-            self.notice = app.t("corrupt_save")
+        if app.notices:
+            # The full one-line message names where the damaged file went.
+            if self.notice is None:
+                self.notice = app.t("corrupt_save")
+            text = app.notices[-1]
+            for k in range(4):  # 31 a line: a full last line would scroll the console
+                draw.text(m, TOP, 0, 20 + k, text[31 * k : 31 * (k + 1)], art.TEXT_RED)
+        else:
+            draw.centred(m, TOP, 20, app.t("title_port"), art.TEXT_GREY)
+            draw.centred(m, TOP, 22, app.t("press_start"), art.TEXT_GREY)
         self.show(app, self.page)
 
     def main_items(self, app: App) -> list[tuple[str, str]]:
