@@ -53,6 +53,7 @@ class TitleScene:
         self.page = "main"
         self.notice = notice
         self.saved: SaveGame | None = None
+        self.shown_notice = ""
 
     def enter(self, app: App) -> None:
         """Draw the title and load the saved match, if any."""
@@ -71,11 +72,14 @@ class TitleScene:
         except CorruptSaveSetAside as exc:
             app.notices.append(str(exc))
             self.notice = app.t("corrupt_save")
-        if app.notices:
-            # The full one-line message names where the damaged file went.
+        if app.notices:  # one line naming what went wrong and where a damaged file went
+            self.shown_notice = app.notices[-1]
+            app.notices.clear()
             if self.notice is None:
-                self.notice = app.t("corrupt_save")
-            text = app.notices[-1]
+                failed = self.shown_notice.startswith("could not save")
+                self.notice = app.t("save_failed" if failed else "corrupt_save")
+        if self.shown_notice:
+            text = self.shown_notice
             for k in range(4):  # 31 a line: a full last line would scroll the console
                 draw.text(m, TOP, 0, 20 + k, text[31 * k : 31 * (k + 1)], art.TEXT_RED)
         else:
