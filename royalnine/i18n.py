@@ -148,6 +148,7 @@ TEXTS: dict[str, Text] = {
     "round_result": Text("ROUND {n} RESULT", "ﾗｳﾝﾄﾞ {n} ｹｯｶ", 32),
     "match_result": Text("MATCH RESULT", "ｼｱｲ ｹｯｶ", 32),
     "wins": Text("{who} WINS!", "{who}ﾉ ｶﾁ!", 20),
+    "you_win": Text("YOU WIN!", "ｱﾅﾀﾉ ｶﾁ!", 20),
     "draw": Text("DRAW", "ﾋｷﾜｹ", 20),
     "total": Text("TOTAL", "ｺﾞｳｹｲ", 6),
     "rnd_short": Text("RND", "R", 3),

@@ -48,6 +48,8 @@ class MatchResultScene:
         draw.centred(m, TOP, 1, app.t("match_result"), art.TEXT_YELLOW)
         if outcome.winner is None:
             headline = app.t("draw")
+        elif outcome.winner == 0 and self.mode == "cpu":
+            headline = app.t("you_win")
         else:
             headline = app.t("wins", who=self.names[outcome.winner])
         draw.centred(m, TOP, 3, headline, art.TEXT_WHITE)
