@@ -225,3 +225,27 @@ def test_hint_places_the_hand_where_the_ai_would_and_they_can_still_move(tmp_pat
     app.m.input.untouch()
     app.step(3)
     assert len(scene.view().hand) == 1
+
+
+def test_the_cpu_placement_stays_off_the_match_and_the_save_until_you_confirm(
+    tmp_path: Path,
+) -> None:
+    """Placements are simultaneous: a save written while you place holds no CPU placement."""
+    from royalnine.core import Confirm, Place, load_record
+
+    app = make_app(tmp_path, rounds=2)
+    player = AutoPlayer(app, mode="cpu", seed=4)
+    while not ("second_half" in player.stages and isinstance(app.scene, MatchScene)):
+        player.step()
+    app.step(40)
+    scene = app.scene
+    assert isinstance(scene, MatchScene) and scene.state == "place"
+    assert scene.opponent_pending is not None  # the CPU has decided...
+    assert not scene.match.round.confirmed[1]  # ...but its cards are not on the match
+    assert "OK!" in console_row(app, TOP, 22)
+    record = load_record(tmp_path / SAVE_FILE)
+    second_deal = max(i for i, a in enumerate(record.actions) if type(a).__name__ == "Deal")
+    after = record.actions[second_deal + 1 :]
+    assert not any(isinstance(a, Place | Confirm) and a.seat == 1 for a in after)
+    player.play(max_frames=20_000)
+    finish_and_check(app)

@@ -111,6 +111,9 @@ class MatchScene:
         self.boards: tuple[SpriteBoard, SpriteBoard] | None = None
         self.opponent: Opponent | None = None
         """The seat not played on this machine (vs CPU); None when both seats are here."""
+        self.opponent_pending: list[Action] | None = None
+        """The opponent's decided placement, held off the match (and so off the save file)
+        until this machine's seat has confirmed: placements are simultaneous."""
         self.dealer: DealSource | None = None
         self.next_menu: Menu | None = None
         self.deal_from: set[int] = set()
@@ -270,6 +273,7 @@ class MatchScene:
             return None
         if phase.is_place:
             if not match.round.confirmed[self.bottom_seat]:
+                self.poll_opponent(app, None)  # decides now (e.g. on resume), held back
                 self.state = "place"
                 self.dirty = True
                 return None
@@ -301,19 +305,30 @@ class MatchScene:
     def poll_opponent(self, app: App, inp: InputFrame | None) -> bool:
         """Ask the opponent seat (CPU today, a remote player later) for its move; True once made.
 
-        The opponent reads only its own view; its placement is applied and saved
-        at once but stays hidden on screen until both seats have confirmed.
+        The opponent reads only its own view. Its placement is held off the
+        match until this machine's seat has confirmed, so neither the screen nor
+        the save file can show it early; then it is applied and saved.
         """
         seat = OPPONENT_SEAT
         if self.opponent is None or not self.match.awaiting(seat):
             return False
-        actions = self.opponent.poll(view(self.match, seat), inp)
-        if not actions:
+        if self.opponent_pending is None:
+            decided = self.opponent.poll(view(self.match, seat), inp)
+            if not decided:
+                return False
+            self.opponent_pending = decided
+            self.dirty = True
+        if self.match.awaiting(self.bottom_seat):
             return False
+        actions, self.opponent_pending = self.opponent_pending, None
         if self.apply(app, actions):
             self.save(app)
             return True
         return False
+
+    def opponent_decided(self, v: PlayerView) -> bool:
+        """The other seat has fixed its placement (applied, or decided and held back)."""
+        return v.opponent_confirmed or self.opponent_pending is not None
 
     def place_input(self, app: App, inp: InputFrame) -> None:
         """Stylus and pad while the bottom seat places."""
@@ -534,7 +549,7 @@ class MatchScene:
                 on_cursor = ctrl.cursor_visible and ctrl.cursor == Target(Zone.HAND, i)
                 if seat == self.bottom_seat and on_cursor and card != held:
                     pal = art.SP_SCORED
-                if seat != self.bottom_seat and v.opponent_confirmed:
+                if seat != self.bottom_seat and self.opponent_decided(v):
                     pal = art.SP_LOCKED
                 if flash_target == Target(Zone.HAND, i) and seat == self.bottom_seat:
                     pal = art.SP_ILLEGAL
@@ -615,12 +630,9 @@ class MatchScene:
             line = f"{app.t('rnd_short')}{res.number:<2}{pts[me]:>5}{pts[opp]:>5}"
             draw.text(m, TOP, PANEL_COL, 7 + k, line, art.TEXT_GREY)
         if v.phase.is_place:
-            status = app.t("waiting") if not v.opponent_confirmed else "OK!"
-            if self.mode == "cpu" and v.opponent_confirmed:
-                status = "OK!"
-            draw.text(
-                m, TOP, 1, 22, status, art.TEXT_YELLOW if v.opponent_confirmed else art.TEXT_GREY
-            )
+            decided = self.opponent_decided(v)
+            status = "OK!" if decided else app.t("waiting")
+            draw.text(m, TOP, 1, 22, status, art.TEXT_YELLOW if decided else art.TEXT_GREY)
         self._reveal_text(app, TOP, opp)
 
     def _reveal_text(self, app: App, screen: int, seat: int) -> None:
