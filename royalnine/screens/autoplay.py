@@ -24,6 +24,9 @@ from royalnine.screens.title import TitleScene
 Event = tuple[str, int, int]  # ("down" | "move" | "up" | "wait", x, y)
 
 
+TITLE_SETTLE_FRAMES = 30
+
+
 class AutoPlayer:
     """Drives an :class:`App` through menus and matches by stylus only."""
 
@@ -50,6 +53,7 @@ class AutoPlayer:
         self.on_stage = on_stage or (lambda _stage: None)
         self.stages: set[str] = set()
         self.finished = False
+        self._title_since: int | None = None
 
     # --- input ---
 
@@ -84,6 +88,10 @@ class AutoPlayer:
         """Queue the next human-like input for the active scene."""
         scene = self.app.scene
         if isinstance(scene, TitleScene):
+            if self._title_since is None:
+                self._title_since = self.app.m.maincntl
+            if self.app.m.maincntl - self._title_since < TITLE_SETTLE_FRAMES:
+                return  # let the fan of cards land before looking (and screenshotting)
             self.stage("title")
             self._menu(scene.menu, "local" if self.mode == "local" else "cpu", fallback=self.level)
         elif isinstance(scene, MatchScene):
