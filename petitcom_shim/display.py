@@ -539,6 +539,8 @@ class WindowFrontend:
                 name = f"{title} (top)" if screen == 0 else f"{title} (bottom)"
                 centred = places[0] != places[1]
                 self.windows.append(self._open(name, scale, display, screen, centred))
+            if places[0] == places[1] == 0 and not self.fullscreen:
+                self._stack_on_one_monitor()
         else:
             self.windows.append(self._open(title, scale, 0, None, True))
 
@@ -557,6 +559,24 @@ class WindowFrontend:
             fullscreen_desktop=self.fullscreen,
         )
         return _ScreenWindow(window, self._painter(window), size, screen)
+
+    def _stack_on_one_monitor(self) -> None:
+        """Both screens' windows on the first monitor: top above bottom, like the handheld,
+        rather than wherever the window manager drops them (on top of each other, if none)."""
+        try:
+            sizes = pygame.display.get_desktop_sizes()
+        except pygame.error:
+            return
+        if not sizes:
+            return
+        desk_w, desk_h = sizes[0]
+        top, bottom = (entry.window for entry in self.windows)
+        width = max(top.size[0], bottom.size[0])
+        height = top.size[1] + self.gap + bottom.size[1]
+        x = max(0, (desk_w - width) // 2)
+        y = max(0, (desk_h - height) // 2)
+        top.position = (x + (width - top.size[0]) // 2, y)
+        bottom.position = (x + (width - bottom.size[0]) // 2, y + top.size[1] + self.gap)
 
     def _desktop_scale(self, content: tuple[int, int], display: int) -> int:
         try:
