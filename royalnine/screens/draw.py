@@ -122,6 +122,14 @@ def reset_screen(m: Machine, screen: int, *, felt: bool = True) -> None:
     m.spclr()
 
 
+def reset_screens(m: Machine) -> None:
+    """Blank both screens as :func:`reset_screen` does, and clear both GRP pages too."""
+    for screen in (0, 1):
+        reset_screen(m, screen)
+        m.gpage(screen)
+        m.gcls()
+
+
 def slot(m: Machine, screen: int, rect: Rect, pal: int = art.BG_FELT) -> None:
     """An empty card place (dashed outline) on BG1."""
     m.bgpage(screen)

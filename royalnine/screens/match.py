@@ -162,12 +162,7 @@ class MatchScene:
     def enter(self, app: App) -> None:
         """(Re)draw everything from the current state."""
         m = app.m
-        for s in (TOP, BOTTOM):
-            draw.reset_screen(m, s)
-        m.gpage(TOP)
-        m.gcls()
-        m.gpage(BOTTOM)
-        m.gcls()
+        draw.reset_screens(m)
         self.boards = (SpriteBoard(m, TOP), SpriteBoard(m, BOTTOM))
         if self.dealer is None:
             # The dealer's seed is never saved: a save file must not predict the next cards.

@@ -10,7 +10,7 @@ from __future__ import annotations
 from royalnine import art
 from royalnine.app import App, InputFrame, Scene
 from royalnine.screens import draw
-from royalnine.screens.layout import BOTTOM, TOP
+from royalnine.screens.layout import TOP
 from royalnine.screens.menu import Menu, column
 from royalnine.storage import DIFFICULTIES, LAYOUTS
 
@@ -50,10 +50,7 @@ class OptionsScene:
     def enter(self, app: App) -> None:
         """Draw the rows."""
         m = app.m
-        for s in (TOP, BOTTOM):
-            draw.reset_screen(m, s)
-            m.gpage(s)
-            m.gcls()
+        draw.reset_screens(m)
         draw.centred(m, TOP, 4, app.t("opt_title"), art.TEXT_YELLOW)
         draw.centred(m, TOP, 18, app.t("opt_restart"), art.TEXT_GREY)
         labels = {

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from royalnine import art
 from royalnine.app import App, InputFrame, Scene
 from royalnine.screens import draw
-from royalnine.screens.layout import BOTTOM, TOP
+from royalnine.screens.layout import TOP
 from royalnine.screens.menu import Menu, column
 
 if TYPE_CHECKING:
@@ -24,10 +24,7 @@ class PauseScene:
     def enter(self, app: App) -> None:
         """Draw the menu."""
         m = app.m
-        for s in (TOP, BOTTOM):
-            draw.reset_screen(m, s)
-            m.gpage(s)
-            m.gcls()
+        draw.reset_screens(m)
         draw.centred(m, TOP, 10, app.t("paused"), art.TEXT_YELLOW)
         draw.centred(m, TOP, 12, app.t("saved_note"), art.TEXT_GREY)
         items = [

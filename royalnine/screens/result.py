@@ -41,10 +41,7 @@ class MatchResultScene:
             app.store("statistics", lambda: app.storage.record_result(outcome, self.mode, meta))
             won = outcome.winner == 0 or self.mode == "local"
             app.beep("win" if won or outcome.draw else "lose")
-        for s in (TOP, BOTTOM):
-            draw.reset_screen(m, s)
-            m.gpage(s)
-            m.gcls()
+        draw.reset_screens(m)
         draw.centred(m, TOP, 1, app.t("match_result"), art.TEXT_YELLOW)
         if outcome.winner is None:
             headline = app.t("draw")

@@ -104,10 +104,7 @@ class RulesScene:
     def enter(self, app: App) -> None:
         """Draw the current page."""
         m = app.m
-        for s in (TOP, BOTTOM):
-            draw.reset_screen(m, s)
-            m.gpage(s)
-            m.gcls()
+        draw.reset_screens(m)
         board = SpriteBoard(m, TOP)
         board.begin()
         for k, (card, x, y, pal) in enumerate(page_pictures(self.page)):
