@@ -17,6 +17,7 @@ from typing import Any
 from royalnine.storage import DIFFICULTIES, LAYOUTS
 
 PROCESS_START = time.perf_counter()
+SHIM_FILE = "shim.toml"
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -37,6 +38,12 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--rounds", type=int, default=None, help="rounds per match (5 in the original)")
     p.add_argument("--seed", type=int, default=None, help="seed the deals (reproducible matches)")
+    p.add_argument(
+        "--controls",
+        type=Path,
+        default=None,
+        help=f"hardware settings file: keys, gamepad, kiosk monitors (default: HOME/{SHIM_FILE})",
+    )
 
 
 def add_parser(subparsers: Any) -> None:
@@ -80,6 +87,27 @@ def _settings(args: argparse.Namespace) -> tuple[Any, Any]:
     return storage, settings
 
 
+def _shim_config(args: argparse.Namespace, storage: Any) -> Any:
+    """The shim's settings (key and pad maps, kiosk monitors) from --controls or HOME/shim.toml.
+
+    A missing default file means the built-in defaults; a bad file ends the
+    program with the one-line reason rather than starting with surprising keys.
+    """
+    from petitcom_shim.config import ConfigError, load_config
+
+    path: Path | None = args.controls
+    if path is None:
+        path = storage.home / SHIM_FILE
+        if not path.exists():
+            return None
+    elif not path.exists():
+        raise SystemExit(f"royalnine: --controls: no such file: {path}")
+    try:
+        return load_config(path)
+    except ConfigError as exc:
+        raise SystemExit(f"royalnine: {exc}") from None
+
+
 def run_play(args: argparse.Namespace) -> int:
     """Open the window and run the game until it is closed."""
     from petitcom_shim import Machine
@@ -92,6 +120,7 @@ def run_play(args: argparse.Namespace) -> int:
         fullscreen=bool(settings.fullscreen),
         title="Royal Nine",
         audio=settings.sound,
+        config=_shim_config(args, storage),
     )
     app = App(m, storage, settings, seed=args.seed)
     if os.environ.get("ROYALNINE_BENCH_FIRST_FRAME"):
@@ -125,6 +154,7 @@ def run_demo(args: argparse.Namespace) -> int:
         scale=settings.scale,
         title="Royal Nine demo",
         audio=settings.sound,
+        config=_shim_config(args, storage),
     )
     app = App(m, storage, settings, seed=args.seed if args.seed is not None else 2013)
     out: Path | None = args.out

@@ -47,3 +47,35 @@ def test_demo_headless_writes_a_screenshot_of_each_stage(
     with Image.open(out / "title.png") as img:
         assert img.size == (256, 384)
     assert "demo finished" in capsys.readouterr().out
+
+
+def test_controls_file_is_read_from_home_or_the_flag(tmp_path: Path) -> None:
+    from petitcom_shim import Button
+    from royalnine.play_cli import _shim_config
+
+    args = build_parser().parse_args(["play", "--home", str(tmp_path)])
+    storage, _ = _settings(args)
+    assert _shim_config(args, storage) is None  # no file: the shim's defaults
+    (tmp_path / "shim.toml").write_text('[keys]\na = ["space"]\n')
+    config = _shim_config(args, storage)
+    assert config is not None and config.keys["space"] == Button.A
+    other = tmp_path / "kiosk.toml"
+    other.write_text("[display]\ntop_display = 1\nbottom_display = 0\n")
+    args = build_parser().parse_args(["play", "--home", str(tmp_path), "--controls", str(other)])
+    assert _shim_config(args, storage).top_display == 1
+
+
+@pytest.mark.parametrize("content", ["[keys]\na = 5\n", "not toml ["])
+def test_a_bad_controls_file_stops_with_one_line(tmp_path: Path, content: str) -> None:
+    from royalnine.play_cli import _shim_config
+
+    (tmp_path / "shim.toml").write_text(content)
+    args = build_parser().parse_args(["play", "--home", str(tmp_path)])
+    storage, _ = _settings(args)
+    with pytest.raises(SystemExit) as exc:
+        _shim_config(args, storage)
+    message = str(exc.value)
+    assert message.startswith("royalnine: ") and "shim.toml" in message and "\n" not in message
+    args = build_parser().parse_args(["play", "--controls", str(tmp_path / "missing.toml")])
+    with pytest.raises(SystemExit, match="no such file"):
+        _shim_config(args, storage)
