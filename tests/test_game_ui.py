@@ -249,3 +249,42 @@ def test_the_cpu_placement_stays_off_the_match_and_the_save_until_you_confirm(
     assert not any(isinstance(a, Place | Confirm) and a.seat == 1 for a in after)
     player.play(max_frames=20_000)
     finish_and_check(app)
+
+
+def test_two_player_save_never_shows_a_confirmed_placement_to_the_other_player(
+    tmp_path: Path,
+) -> None:
+    """At the hand-over, the save holds no placement of the seat that just confirmed."""
+    from royalnine.core import Confirm, Deal, Place, load_record
+
+    app = make_app(tmp_path, rounds=1)
+    player = AutoPlayer(app, mode="local", seed=6)
+    while not (isinstance(app.scene, MatchScene) and app.scene.state == "handover"):
+        player.step()
+    scene = app.scene
+    assert scene.match.round.confirmed == (True, False)
+    record = load_record(tmp_path / SAVE_FILE)
+    last_deal = max(i for i, a in enumerate(record.actions) if isinstance(a, Deal))
+    assert not any(
+        isinstance(a, Place | Confirm) and a.seat == 0 for a in record.actions[last_deal + 1 :]
+    )
+    app.m.close()
+    # on resume, player 1 places again and the match plays on to the end
+    app2 = make_app(tmp_path, seed=8)
+    title = app2.scene
+    assert isinstance(title, TitleScene) and title.menu is not None
+    app2.m.input.touch(*title.menu.items[0].rect.centre)
+    app2.step(2)
+    app2.m.input.untouch()
+    app2.step(40)
+    resumed = app2.scene
+    assert isinstance(resumed, MatchScene)
+    assert resumed.state == "handover" and resumed.handover_to == 0  # "Pass to PLAYER 1"
+    app2.m.input.touch(128, 96)
+    app2.step(2)
+    app2.m.input.untouch()
+    app2.step(40)
+    assert resumed.state == "place"
+    assert resumed.bottom_seat == 0 and not resumed.match.round.confirmed[0]
+    AutoPlayer(app2, mode="local", seed=6).play(max_frames=20_000)
+    finish_and_check(app2)

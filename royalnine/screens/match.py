@@ -31,6 +31,7 @@ from royalnine.core import (
     CENTRE,
     Action,
     Confirm,
+    Deal,
     Dealer,
     Match,
     NextRound,
@@ -136,10 +137,32 @@ class MatchScene:
         """Save the match (atomically, by Storage)."""
         meta: dict[str, MetaValue] = {**self.meta, "level": self.level, "bottom": self.bottom_seat}
         try:
-            app.storage.save_game(SaveGame(self.match, self.mode, meta))
+            app.storage.save_game(SaveGame(self.shareable_match(), self.mode, meta))
         except OSError as exc:  # a full disk or read-only folder must not end the match
             app.notices.append(f"could not save the match: {exc}")
             self.say("save_failed", art.TEXT_RED)
+
+    def shareable_match(self) -> Match:
+        """The match as it may be written to disk, where either player could read it.
+
+        With two players on one machine, a seat that has confirmed this half
+        while the other is still placing keeps its placement off the save: the
+        file must not show it before the other has fixed theirs (on resume that
+        seat places its four cards again). Against the CPU nothing is held back
+        here, since the CPU's own placement is kept off the match until then.
+        """
+        match = self.match
+        rnd = match.round
+        if self.mode != "local" or not rnd.phase.is_place or rnd.confirmed[0] == rnd.confirmed[1]:
+            return match
+        hidden = 0 if rnd.confirmed[0] else 1
+        last_deal = max(i for i, a in enumerate(match.history) if isinstance(a, Deal))
+        kept = [
+            a
+            for i, a in enumerate(match.history)
+            if i <= last_deal or not isinstance(a, Place | Unplace | Confirm) or a.seat != hidden
+        ]
+        return Match.new(match.config).apply_all(kept)
 
     def apply(self, app: App, actions: list[Action]) -> bool:
         """Apply actions to the match; False (and an error message) if the rules refuse."""
