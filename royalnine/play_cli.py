@@ -108,6 +108,13 @@ def _shim_config(args: argparse.Namespace, storage: Any) -> Any:
         raise SystemExit(f"royalnine: {exc}") from None
 
 
+def _invisible() -> bool:
+    """SDL fell back to a video driver that shows nothing (no display was found)."""
+    import pygame
+
+    return pygame.display.get_init() and pygame.display.get_driver() in ("offscreen", "dummy")
+
+
 def run_play(args: argparse.Namespace) -> int:
     """Open the window and run the game until it is closed."""
     from petitcom_shim import Machine
@@ -122,6 +129,12 @@ def run_play(args: argparse.Namespace) -> int:
         audio=settings.sound,
         config=_shim_config(args, storage),
     )
+    if _invisible() and not os.environ.get("SDL_VIDEODRIVER"):
+        m.close()
+        raise SystemExit(
+            "royalnine: no display to open a window on (is DISPLAY or WAYLAND_DISPLAY set?); "
+            "`royalnine demo --headless --out DIR` runs without one"
+        )
     app = App(m, storage, settings, seed=args.seed)
     if os.environ.get("ROYALNINE_BENCH_FIRST_FRAME"):
         app.tick()

@@ -79,3 +79,28 @@ def test_a_bad_controls_file_stops_with_one_line(tmp_path: Path, content: str) -
     args = build_parser().parse_args(["play", "--controls", str(tmp_path / "missing.toml")])
     with pytest.raises(SystemExit, match="no such file"):
         _shim_config(args, storage)
+
+
+def test_play_without_any_display_says_so_instead_of_running_invisibly(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")
+    }
+    env["SDL_AUDIODRIVER"] = "dummy"
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "royalnine.cli", "--home", str(tmp_path)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.skip("SDL found a real display here")
+    assert done.returncode != 0
+    assert "royalnine: no display to open a window on" in done.stderr
