@@ -23,6 +23,24 @@ def make_app(home: Path, *, seed: int = 7, **settings: object) -> App:
     return App(m, Storage(home), Settings(sound=False, **settings), seed=seed)  # type: ignore[arg-type]
 
 
+def tap(app: App, x: int, y: int, settle: int = 2) -> None:
+    """Touch (x, y) for two frames, release, and let ``settle`` frames pass."""
+    app.m.input.touch(x, y)
+    app.step(2)
+    app.m.input.untouch()
+    app.step(settle)
+
+
+def continue_saved_match(home: Path, settle: int) -> App:
+    """Start again on ``home`` and tap CONTINUE MATCH on the title."""
+    app = make_app(home, seed=8)
+    title = app.scene
+    assert isinstance(title, TitleScene) and title.menu is not None
+    assert title.menu.items[0].value == "continue"
+    tap(app, *title.menu.items[0].rect.centre, settle=settle)
+    return app
+
+
 def console_row(app: App, screen: int, row: int) -> str:
     app.m.cpage(screen)
     return "".join(chr(app.m.chkchr(x, row)) for x in range(32)).replace("\x00", " ")
@@ -171,13 +189,7 @@ def test_quitting_during_the_scoring_show_replays_it_on_resume(tmp_path: Path) -
     app.step(2)
     app.m.close()
 
-    app2 = make_app(tmp_path, seed=8)
-    title = app2.scene
-    assert isinstance(title, TitleScene) and title.menu is not None
-    app2.m.input.touch(*title.menu.items[0].rect.centre)
-    app2.step(2)
-    app2.m.input.untouch()
-    app2.step(3)
+    app2 = continue_saved_match(tmp_path, settle=3)
     scene = app2.scene
     assert isinstance(scene, MatchScene), scene
     assert scene.state == "reveal", (scene.state, scene.match.phase, scene.steps)
@@ -270,20 +282,11 @@ def test_two_player_save_never_shows_a_confirmed_placement_to_the_other_player(
     )
     app.m.close()
     # on resume, player 1 places again and the match plays on to the end
-    app2 = make_app(tmp_path, seed=8)
-    title = app2.scene
-    assert isinstance(title, TitleScene) and title.menu is not None
-    app2.m.input.touch(*title.menu.items[0].rect.centre)
-    app2.step(2)
-    app2.m.input.untouch()
-    app2.step(40)
+    app2 = continue_saved_match(tmp_path, settle=40)
     resumed = app2.scene
     assert isinstance(resumed, MatchScene)
     assert resumed.state == "handover" and resumed.handover_to == 0  # "Pass to PLAYER 1"
-    app2.m.input.touch(128, 96)
-    app2.step(2)
-    app2.m.input.untouch()
-    app2.step(40)
+    tap(app2, 128, 96, settle=40)
     assert resumed.state == "place"
     assert resumed.bottom_seat == 0 and not resumed.match.round.confirmed[0]
     AutoPlayer(app2, mode="local", seed=6).play(max_frames=20_000)
