@@ -132,13 +132,12 @@ class AutoPlayer:
         if len(view.hand) == 4 and view.phase.half == 2:
             self.stage("second_half")
         key = (view.seat, view.round_number, view.phase.half)
-        if key not in self.placements:
-            if len(view.hand) != 4:
-                return
+        if key not in self.placements and len(view.hand) == 4:
             self.placements[key] = self.players[view.seat].choose(view)
-        placement = self.placements[key]
         card = view.hand[0]
-        cell = placement[card]
+        cell = self.placements.get(key, {}).get(card)
+        if cell is None or cell not in view.empty_cells:
+            cell = view.empty_cells[0]  # someone else moved cards: any free cell will do
         src = HAND_RECTS[0].centre
         dst = CELL_RECTS[cell].centre
         use_drag = self.drag if self.drag is not None else self.rng.random() < 0.5
