@@ -189,6 +189,8 @@ class ShimConfig:
         vsync: ask the texture renderer to wait for the monitor's refresh.
         desktop_margin: (width, height) in pixels kept free for window borders and
             task bars when scale 0 picks the largest scale that fits the desktop.
+        hide_pointer: hide the mouse pointer over the windows (a touch-screen kiosk,
+            where a pointer left where the last finger was is only in the way).
     """
 
     keys: dict[str, Button] = field(default_factory=_default_keys)
@@ -209,6 +211,7 @@ class ShimConfig:
     renderer: str = "auto"
     vsync: bool = False
     desktop_margin: tuple[int, int] = (32, 96)
+    hide_pointer: bool = False
 
     def key_codes(self) -> dict[int, Button]:
         """Return the key map as pygame key codes -> DS button mask (keys sharing a code merge)."""
@@ -291,6 +294,7 @@ _SETTINGS: Final[dict[str, dict[str, str]]] = {
         "renderer": "renderer",
         "vsync": "vsync",
         "desktop_margin": "desktop_margin",
+        "hide_pointer": "hide_pointer",
     },
     "gamepad": {"deadzone": "stick_deadzone"},
 }

@@ -543,6 +543,8 @@ class WindowFrontend:
                 self._stack_on_one_monitor()
         else:
             self.windows.append(self._open(title, scale, 0, None, True))
+        if cfg.hide_pointer:
+            pygame.mouse.set_visible(False)
 
     def _open(
         self, title: str, scale: int, display: int, screen: int | None, centred: bool

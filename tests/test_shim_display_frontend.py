@@ -553,3 +553,21 @@ def test_separate_windows_on_one_monitor_stack_like_the_handheld() -> None:
         assert bottom.position[1] == top.position[1] + top.size[1] + fe.gap
     finally:
         fe.close()
+
+
+def test_hide_pointer_setting_hides_the_mouse_pointer() -> None:
+    from petitcom_shim.config import config_from_dict
+
+    config = config_from_dict({"display": {"hide_pointer": True}})
+    assert config.hide_pointer
+    fe = open_frontend("vertical", 1, config=config)
+    try:
+        assert not pygame.mouse.get_visible()
+    finally:
+        fe.close()
+        pygame.mouse.set_visible(True)
+    fe = open_frontend("vertical", 1)
+    try:
+        assert pygame.mouse.get_visible()
+    finally:
+        fe.close()
