@@ -341,6 +341,7 @@ def draw_qr(
     *,
     dark: int = DARK_COLOR,
     light: int = LIGHT_COLOR,
+    max_size: int | None = None,
 ) -> tuple[int, int, int]:
     """Draw ``data``'s QR code on ``screen``'s GRP draw page.
 
@@ -356,17 +357,21 @@ def draw_qr(
         y: Top edge of the square; None = centred.
         dark: COL2 colour for dark modules.
         light: COL2 colour for light modules and the quiet zone.
+        max_size: the most pixels the square may take (quiet zone included), for a
+            code in a corner of a busy screen; None = as large as the screen allows.
 
     Returns:
         ``(x, y, size_px)`` of the drawn square.
 
     Raises:
-        QRTooLarge: if the code does not fit the screen at 2 pixels per module.
+        QRTooLarge: if the code does not fit (the screen, or ``max_size``) at 2 pixels
+            per module.
         ValueError: if ``x``/``y`` put part of the square off the 256x192 page.
     """
     width, height = 256, 192
     matrix = encode_matrix(data)
-    module_px, size_px = _screen_layout_for(len(matrix), width, height)
+    area = min(width, height) if max_size is None else min(max_size, width, height)
+    module_px, size_px = _screen_layout_for(len(matrix), area, area)
     left = (width - size_px) // 2 if x is None else x
     top = (height - size_px) // 2 if y is None else y
     if not (0 <= left <= width - size_px and 0 <= top <= height - size_px):

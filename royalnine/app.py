@@ -103,8 +103,8 @@ class DealSource(Protocol):
     """Where deals come from: a seeded :class:`royalnine.core.Dealer` locally, shared
     randomness in a remote match."""
 
-    def deal(self, match: Match) -> Deal:
-        """The deal the match is waiting for."""
+    def deal(self, match: Match) -> Deal | None:
+        """The deal the match is waiting for, or None while it is not known yet (remote)."""
 
 
 class CpuOpponent:

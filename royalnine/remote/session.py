@@ -409,11 +409,24 @@ class RemoteSession:
             return False
         return self._proto.seats[1 - self.seat].fixed > self._half_index_now()
 
+    def known_cells(self, seat: int, round_number: int, half: int) -> bytes | None:
+        """A seat's cells for one half, in deal order, once this device may know them.
+
+        For the other seat that is after it was opened or placed in the clear,
+        never while it is only sealed.
+        """
+        return self._proto.seats[seat].cells.get((round_number, half))
+
     def last_code(self) -> bytes | None:
         """The last code this device sent (to show again while waiting)."""
+        number = self.last_code_number()
+        return None if number is None else self._proto.transcript[number - 1]
+
+    def last_code_number(self) -> int | None:
+        """The move number (from 1) of the last code this device sent."""
         for index in range(len(self._proto.transcript) - 1, -1, -1):
             if index % 2 == self.seat:
-                return self._proto.transcript[index]
+                return index + 1
         return None
 
     def waiting_message(self) -> str:

@@ -61,6 +61,7 @@ from royalnine.screens.layout import (
 )
 from royalnine.screens.menu import Menu, row
 from royalnine.screens.placement import Feedback, Outcome, PlacementController
+from royalnine.screens.remote import RemoteLink, draw_code, error_lines
 from royalnine.screens.reveal import RevealStep, reveal_steps
 from royalnine.storage import DIFFICULTIES, SaveGame
 
@@ -73,6 +74,7 @@ CENTRE_SID = 31  # highest card id: dealt cards fly over it (lower ids draw in f
 OPPONENT_SEAT = 1  # the seat of a CPU (or, later, remote) opponent; seat 0 plays here
 STAR_SPOTS = ((0, 8), (96, 12), (110, 64), (0, 96), (52, 120), (100, 116), (40, 4), (60, 80))
 NEXT_RECT = Rect(144, 160, 104, 24)
+CODE_PX = 98  # a remote code in the top screen's corner: 2 px a module up to QR version 6
 
 
 def card_sid(index: int) -> int:
@@ -112,6 +114,8 @@ class MatchScene:
         self.boards: tuple[SpriteBoard, SpriteBoard] | None = None
         self.opponent: Opponent | None = None
         """The seat not played on this machine (vs CPU); None when both seats are here."""
+        self.remote: RemoteLink | None = None
+        """The remote match behind this screen (mode "remote"): deals and the other seat."""
         self.opponent_pending: list[Action] | None = None
         """The opponent's decided placement, held off the match (and so off the save file)
         until this machine's seat has confirmed: placements are simultaneous."""
@@ -123,10 +127,18 @@ class MatchScene:
 
     # --- names and helpers ---
 
+    @property
+    def opponent_seat(self) -> int:
+        """The seat not played at the bottom of this machine (the CPU's, or the remote one)."""
+        return 1 - self.bottom_seat if self.mode == "remote" else OPPONENT_SEAT
+
     def names(self, app: App) -> tuple[str, str]:
         """Display names of seat 0 and seat 1."""
         if self.mode == "cpu":
             return (app.t("you"), app.t("cpu"))
+        if self.mode == "remote":
+            mine, theirs = app.t("you"), app.t("rival")
+            return (mine, theirs) if self.bottom_seat == 0 else (theirs, mine)
         return (app.t("player1"), app.t("player2"))
 
     def view(self) -> PlayerView:
@@ -135,6 +147,9 @@ class MatchScene:
 
     def save(self, app: App) -> None:
         """Save the match (atomically, by Storage)."""
+        if self.remote is not None:  # a remote match lives in its session, saved with each code
+            app.store("the remote match", self.remote.save)
+            return
         meta: dict[str, MetaValue] = {**self.meta, "level": self.level, "bottom": self.bottom_seat}
         try:
             app.storage.save_game(SaveGame(self.shareable_match(), self.mode, meta))
@@ -187,6 +202,9 @@ class MatchScene:
         m = app.m
         draw.reset_screens(m)
         self.boards = (SpriteBoard(m, TOP), SpriteBoard(m, BOTTOM))
+        if self.remote is not None:
+            self.dealer = self.remote
+            self.opponent = self.remote
         if self.dealer is None:
             # The dealer's seed is never saved: a save file must not predict the next cards.
             self.dealer = Dealer(random.Random(app.rng.randrange(1 << 32)))
@@ -207,13 +225,17 @@ class MatchScene:
         """One frame of the match."""
         if "select" in inp.keys or (
             inp.touch_up is not None
-            and self.state in ("place", "idle", "wait", "reveal", "round_over")
+            and self.state in ("place", "idle", "wait", "remote_wait", "reveal", "round_over")
             and BUTTON_RECTS[Zone.MENU].contains(*inp.touch_up)
             and self._menu_down
         ):
             return self.pause(app)
         if inp.touch_down is not None:
             self._menu_down = BUTTON_RECTS[Zone.MENU].contains(*inp.touch_down)
+        if self.remote is not None and inp.dropped:
+            self.remote.read(inp.dropped)
+            app.beep("invalid" if self.remote.error else "confirm")
+            self.dirty = True
         if self.state == "idle":
             nxt = self.advance(app)
             if nxt is not None:
@@ -228,7 +250,11 @@ class MatchScene:
         elif self.state == "place":
             self.place_input(app, inp)
         elif self.state == "wait":
-            if self.poll_opponent(app, inp) or not self.match.awaiting(OPPONENT_SEAT):
+            if self.poll_opponent(app, inp) or not self.match.awaiting(self.opponent_seat):
+                self.state = "idle"
+        elif self.state == "remote_wait":
+            assert self.dealer is not None
+            if self.dealer.deal(self.match) is not None:
                 self.state = "idle"
         elif self.state == "handover":
             if inp.touch_up is not None or any(k in ("a", "start") for k in inp.keys):
@@ -275,11 +301,21 @@ class MatchScene:
         if phase is Phase.MATCH_OVER:
             from royalnine.screens.result import MatchResultScene
 
+            if self.remote is not None:
+                app.store("the remote match", self.remote.finish)
+                return MatchResultScene(
+                    self.match, self.mode, self.level, self.names(app), remote=self.remote
+                )
             app.store("the match", app.storage.clear_game)
             return MatchResultScene(self.match, self.mode, self.level, self.names(app))
         if phase in (Phase.FIRST_DEAL, Phase.SECOND_DEAL):
             assert self.dealer is not None
-            self.apply(app, [self.dealer.deal(match)])
+            deal = self.dealer.deal(match)
+            if deal is None:  # a remote deal: waiting for the other player's code
+                self.state = "remote_wait"
+                self.dirty = True
+                return None
+            self.apply(app, [deal])
             for c in self.ctrl:
                 c.new_half()
             self.poll_opponent(app, None)
@@ -307,7 +343,12 @@ class MatchScene:
             return None
         if phase is Phase.REVEAL:
             assert self.dealer is not None
-            self.apply(app, [self.dealer.deal(match)])
+            deal = self.dealer.deal(match)
+            if deal is None:
+                self.state = "remote_wait"
+                self.dirty = True
+                return None
+            self.apply(app, [deal])
             self.save(app)
             self.begin_reveal(app)
             return None
@@ -327,7 +368,7 @@ class MatchScene:
         match until this machine's seat has confirmed, so neither the screen nor
         the save file can show it early; then it is applied and saved.
         """
-        seat = OPPONENT_SEAT
+        seat = self.opponent_seat
         if self.opponent is None or not self.match.awaiting(seat):
             return False
         if self.opponent_pending is None:
@@ -369,6 +410,8 @@ class MatchScene:
             if out.actions:
                 confirmed = any(isinstance(a, Confirm) for a in out.actions)
                 if self.apply(app, out.actions) and confirmed:
+                    if self.remote is not None:
+                        self.remote.local_confirmed(self.match)
                     self.save(app)
                     self.state = "idle"
             for fb in out.feedback:
@@ -652,6 +695,21 @@ class MatchScene:
             status = "OK!" if decided else app.t("waiting")
             draw.text(m, TOP, 1, 22, status, art.TEXT_YELLOW if decided else art.TEXT_GREY)
         self._reveal_text(app, TOP, opp)
+        self.draw_remote_code(app)
+
+    def draw_remote_code(self, app: App) -> None:
+        """While this device waits for a reply, its last code on the top screen's GRP page."""
+        if self.remote is None:
+            return
+        m = app.m
+        shown = self.remote.showing()
+        if shown is None or self.state not in ("wait", "remote_wait"):
+            m.gpage(TOP)
+            m.gcls()
+            return
+        number, code = shown
+        draw_code(app, TOP, code, 256 - CODE_PX, 192 - CODE_PX, max_size=CODE_PX)
+        draw.text(m, TOP, PANEL_COL, 11, app.t("remote_send", n=number), art.TEXT_YELLOW)
 
     def _reveal_text(self, app: App, screen: int, seat: int) -> None:
         step = self._last_step(seat)
@@ -754,8 +812,22 @@ class MatchScene:
                 app.t("half_1" if v.phase.half == 1 else "half_2"),
                 art.TEXT_WHITE,
             )
-        elif v.phase.is_place:
+        elif v.phase.is_place and self.remote is None:
             draw.text(m, BOTTOM, PANEL_COL, MESSAGE_ROWS[0], app.t("waiting"), art.TEXT_GREY)
+        if self.remote is not None and self.state in ("wait", "remote_wait"):
+            shown = self.remote.showing()
+            if shown is not None:
+                file = self.remote.code_path(shown[0]).name
+                draw.text(
+                    m, BOTTOM, PANEL_COL, 3, app.t("remote_send", n=shown[0]), art.TEXT_YELLOW
+                )
+                draw.text(m, BOTTOM, PANEL_COL, 4, file, art.TEXT_GREY)
+            draw.text(m, BOTTOM, PANEL_COL, 6, app.t("remote_reply"), art.TEXT_WHITE)
+            draw.text(m, BOTTOM, PANEL_COL, 7, app.t("remote_reply2"), art.TEXT_WHITE)
+            draw.text(m, BOTTOM, PANEL_COL, 8, app.t("remote_reply3"), art.TEXT_WHITE)
+        if self.remote is not None and self.remote.error:
+            for k, line in enumerate(error_lines(self.remote.error, 15, 4)):
+                draw.text(m, BOTTOM, PANEL_COL, 14 + k, line, art.TEXT_RED)
         if self.state == "reveal" and self.step_i < 0:
             draw.centred(m, BOTTOM, 18, app.t("reveal"), art.TEXT_YELLOW)
         self._reveal_text(app, BOTTOM, self.bottom_seat)

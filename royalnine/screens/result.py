@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from royalnine import art
 from royalnine.app import App, InputFrame, Scene
-from royalnine.core import Match
+from royalnine.core import Match, MatchOutcome
 from royalnine.screens import draw
 from royalnine.screens.layout import BOTTOM, TOP
 from royalnine.screens.menu import Menu, row
+from royalnine.screens.remote import RemoteLink
 
 CHART_X, CHART_Y, CHART_W, CHART_H = 24, 16, 216, 112
 GRP_AXIS, GRP_SEAT0, GRP_SEAT1, GRP_GRID = 1, 2, 3, 4
@@ -22,11 +23,22 @@ GRP_COLOURS = {GRP_AXIS: "F8F8F8", GRP_SEAT0: "60D8F8", GRP_SEAT1: "F890C8", GRP
 class MatchResultScene:
     """The end of a match."""
 
-    def __init__(self, match: Match, mode: str, level: str, names: tuple[str, str]) -> None:
+    def __init__(
+        self,
+        match: Match,
+        mode: str,
+        level: str,
+        names: tuple[str, str],
+        *,
+        remote: RemoteLink | None = None,
+    ) -> None:
         self.match = match
         self.mode = mode
         self.level = level
         self.names = names
+        self.remote = remote
+        """For a remote match: its link (this device's seat, the last code to send)."""
+        self.me = remote.session.seat if remote is not None else 0
         self.menu: Menu | None = None
         self.recorded = False
 
@@ -38,14 +50,18 @@ class MatchResultScene:
         if not self.recorded:
             self.recorded = True
             meta = {"difficulty": self.level} if self.mode == "cpu" else {}
-            app.store("statistics", lambda: app.storage.record_result(outcome, self.mode, meta))
-            won = outcome.winner == 0 or self.mode == "local"
+            mine = outcome
+            if self.me == 1:  # statistics count seat 0 as this machine's player
+                winner = None if outcome.winner is None else 1 - outcome.winner
+                mine = MatchOutcome((outcome.totals[1], outcome.totals[0]), winner)
+            app.store("statistics", lambda: app.storage.record_result(mine, self.mode, meta))
+            won = outcome.winner == self.me or self.mode == "local"
             app.beep("win" if won or outcome.draw else "lose")
         draw.reset_screens(m)
         draw.centred(m, TOP, 1, app.t("match_result"), art.TEXT_YELLOW)
         if outcome.winner is None:
             headline = app.t("draw")
-        elif outcome.winner == 0 and self.mode == "cpu":
+        elif outcome.winner == self.me and self.mode in ("cpu", "remote"):
             headline = app.t("you_win")
         else:
             headline = app.t("wins", who=self.names[outcome.winner])
@@ -54,6 +70,13 @@ class MatchResultScene:
         self.draw_stats(app)
         self.draw_chart(app)
         items = [("rematch", app.t("rematch")), ("title", app.t("to_title"))]
+        if self.remote is not None:
+            items = items[1:]  # a rematch is a new remote match: host or join one from the title
+            shown = self.remote.showing()
+            if shown is not None:  # the other player still needs this device's last code
+                name = self.remote.code_path(shown[0]).name
+                draw.text(m, BOTTOM, 0, 18, app.t("remote_last", n=shown[0]), art.TEXT_YELLOW)
+                draw.text(m, BOTTOM, 2, 19, name, art.TEXT_WHITE)
         self.menu = Menu(row(items, y=160, width=96, height=24, gap=16), horizontal=True)
         self.menu.draw(app)
 

@@ -15,6 +15,13 @@ from royalnine.screens import draw
 from royalnine.screens.draw import SpriteBoard, card_look
 from royalnine.screens.layout import BOTTOM, TOP
 from royalnine.screens.menu import Menu, column
+from royalnine.screens.remote import (
+    CURRENT_FILE,
+    RemoteLink,
+    RemoteLobbyScene,
+    host_link,
+    remote_match_scene,
+)
 from royalnine.storage import CorruptSaveSetAside, SaveGame
 
 LOGO = "ROYAL NINE"
@@ -95,6 +102,7 @@ class TitleScene:
         items += [
             ("cpu", app.t("menu_cpu")),
             ("local", app.t("menu_local")),
+            ("remote", app.t("menu_remote")),
             ("rules", app.t("menu_rules")),
             ("options", app.t("menu_options")),
         ]
@@ -107,7 +115,17 @@ class TitleScene:
         draw.reset_screen(m, BOTTOM)
         if page == "main":
             items = self.main_items(app)
-            self.menu = Menu(column(items, top=40 if len(items) > 4 else 48, height=24, gap=8))
+            if len(items) > 5:  # leave rows 0-1 for the notice or "continue?" line
+                self.menu = Menu(column(items, top=18, height=22, gap=6))
+            else:
+                self.menu = Menu(column(items, top=36 if len(items) > 4 else 48, height=24, gap=8))
+        elif page == "remote":
+            draw.centred(m, BOTTOM, 2, app.t("remote_title"), art.TEXT_YELLOW)
+            items = [("host", app.t("remote_host")), ("join", app.t("remote_join"))]
+            if (app.storage.home / CURRENT_FILE).exists():
+                items.append(("remote_continue", app.t("remote_continue")))
+            items.append(("back", app.t("menu_back")))
+            self.menu = Menu(column(items, top=32, height=24, gap=8))
         else:
             title = app.t("difficulty")
             draw.centred(m, BOTTOM, 2, title, art.TEXT_YELLOW)
@@ -135,6 +153,17 @@ class TitleScene:
             return MatchScene(self.saved.match, self.saved.mode, dict(self.saved.meta))
         if choice == "cpu":
             self.show(app, "level")
+        elif choice == "remote":
+            self.show(app, "remote")
+        elif choice == "host":
+            return RemoteLobbyScene(host_link(app))
+        elif choice == "join":
+            return RemoteLobbyScene(None)
+        elif choice == "remote_continue":
+            link = RemoteLink.load(app.storage)
+            if link is None:
+                return TitleScene()  # it was damaged: the title shows the notice
+            return remote_match_scene(link)
         elif choice == "back":
             self.show(app, "main")
         elif choice in LEVELS:
