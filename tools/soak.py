@@ -52,7 +52,23 @@ def soak(seed: int, frames: int, home: Path, *, lang: str = "en") -> Counter[str
         while frame < frames:
             kind = rng.random()
             menu = getattr(app.scene, "menu", None)
-            if player.finished and menu is not None and menu.items:
+            values = [item.value for item in menu.items] if menu is not None else []
+            if (
+                menu is not None
+                and rng.random() < 0.05
+                and {"remote", "host", "join"} & set(values)
+            ):
+                # wander into remote play: host or join, then the monkey (and junk) take over
+                wanted = rng.choice([v for v in ("remote", "host", "join") if v in values])
+                item = next(i for i in menu.items if i.value == wanted)
+                m.input.touch(*item.rect.centre)
+                app.step(2)
+                m.input.untouch()
+                codes = sorted(home.glob("remote/*/move-*.png"))
+                if codes and rng.random() < 0.5:
+                    m.input.drop_file(rng.choice(codes))
+                steps = 2
+            elif player.finished and menu is not None and menu.items:
                 # the match is over: rematch or back to the title, then play on
                 m.input.touch(*rng.choice(menu.items).rect.centre)
                 app.step(2)
