@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -60,8 +61,11 @@ def start(tmp_path: Path) -> tuple[App, App]:
     return host, guest
 
 
-def exchange(tmp_path: Path, host: App, guest: App, max_frames: int = 30_000) -> int:
-    """Play on both devices, carrying each new code image to the other window."""
+def exchange(
+    tmp_path: Path, host: App, guest: App, max_frames: int = 30_000, *, via_inbox: bool = False
+) -> int:
+    """Play on both devices, carrying each new code image to the other window (or to the
+    other device's inbox folder)."""
     players = {id(a): AutoPlayer(a, mode="remote", seed=i) for i, a in enumerate((host, guest))}
     delivered: set[Path] = {codes(tmp_path / "host")[0]}
     homes = ((host, tmp_path / "host", guest), (guest, tmp_path / "guest", host))
@@ -72,7 +76,12 @@ def exchange(tmp_path: Path, host: App, guest: App, max_frames: int = 30_000) ->
             for path in codes(home):
                 if path not in delivered:
                     delivered.add(path)
-                    other.m.input.drop_file(path)
+                    if via_inbox:
+                        inbox = other.storage.home / "remote" / "inbox"
+                        inbox.mkdir(parents=True, exist_ok=True)
+                        shutil.copy(path, inbox / f"from-{path.parent.name}-{path.name}")
+                    else:
+                        other.m.input.drop_file(path)
         if all(isinstance(a.scene, MatchResultScene) for a in (host, guest)):
             return frame
     raise AssertionError("the remote match did not finish")
@@ -93,6 +102,17 @@ def test_a_whole_remote_match_through_the_screens(tmp_path: Path) -> None:
         assert not (home / CURRENT_FILE).exists()
         (transcript,) = (home / "remote").glob("*/transcript.txt")
         assert transcript.read_text().split() == expected
+
+
+def test_codes_put_in_the_inbox_folder_are_read_once(tmp_path: Path) -> None:
+    """Where nothing can be dropped on the window (a kiosk), the inbox folder serves."""
+    host, guest = start(tmp_path)
+    exchange(tmp_path, host, guest, via_inbox=True)
+    assert isinstance(host.scene, MatchResultScene) and isinstance(guest.scene, MatchResultScene)
+    for app in (host, guest):
+        inbox = app.storage.home / "remote" / "inbox"
+        assert not list(inbox.glob("*.png"))  # every code was taken...
+        assert list((inbox / "read").glob("*.png"))  # ...and kept, read once
 
 
 def test_the_code_on_screen_is_the_code_in_the_file(tmp_path: Path) -> None:

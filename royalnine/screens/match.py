@@ -61,7 +61,7 @@ from royalnine.screens.layout import (
 )
 from royalnine.screens.menu import Menu, row
 from royalnine.screens.placement import Feedback, Outcome, PlacementController
-from royalnine.screens.remote import RemoteLink, draw_code, error_lines
+from royalnine.screens.remote import RemoteLink, draw_code, error_lines, take_inbox
 from royalnine.screens.reveal import RevealStep, reveal_steps
 from royalnine.storage import DIFFICULTIES, SaveGame
 
@@ -232,10 +232,12 @@ class MatchScene:
             return self.pause(app)
         if inp.touch_down is not None:
             self._menu_down = BUTTON_RECTS[Zone.MENU].contains(*inp.touch_down)
-        if self.remote is not None and inp.dropped:
-            self.remote.read(inp.dropped)
-            app.beep("invalid" if self.remote.error else "confirm")
-            self.dirty = True
+        if self.remote is not None:
+            dropped = inp.dropped + take_inbox(app.storage, app.frames)
+            if dropped:
+                self.remote.read(dropped)
+                app.beep("invalid" if self.remote.error else "confirm")
+                self.dirty = True
         if self.state == "idle":
             nxt = self.advance(app)
             if nxt is not None:

@@ -5,7 +5,9 @@ Each code this device must send is shown on the top screen's GRP page (as the
 2013 program showed its QR codes) and written as a PNG under
 ``HOME/remote/<MATCH>/move-NN.png`` to send through any messenger. The
 opponent's codes arrive as image files dropped on the window (a PNG, or a phone
-photo of their screen). The session is saved atomically after every code, in
+photo of their screen), or put in the folder ``HOME/remote/inbox`` (for a
+kiosk or a touch screen, where nothing can be dropped): each image found there
+is read once and moved to ``inbox/read``. The session is saved atomically after every code, in
 ``HOME/remote/current.json``; it holds this device's secret and the codes seen,
 never anything the rules hide from this player.
 """
@@ -37,6 +39,9 @@ from royalnine.storage import Storage
 
 REMOTE_DIR = "remote"
 CURRENT_FILE = "remote/current.json"
+INBOX_DIR = "remote/inbox"
+INBOX_EVERY = 30  # frames between looks in the inbox folder
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp")
 QR_DARK, QR_LIGHT = 250, 251  # GRP colours used for codes
 
 
@@ -169,6 +174,28 @@ class RemoteLink:
         self.pump()
 
 
+def take_inbox(storage: Storage, frame: int) -> list[Path]:
+    """The images in ``HOME/remote/inbox``, moved to ``inbox/read`` (every few frames)."""
+    if frame % INBOX_EVERY:
+        return []
+    folder = storage.home / INBOX_DIR
+    try:
+        found = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    except OSError:
+        return []
+    done = folder / "read"
+    taken: list[Path] = []
+    for path in found:
+        try:
+            done.mkdir(exist_ok=True)
+            target = done / path.name
+            path.replace(target)
+        except OSError:
+            continue
+        taken.append(target)
+    return taken
+
+
 def draw_code(
     app: App, screen: int, code: bytes, x: int | None, y: int | None, max_size: int | None = None
 ) -> None:
@@ -236,11 +263,12 @@ class RemoteLobbyScene:
             from royalnine.screens.title import TitleScene
 
             return TitleScene()
-        if not inp.dropped:
+        dropped = inp.dropped + take_inbox(app.storage, app.frames)
+        if not dropped:
             return None
         if self.link is None:
-            self.link = self.join(app, inp.dropped)
-        elif self.link.read(inp.dropped):
+            self.link = self.join(app, dropped)
+        elif self.link.read(dropped):
             app.beep("confirm")
         if self.link is not None and len(self.link.session.transcript) >= 2:
             return remote_match_scene(self.link)
