@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -12,6 +15,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
+TOOLS_DIR = Path(__file__).resolve().parent.parent / "tools"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -68,3 +72,21 @@ def golden(update_golden: bool) -> Callable[[str, object], None]:
             pytest.fail(f"{name}: differs from golden ({diff}); see {name}.actual.png")
 
     return check
+
+
+def _load_tool(name: str) -> ModuleType:
+    """``tools/<name>.py`` imported as a module (tools/ is scripts, not a package)."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, TOOLS_DIR / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def load_tool() -> Callable[[str], ModuleType]:
+    """Import a script from tools/ by name, e.g. ``load_tool("build_font")``."""
+    return _load_tool

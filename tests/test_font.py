@@ -7,9 +7,8 @@ glyph, and easily confused characters must look different.
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
-import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -31,14 +30,9 @@ BLANK_BY_DESIGN = {0x00, 0x0D, 0x20, 0xA0}
 
 
 @pytest.fixture(scope="module")
-def build_font() -> ModuleType:
-    """tools/build_font.py, imported as a module (tools/ is not a package)."""
-    spec = importlib.util.spec_from_file_location("build_font", REPO / "tools" / "build_font.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["build_font"] = module
-    spec.loader.exec_module(module)
-    return module
+def build_font(load_tool: Callable[[str], ModuleType]) -> ModuleType:
+    """tools/build_font.py, imported as a module."""
+    return load_tool("build_font")
 
 
 @pytest.fixture(scope="module")

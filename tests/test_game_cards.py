@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
+from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 from PIL import Image
@@ -16,24 +16,17 @@ from royalnine.core import Card, make_deck
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _builder():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("build_cards", ROOT / "tools" / "build_cards.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["build_cards"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_built_sheets_equal_a_fresh_build() -> None:
-    for path, pixels in _builder().build_all().items():
+def test_built_sheets_equal_a_fresh_build(load_tool: Callable[[str], ModuleType]) -> None:
+    for path, pixels in load_tool("build_cards").build_all().items():
         with Image.open(path) as img:
             assert img.mode == "P"
             assert np.array_equal(np.asarray(img, dtype=np.uint8), pixels), f"{path} is stale"
 
 
-def test_every_card_has_its_own_face_and_suit_matches_colour() -> None:
-    builder = _builder()
+def test_every_card_has_its_own_face_and_suit_matches_colour(
+    load_tool: Callable[[str], ModuleType],
+) -> None:
+    builder = load_tool("build_cards")
     glyphs = builder.read_glyphs()
     faces = {}
     for card in make_deck(tens=True):

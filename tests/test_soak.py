@@ -2,35 +2,25 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-TOOLS = Path(__file__).resolve().parent.parent / "tools"
-
-
-def load_soak() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("soak", TOOLS / "soak.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["soak"] = module
-    spec.loader.exec_module(module)
-    return module
-
 
 @pytest.mark.parametrize(("seed", "lang"), [(1, "en"), (2, "ja")])
-def test_short_soak(tmp_path: Path, seed: int, lang: str) -> None:
-    seen = load_soak().soak(seed, 6000, tmp_path / "home", lang=lang)
+def test_short_soak(
+    tmp_path: Path, seed: int, lang: str, load_tool: Callable[[str], ModuleType]
+) -> None:
+    seen = load_tool("soak").soak(seed, 6000, tmp_path / "home", lang=lang)
     assert seen["frames"] >= 6000
     assert seen["MatchScene"] > 0 and seen["TitleScene"] > 0
 
 
 @pytest.mark.slow
-def test_long_soak(tmp_path: Path) -> None:
-    soak = load_soak()
+def test_long_soak(tmp_path: Path, load_tool: Callable[[str], ModuleType]) -> None:
+    soak = load_tool("soak")
     finished = 0
     for seed in range(10, 14):
         seen = soak.soak(seed, 30_000, tmp_path / f"home{seed}", lang="ja" if seed % 2 else "en")
