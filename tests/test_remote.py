@@ -32,6 +32,20 @@ def start(seed: int, config: MatchConfig | None = None) -> tuple[RemoteSession, 
     return host, guest
 
 
+def move(
+    sender: RemoteSession,
+    receiver: RemoteSession | None,
+    rng: random.Random,
+) -> bytes:
+    """One code: the sender places first if it must, composes, and the receiver reads it."""
+    if sender.needs_placement:
+        place_randomly(sender, rng)
+    code = sender.compose()
+    if receiver is not None:
+        receiver.receive(code)
+    return code
+
+
 def play(
     host: RemoteSession,
     guest: RemoteSession,
@@ -48,11 +62,10 @@ def play(
             place_randomly(me, rng)
         if not me.my_turn:
             break
-        code = me.compose()
+        code = move(me, players[1 - turn], rng)
         codes.append(code)
         if on_code:
             on_code(turn, code)
-        players[1 - turn].receive(code)
         turn = 1 - turn
         assert len(codes) < 1000
     return codes
@@ -101,22 +114,15 @@ def state(session: RemoteSession) -> str:
 
 def test_replayed_skipped_and_foreign_codes_are_refused_and_change_nothing() -> None:
     host, guest = start(11)
-    code2 = guest.compose()
-    host.receive(code2)
+    rng = random.Random(11)
+    code2 = move(guest, host, rng)
     before = state(host)
     with pytest.raises(BadCode, match=r"move 2 of match .*already read; .*waiting for move 3"):
         host.receive(code2)
     assert state(host) == before
-    place_randomly(host, random.Random(0))
-    code3 = host.compose()
-    guest.receive(code3)
-    place_randomly(guest, random.Random(1))
-    code4 = guest.compose()
-    host.receive(code4)
-    if host.needs_placement:
-        place_randomly(host, random.Random(2))
-    code5 = host.compose()
-    guest.receive(code5)
+    code3 = move(host, guest, rng)
+    move(guest, host, rng)
+    move(host, guest, rng)
     other_host, _ = start(99)
     foreign = other_host.transcript[0]
     before = state(guest)
@@ -129,17 +135,10 @@ def test_replayed_skipped_and_foreign_codes_are_refused_and_change_nothing() -> 
 
 def test_skipped_code_names_the_move_expected() -> None:
     host, guest = start(5)
-    code2 = guest.compose()
-    host.receive(code2)
-    place_randomly(host, random.Random(0))
-    code3 = host.compose()
-    guest.receive(code3)
-    place_randomly(guest, random.Random(1))
-    code4 = guest.compose()
-    host.receive(code4)
-    if host.needs_placement:
-        place_randomly(host, random.Random(1))
-    code5 = host.compose()
+    rng = random.Random(5)
+    for sender, receiver in ((guest, host), (host, guest), (guest, host)):
+        move(sender, receiver, rng)
+    code5 = move(host, None, rng)
     # a fresh device that only saw the hello cannot read move 5
     late = RemoteSession.join(host.transcript[0], entropy(77))
     with pytest.raises(BadCode, match=r"move 5 of match [0-9A-F]{8}; this device is waiting"):
@@ -149,10 +148,9 @@ def test_skipped_code_names_the_move_expected() -> None:
 def test_every_single_byte_change_is_refused_or_caught_one_move_later() -> None:
     """A changed code is refused by its reader, or by its sender when the history comes back."""
     host, guest = start(21)
-    code2 = guest.compose()
-    host.receive(code2)
-    place_randomly(host, random.Random(0))
-    code3 = host.compose()
+    rng = random.Random(21)
+    move(guest, host, rng)
+    code3 = move(host, None, rng)
     for i in range(len(code3)):
         tampered = bytearray(code3)
         tampered[i] ^= 0x41
@@ -162,9 +160,7 @@ def test_every_single_byte_change_is_refused_or_caught_one_move_later() -> None:
         except BadCode:
             continue
         # accepted (e.g. a changed seal): the reader's reply no longer follows the sender's history
-        if reader.needs_placement:
-            place_randomly(reader, random.Random(1))
-        reply = reader.compose()
+        reply = move(reader, None, rng)
         sender = RemoteSession.from_json(host.to_json())
         with pytest.raises(BadCode, match="does not follow"):
             sender.receive(reply)
@@ -185,14 +181,10 @@ def test_reveals_must_match_the_commitment() -> None:
 def test_an_opening_must_match_its_seal() -> None:
     host, guest = start(9)
     rng = random.Random(9)
-    host.receive(guest.compose())
-    place_randomly(host, rng)
-    guest.receive(host.compose())  # host sealed its first half
-    place_randomly(guest, rng)
-    host.receive(guest.compose())
-    if host.needs_placement:
-        place_randomly(host, rng)
-    code = decode(host.compose())
+    move(guest, host, rng)
+    move(host, guest, rng)  # host sealed its first half
+    move(guest, host, rng)
+    code = decode(move(host, None, rng))
     assert any(isinstance(i, Open) for i in code.items)
     changed = tuple(
         Open(i.round, i.half, bytes(reversed(i.cells)), i.nonce) if isinstance(i, Open) else i
