@@ -98,6 +98,29 @@ def _cell(p: float, origin: int, scale: int) -> int:
     return int((p - origin) // scale)
 
 
+def _stacked_to_ds(
+    along: int, across: int, length: int, breadth: int, gap: int
+) -> tuple[int, int] | None:
+    """(screen, position along the axis) of a DS-pixel cell in two screens placed one after
+    the other along one axis (``length`` long, ``breadth`` wide, ``gap`` apart); None off both.
+
+    The vertical layout stacks along y, the horizontal one along x.
+    """
+    if not 0 <= across < breadth:
+        return None
+    if 0 <= along < length:
+        return (0, along)
+    along -= length + gap
+    if 0 <= along < length:
+        return (1, along)
+    return None
+
+
+def _stacked_from_ds(screen: int, along: int, length: int, gap: int) -> int:
+    """Inverse of :func:`_stacked_to_ds` along the axis: the cell's offset from the first screen."""
+    return along if screen == 0 else length + gap + along
+
+
 def vertical_to_ds(
     px: float, py: float, scale: int, gap: int = 0, origin: Point = (0, 0)
 ) -> Hit | None:
@@ -115,14 +138,8 @@ def vertical_to_ds(
     """
     x = _cell(px, origin[0], scale)
     y = _cell(py, origin[1], scale)
-    if not 0 <= x < SCREEN_W:
-        return None
-    if 0 <= y < SCREEN_H:
-        return (0, x, y)
-    y -= SCREEN_H + gap
-    if 0 <= y < SCREEN_H:
-        return (1, x, y)
-    return None
+    hit = _stacked_to_ds(y, x, SCREEN_H, SCREEN_W, gap)
+    return None if hit is None else (hit[0], x, hit[1])
 
 
 def vertical_from_ds(
@@ -130,7 +147,7 @@ def vertical_from_ds(
 ) -> Point:
     """DS pixel -> top-left window pixel of its ``scale``x``scale`` block, vertical layout."""
     _check_pixel(screen, x, y)
-    row = y if screen == 0 else SCREEN_H + gap + y
+    row = _stacked_from_ds(screen, y, SCREEN_H, gap)
     return (origin[0] + x * scale, origin[1] + row * scale)
 
 
@@ -143,14 +160,8 @@ def horizontal_to_ds(
     """
     x = _cell(px, origin[0], scale)
     y = _cell(py, origin[1], scale)
-    if not 0 <= y < SCREEN_H:
-        return None
-    if 0 <= x < SCREEN_W:
-        return (0, x, y)
-    x -= SCREEN_W + gap
-    if 0 <= x < SCREEN_W:
-        return (1, x, y)
-    return None
+    hit = _stacked_to_ds(x, y, SCREEN_W, SCREEN_H, gap)
+    return None if hit is None else (hit[0], hit[1], y)
 
 
 def horizontal_from_ds(
@@ -158,7 +169,7 @@ def horizontal_from_ds(
 ) -> Point:
     """DS pixel -> top-left window pixel of its block, horizontal layout."""
     _check_pixel(screen, x, y)
-    col = x if screen == 0 else SCREEN_W + gap + x
+    col = _stacked_from_ds(screen, x, SCREEN_W, gap)
     return (origin[0] + col * scale, origin[1] + y * scale)
 
 
