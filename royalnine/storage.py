@@ -117,7 +117,7 @@ class Storage:
             known = {f.name for f in dataclasses.fields(Settings)}
             return Settings(**{k: v for k, v in doc.items() if k in known}).validated()
         except (OSError, ValueError, TypeError) as exc:
-            moved = self._set_aside(path)
+            moved = self.set_aside(path)
             self.notices.append(f"settings were damaged ({exc}); reset, old file kept as {moved}")
             return Settings()
 
@@ -143,7 +143,7 @@ class Storage:
             if match.is_over:
                 raise CorruptRecord(f"{path}: the saved match is already over")
         except CorruptRecord as exc:
-            moved = self._set_aside(path)
+            moved = self.set_aside(path)
             raise CorruptSaveSetAside(
                 f"saved match was damaged and set aside as {moved}: {exc}"
             ) from None
@@ -171,27 +171,36 @@ class Storage:
                 raise ValueError("not a JSON object")
             return doc
         except (OSError, ValueError) as exc:
-            moved = self._set_aside(path)
+            moved = self.set_aside(path)
             self.notices.append(f"statistics were damaged ({exc}); reset, old file kept as {moved}")
             return {}
 
     def record_result(
-        self, outcome: MatchOutcome, mode: str, meta: Mapping[str, MetaValue] | None = None
+        self,
+        outcome: MatchOutcome,
+        mode: str,
+        meta: Mapping[str, MetaValue] | None = None,
+        *,
+        seat: int = 0,
     ) -> None:
-        """Add a finished match to the statistics (seat 0 is the local player)."""
+        """Add a finished match to the statistics, as seen by the local player at ``seat``."""
         doc = self.stats()
         key = mode if not meta or "difficulty" not in meta else f"{mode}:{meta['difficulty']}"
         entry = doc.get(key)
         if not isinstance(entry, dict):
             entry = {"played": 0, "won": 0, "lost": 0, "drawn": 0, "best": 0}
         entry["played"] = int(entry.get("played", 0)) + 1
-        result = "drawn" if outcome.winner is None else ("won" if outcome.winner == 0 else "lost")
+        if outcome.winner is None:
+            result = "drawn"
+        else:
+            result = "won" if outcome.winner == seat else "lost"
         entry[result] = int(entry.get(result, 0)) + 1
-        entry["best"] = max(int(entry.get("best", 0)), outcome.totals[0])
+        entry["best"] = max(int(entry.get("best", 0)), outcome.totals[seat])
         doc[key] = entry
         write_atomic(self.path(STATS_FILE), json.dumps(doc, indent=2) + "\n")
 
-    def _set_aside(self, path: Path) -> Path:
+    def set_aside(self, path: Path) -> Path:
+        """Rename a damaged file beside itself (never delete it); returns the new name."""
         stamp = time.strftime("%Y%m%d-%H%M%S")
         target = path.with_name(f"{path.name}.corrupt-{stamp}")
         n = 1

@@ -174,3 +174,17 @@ def _shot(app: App, tmp_path: Path) -> Path:
     path = tmp_path / "lobby.png"
     app.m.screenshot(path, screen=0, scale=3)
     return path
+
+
+def test_a_damaged_remote_save_is_set_aside_and_reported(tmp_path: Path) -> None:
+    app = make_app(tmp_path, 4)
+    saved = tmp_path / CURRENT_FILE
+    saved.parent.mkdir(parents=True)
+    saved.write_text("{not json")
+    choose(app, "remote")
+    choose(app, "remote_continue")
+    assert isinstance(app.scene, TitleScene)
+    assert not saved.exists()
+    (kept,) = saved.parent.glob("current.json.corrupt-*")
+    assert kept.read_text() == "{not json"
+    assert "remote match was damaged" in app.scene.shown_notice

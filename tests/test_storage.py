@@ -92,3 +92,6 @@ def test_statistics(tmp_path: Path) -> None:
     st.record_result(MatchOutcome((10, 4), 0), "cpu", {"difficulty": "hard"})
     st.record_result(MatchOutcome((3, 4), 1), "cpu", {"difficulty": "hard"})
     assert st.stats()["cpu:hard"] == {"played": 2, "won": 1, "lost": 1, "drawn": 0, "best": 10}
+    # a remote player sits at seat 1: its win and its score count as its own
+    st.record_result(MatchOutcome((3, 9), 1), "remote", seat=1)
+    assert st.stats()["remote"] == {"played": 1, "won": 1, "lost": 0, "drawn": 0, "best": 9}

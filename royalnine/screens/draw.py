@@ -122,6 +122,11 @@ def reset_screen(m: Machine, screen: int, *, felt: bool = True) -> None:
     m.spclr()
 
 
+def fold(text: str, width: int, rows: int) -> list[str]:
+    """A long one-line message cut into at most ``rows`` console lines of ``width`` cells."""
+    return [text[i : i + width] for i in range(0, min(len(text), width * rows), width)]
+
+
 def reset_screens(m: Machine) -> None:
     """Blank both screens as :func:`reset_screen` does, and clear both GRP pages too."""
     for screen in (0, 1):

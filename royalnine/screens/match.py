@@ -61,7 +61,7 @@ from royalnine.screens.layout import (
 )
 from royalnine.screens.menu import Menu, row
 from royalnine.screens.placement import Feedback, Outcome, PlacementController
-from royalnine.screens.remote import RemoteLink, draw_code, error_lines, take_inbox
+from royalnine.screens.remote import RemoteLink, draw_code, take_inbox
 from royalnine.screens.reveal import RevealStep, reveal_steps
 from royalnine.storage import DIFFICULTIES, SaveGame
 
@@ -828,7 +828,7 @@ class MatchScene:
             draw.text(m, BOTTOM, PANEL_COL, 7, app.t("remote_reply2"), art.TEXT_WHITE)
             draw.text(m, BOTTOM, PANEL_COL, 8, app.t("remote_reply3"), art.TEXT_WHITE)
         if self.remote is not None and self.remote.error:
-            for k, line in enumerate(error_lines(self.remote.error, 15, 4)):
+            for k, line in enumerate(draw.fold(self.remote.error, 15, 4)):
                 draw.text(m, BOTTOM, PANEL_COL, 14 + k, line, art.TEXT_RED)
         if self.state == "reveal" and self.step_i < 0:
             draw.centred(m, BOTTOM, 18, app.t("reveal"), art.TEXT_YELLOW)

@@ -35,7 +35,7 @@ from royalnine.remote.session import RemoteSession
 from royalnine.screens import draw
 from royalnine.screens.layout import BOTTOM, TOP
 from royalnine.screens.menu import Menu, column
-from royalnine.storage import Storage
+from royalnine.storage import CorruptSaveSetAside, Storage
 
 REMOTE_DIR = "remote"
 CURRENT_FILE = "remote/current.json"
@@ -72,17 +72,22 @@ class RemoteLink:
 
     @classmethod
     def load(cls, storage: Storage) -> RemoteLink | None:
-        """The remote match in progress, or None; a damaged file is set aside with a notice."""
+        """The remote match in progress, or None.
+
+        Raises:
+            CorruptSaveSetAside: the file was damaged; it was renamed aside (the message
+                says where), as :meth:`Storage.load_game` does for a saved match.
+        """
         path = storage.home / CURRENT_FILE
         if not path.exists():
             return None
         try:
             session = RemoteSession.from_json(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, BadCode) as exc:
-            moved = path.with_name(path.name + ".corrupt")
-            path.replace(moved)
-            storage.notices.append(f"remote match was damaged ({exc}); kept as {moved}")
-            return None
+            moved = storage.set_aside(path)
+            raise CorruptSaveSetAside(
+                f"remote match was damaged and set aside as {moved}: {exc}"
+            ) from None
         return cls(session, storage)
 
     def finish(self) -> None:
@@ -212,11 +217,6 @@ def draw_code(
     draw_qr(m, code, screen, x, y, dark=QR_DARK, light=QR_LIGHT, max_size=max_size)
 
 
-def error_lines(text: str, width: int = 32, rows: int = 3) -> list[str]:
-    """A one-line error folded onto up to ``rows`` console lines."""
-    return [text[i : i + width] for i in range(0, min(len(text), width * rows), width)]
-
-
 class RemoteLobbyScene:
     """Before a remote match: the host shows its first code and waits for the reply;
     a guest waits for the host's first code."""
@@ -251,7 +251,7 @@ class RemoteLobbyScene:
         draw.centred(m, BOTTOM, 5, app.t("remote_drop"), art.TEXT_WHITE)
         draw.centred(m, BOTTOM, 6, app.t("remote_drop2"), art.TEXT_WHITE)
         error = self.error or (self.link.error if self.link else None)
-        for k, line in enumerate(error_lines(error or "")):
+        for k, line in enumerate(draw.fold(error or "", 32, 3)):
             draw.text(m, BOTTOM, 0, 9 + k, line, art.TEXT_RED)
         assert self.menu is not None
         self.menu.draw(app)

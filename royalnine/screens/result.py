@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from royalnine import art
 from royalnine.app import App, InputFrame, Scene
-from royalnine.core import Match, MatchOutcome
+from royalnine.core import Match
 from royalnine.screens import draw
 from royalnine.screens.layout import BOTTOM, TOP
 from royalnine.screens.menu import Menu, row
@@ -50,11 +50,10 @@ class MatchResultScene:
         if not self.recorded:
             self.recorded = True
             meta = {"difficulty": self.level} if self.mode == "cpu" else {}
-            mine = outcome
-            if self.me == 1:  # statistics count seat 0 as this machine's player
-                winner = None if outcome.winner is None else 1 - outcome.winner
-                mine = MatchOutcome((outcome.totals[1], outcome.totals[0]), winner)
-            app.store("statistics", lambda: app.storage.record_result(mine, self.mode, meta))
+            app.store(
+                "statistics",
+                lambda: app.storage.record_result(outcome, self.mode, meta, seat=self.me),
+            )
             won = outcome.winner == self.me or self.mode == "local"
             app.beep("win" if won or outcome.draw else "lose")
         draw.reset_screens(m)

@@ -87,8 +87,9 @@ class TitleScene:
                 self.notice = app.t("save_failed" if failed else "corrupt_save")
         if self.shown_notice:
             text = self.shown_notice
-            for k in range(4):  # 31 a line: a full last line would scroll the console
-                draw.text(m, TOP, 0, 20 + k, text[31 * k : 31 * (k + 1)], art.TEXT_RED)
+            # 31 a line: a full line on the last row would scroll the console
+            for k, line in enumerate(draw.fold(text, 31, 4)):
+                draw.text(m, TOP, 0, 20 + k, line, art.TEXT_RED)
         else:
             draw.centred(m, TOP, 20, app.t("title_port"), art.TEXT_GREY)
             draw.centred(m, TOP, 22, app.t("press_start"), art.TEXT_GREY)
@@ -160,9 +161,13 @@ class TitleScene:
         elif choice == "join":
             return RemoteLobbyScene(None)
         elif choice == "remote_continue":
-            link = RemoteLink.load(app.storage)
+            try:
+                link = RemoteLink.load(app.storage)
+            except CorruptSaveSetAside as exc:
+                app.notices.append(str(exc))
+                return TitleScene()  # which shows the notice
             if link is None:
-                return TitleScene()  # it was damaged: the title shows the notice
+                return TitleScene()
             return remote_match_scene(link)
         elif choice == "back":
             self.show(app, "main")
