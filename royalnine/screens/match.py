@@ -71,7 +71,6 @@ STEP_FRAMES = 55
 MESSAGE_FRAMES = 90
 FLASH_FRAMES = 24
 CENTRE_SID = 31  # highest card id: dealt cards fly over it (lower ids draw in front)
-OPPONENT_SEAT = 1  # the seat of a CPU (or, later, remote) opponent; seat 0 plays here
 STAR_SPOTS = ((0, 8), (96, 12), (110, 64), (0, 96), (52, 120), (100, 116), (40, 4), (60, 80))
 NEXT_RECT = Rect(144, 160, 104, 24)
 CODE_PX = 98  # a remote code in the top screen's corner: 2 px a module up to QR version 6
@@ -116,6 +115,7 @@ class MatchScene:
         """The seat not played on this machine (vs CPU); None when both seats are here."""
         self.remote: RemoteLink | None = None
         """The remote match behind this screen (mode "remote"): deals and the other seat."""
+        self._code_drawn: bytes | None = None  # the remote code now on the top GRP page
         self.opponent_pending: list[Action] | None = None
         """The opponent's decided placement, held off the match (and so off the save file)
         until this machine's seat has confirmed: placements are simultaneous."""
@@ -130,7 +130,7 @@ class MatchScene:
     @property
     def opponent_seat(self) -> int:
         """The seat not played at the bottom of this machine (the CPU's, or the remote one)."""
-        return 1 - self.bottom_seat if self.mode == "remote" else OPPONENT_SEAT
+        return 1 - self.bottom_seat
 
     def names(self, app: App) -> tuple[str, str]:
         """Display names of seat 0 and seat 1."""
@@ -201,6 +201,7 @@ class MatchScene:
         """(Re)draw everything from the current state."""
         m = app.m
         draw.reset_screens(m)
+        self._code_drawn = None
         self.boards = (SpriteBoard(m, TOP), SpriteBoard(m, BOTTOM))
         if self.remote is not None:
             self.dealer = self.remote
@@ -210,7 +211,8 @@ class MatchScene:
             self.dealer = Dealer(random.Random(app.rng.randrange(1 << 32)))
         if self.mode == "cpu" and self.opponent is None:
             rng = random.Random(app.rng.randrange(1 << 32))
-            self.opponent = CpuOpponent(make_cpu(self.level, OPPONENT_SEAT, rng), OPPONENT_SEAT)
+            seat = self.opponent_seat
+            self.opponent = CpuOpponent(make_cpu(self.level, seat, rng), seat)
         if self.state == "start":
             self.state = "idle"
             if self.mode == "local" and self.match.phase.is_place:
@@ -705,13 +707,18 @@ class MatchScene:
             return
         m = app.m
         shown = self.remote.showing()
-        if shown is None or self.state not in ("wait", "remote_wait"):
-            m.gpage(TOP)
-            m.gcls()
-            return
-        number, code = shown
-        draw_code(app, TOP, code, 256 - CODE_PX, 192 - CODE_PX, max_size=CODE_PX)
-        draw.text(m, TOP, PANEL_COL, 11, app.t("remote_send", n=number), art.TEXT_YELLOW)
+        if self.state not in ("wait", "remote_wait"):
+            shown = None
+        wanted = None if shown is None else shown[1]
+        if wanted != self._code_drawn:  # the GRP page changes only when the code does
+            if wanted is None:
+                m.gpage(TOP)
+                m.gcls()
+            else:
+                draw_code(app, TOP, wanted, 256 - CODE_PX, 192 - CODE_PX, max_size=CODE_PX)
+            self._code_drawn = wanted
+        if shown is not None:
+            draw.text(m, TOP, PANEL_COL, 11, app.t("remote_send", n=shown[0]), art.TEXT_YELLOW)
 
     def _reveal_text(self, app: App, screen: int, seat: int) -> None:
         step = self._last_step(seat)
