@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from royalnine.core.cards import Card
 from royalnine.core.errors import IllegalMove
@@ -109,6 +109,16 @@ class _Seat:
     opened: set[HalfKey] = field(default_factory=set)
     cells: dict[HalfKey, bytes] = field(default_factory=dict)
     """Placements whose cells are known (opened, in the clear, or this device's own)."""
+
+    def copy(self) -> _Seat:
+        """An independent copy (a code is checked on a copy before it is kept)."""
+        return replace(
+            self,
+            reveals=list(self.reveals),
+            seals=dict(self.seals),
+            opened=set(self.opened),
+            cells=dict(self.cells),
+        )
 
 
 class _Protocol:
@@ -596,17 +606,7 @@ def _copy_protocol(proto: _Protocol) -> _Protocol:
     copy = _Protocol(proto.match_id, proto.config, proto.local)
     copy.match = proto.match
     copy.transcript = list(proto.transcript)
-    copy.seats = tuple(  # type: ignore[assignment]
-        _Seat(
-            s.commitment,
-            list(s.reveals),
-            s.fixed,
-            dict(s.seals),
-            set(s.opened),
-            dict(s.cells),
-        )
-        for s in proto.seats
-    )
+    copy.seats = (proto.seats[0].copy(), proto.seats[1].copy())
     return copy
 
 
