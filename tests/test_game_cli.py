@@ -8,7 +8,7 @@ import pytest
 from PIL import Image
 
 from royalnine.cli import build_parser, main
-from royalnine.play_cli import _settings
+from royalnine.cli.play import _settings
 
 
 def test_play_flags_override_the_saved_settings_for_this_run(tmp_path: Path) -> None:
@@ -51,7 +51,7 @@ def test_demo_headless_writes_a_screenshot_of_each_stage(
 
 def test_controls_file_is_read_from_home_or_the_flag(tmp_path: Path) -> None:
     from petitcom_shim import Button
-    from royalnine.play_cli import _shim_config
+    from royalnine.cli.play import _shim_config
 
     args = build_parser().parse_args(["play", "--home", str(tmp_path)])
     storage, _ = _settings(args)
@@ -67,7 +67,7 @@ def test_controls_file_is_read_from_home_or_the_flag(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("content", ["[keys]\na = 5\n", "not toml ["])
 def test_a_bad_controls_file_stops_with_one_line(tmp_path: Path, content: str) -> None:
-    from royalnine.play_cli import _shim_config
+    from royalnine.cli.play import _shim_config
 
     (tmp_path / "shim.toml").write_text(content)
     args = build_parser().parse_args(["play", "--home", str(tmp_path)])

@@ -1,6 +1,6 @@
 """The ``royalnine`` command: play (default), demo, score, hint.
 
-Each subcommand lives in its own module and registers itself through an
+Each subcommand lives in its own module of this package and registers itself through an
 ``add_parser(subparsers)`` function that sets ``func`` on its parser; this
 module only wires them together, so adding a command is one line below.
 """
@@ -17,10 +17,10 @@ from royalnine import __version__
 # name -> module defining add_parser(subparsers); imported lazily so `royalnine score`
 # never loads pygame.
 SUBCOMMANDS: dict[str, str] = {
-    "score": "royalnine.score_cli",
-    "hint": "royalnine.hint_cli",
-    "play": "royalnine.play_cli",
-    "demo": "royalnine.play_cli_demo",
+    "score": "royalnine.cli.score",
+    "hint": "royalnine.cli.hint",
+    "play": "royalnine.cli.play",
+    "demo": "royalnine.cli.demo",
 }
 DEFAULT_COMMAND = "play"
 
@@ -56,7 +56,3 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _names_a_command(args: list[str]) -> bool:
     return any(arg in SUBCOMMANDS or arg in ("-h", "--help", "--version") for arg in args)
-
-
-if __name__ == "__main__":
-    sys.exit(main())
