@@ -137,7 +137,8 @@ class App:
         storage: the data folder (settings, save, statistics).
         settings: options for this run (default: the saved ones).
         seed: seeds every deal and CPU choice, for reproducible matches.
-        first: builds the first scene (default: the title).
+        first: builds the first scene; :func:`royalnine.game.new_game` gives the title,
+            so this module never imports a scene (every scene imports it).
     """
 
     def __init__(
@@ -147,7 +148,7 @@ class App:
         settings: Settings | None = None,
         *,
         seed: int | None = None,
-        first: Callable[[App], Scene] | None = None,
+        first: Callable[[App], Scene],
     ) -> None:
         self.m = m
         self.storage = storage
@@ -159,12 +160,7 @@ class App:
         self.frames = 0
         self.on_frame: list[Callable[[App], None]] = []
         load_art(m)
-        if first is None:
-            from royalnine.screens.title import TitleScene
-
-            self.scene: Scene = TitleScene()
-        else:
-            self.scene = first(self)
+        self.scene: Scene = first(self)
         self.scene.enter(self)
 
     # --- helpers for scenes ---

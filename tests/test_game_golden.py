@@ -14,6 +14,7 @@ import numpy as np
 
 from petitcom_shim import Machine
 from royalnine.app import App
+from royalnine.game import new_game
 from royalnine.screens.autoplay import AutoPlayer
 from royalnine.screens.layout import HAND_RECTS
 from royalnine.storage import Settings, Storage
@@ -25,7 +26,7 @@ def _both(app: App) -> np.ndarray:
 
 def test_golden_screens(tmp_path: Path, golden: Callable[[str, object], None]) -> None:
     m = Machine(headless=True, seed=1)
-    app = App(m, Storage(tmp_path), Settings(sound=False, rounds=2), seed=2013)
+    app = new_game(m, Storage(tmp_path), Settings(sound=False, rounds=2), seed=2013)
     shots: dict[str, np.ndarray] = {}
 
     def on_stage(stage: str) -> None:

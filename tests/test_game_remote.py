@@ -11,6 +11,7 @@ import pytest
 from petitcom_shim import Machine
 from petitcom_shim.qr import decode_image
 from royalnine.app import App
+from royalnine.game import new_game
 from royalnine.remote.session import verify_transcript
 from royalnine.screens.autoplay import AutoPlayer
 from royalnine.screens.match import MatchScene
@@ -22,7 +23,7 @@ from royalnine.storage import Settings, Storage
 
 def make_app(home: Path, seed: int) -> App:
     m = Machine(headless=True, seed=seed)
-    return App(m, Storage(home), Settings(sound=False, rounds=2), seed=seed)
+    return new_game(m, Storage(home), Settings(sound=False, rounds=2), seed=seed)
 
 
 def tap(app: App, x: int, y: int) -> None:

@@ -10,6 +10,7 @@ import pytest
 from petitcom_shim import Machine
 from royalnine.app import App
 from royalnine.core import score_grid
+from royalnine.game import new_game
 from royalnine.screens.autoplay import AutoPlayer
 from royalnine.screens.layout import BUTTON_RECTS, TOP, Zone
 from royalnine.screens.match import MatchScene
@@ -20,7 +21,7 @@ from royalnine.storage import SAVE_FILE, Settings, Storage
 
 def make_app(home: Path, *, seed: int = 7, **settings: object) -> App:
     m = Machine(headless=True, seed=seed)
-    return App(m, Storage(home), Settings(sound=False, **settings), seed=seed)  # type: ignore[arg-type]
+    return new_game(m, Storage(home), Settings(sound=False, **settings), seed=seed)  # type: ignore[arg-type]
 
 
 def tap(app: App, x: int, y: int, settle: int = 2) -> None:

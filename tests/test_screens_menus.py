@@ -7,6 +7,7 @@ from pathlib import Path
 from petitcom_shim import Button, Machine
 from petitcom_shim.charset import to_ptc
 from royalnine.app import App
+from royalnine.game import new_game
 from royalnine.i18n import tr
 from royalnine.screens.autoplay import AutoPlayer
 from royalnine.screens.match import MatchScene
@@ -19,7 +20,7 @@ from royalnine.storage import Settings, Storage
 
 
 def make_app(home: Path) -> App:
-    return App(Machine(headless=True), Storage(home), Settings(sound=False), seed=3)
+    return new_game(Machine(headless=True), Storage(home), Settings(sound=False), seed=3)
 
 
 def tap_item(app: App, value: str) -> None:
@@ -91,7 +92,9 @@ def test_pad_only_reaches_a_match(tmp_path: Path) -> None:
 
 
 def test_rematch_starts_a_new_match_of_the_same_mode(tmp_path: Path) -> None:
-    app = App(Machine(headless=True), Storage(tmp_path), Settings(sound=False, rounds=1), seed=3)
+    app = new_game(
+        Machine(headless=True), Storage(tmp_path), Settings(sound=False, rounds=1), seed=3
+    )
     AutoPlayer(app, seed=1).play(max_frames=10_000)
     result = app.scene
     assert isinstance(result, MatchResultScene)

@@ -10,6 +10,7 @@ from petitcom_shim import Machine
 from petitcom_shim.display import LAYOUTS, Viewport
 from royalnine.app import App, Scene
 from royalnine.core import Match, MatchConfig
+from royalnine.game import new_game
 from royalnine.screens.layout import Rect, all_targets, hit, target_rect
 from royalnine.screens.match import NEXT_RECT, MatchScene
 from royalnine.screens.menu import Menu
@@ -31,7 +32,7 @@ def _menu_rects(app: App, scene: Scene) -> list[Rect]:
 @pytest.fixture(scope="module")
 def all_rects(tmp_path_factory: pytest.TempPathFactory) -> list[Rect]:
     home: Path = tmp_path_factory.mktemp("home")
-    app = App(Machine(headless=True), Storage(home), Settings(sound=False), seed=1)
+    app = new_game(Machine(headless=True), Storage(home), Settings(sound=False), seed=1)
     rects = [target_rect(t) for t in all_targets()] + [NEXT_RECT]
     title = TitleScene()
     rects += _menu_rects(app, title)

@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a ch
 from petitcom_shim import Button, Machine
 from royalnine.app import App
 from royalnine.core import score_grid
+from royalnine.game import new_game
 from royalnine.screens.autoplay import AutoPlayer
 from royalnine.storage import CorruptSaveSetAside, Settings, Storage
 
@@ -40,7 +41,7 @@ def soak(seed: int, frames: int, home: Path, *, lang: str = "en") -> Counter[str
     """Run one monkey for ``frames`` frames; returns counts of what it saw. Raises on a bug."""
     rng = random.Random(seed)
     m = Machine(headless=True, seed=seed)
-    app = App(m, Storage(home), Settings(sound=False, lang=lang, rounds=2), seed=seed)
+    app = new_game(m, Storage(home), Settings(sound=False, lang=lang, rounds=2), seed=seed)
     seen: Counter[str] = Counter()
     # Between bursts of monkey input a purposeful player moves things on, so the
     # monkey also reaches reveals, results and rematches.

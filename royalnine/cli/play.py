@@ -118,7 +118,7 @@ def _invisible() -> bool:
 def run_play(args: argparse.Namespace) -> int:
     """Open the window and run the game until it is closed."""
     from petitcom_shim import Machine
-    from royalnine.app import App
+    from royalnine.game import new_game
 
     storage, settings = _settings(args)
     m = Machine(
@@ -135,7 +135,7 @@ def run_play(args: argparse.Namespace) -> int:
             "royalnine: no display to open a window on (is DISPLAY or WAYLAND_DISPLAY set?); "
             "`royalnine demo --headless --out DIR` runs without one"
         )
-    app = App(m, storage, settings, seed=args.seed)
+    app = new_game(m, storage, settings, seed=args.seed)
     if os.environ.get("ROYALNINE_BENCH_FIRST_FRAME"):
         app.tick()
         print(f"first-frame {time.perf_counter() - PROCESS_START:.4f}", flush=True)
@@ -151,7 +151,7 @@ def run_play(args: argparse.Namespace) -> int:
 def run_demo(args: argparse.Namespace) -> int:
     """Play a CPU-vs-CPU match through the UI, optionally saving screenshots."""
     from petitcom_shim import Machine
-    from royalnine.app import App
+    from royalnine.game import new_game
     from royalnine.screens.autoplay import AutoPlayer
 
     storage, settings = _settings(args)
@@ -169,7 +169,7 @@ def run_demo(args: argparse.Namespace) -> int:
         audio=settings.sound,
         config=_shim_config(args, storage),
     )
-    app = App(m, storage, settings, seed=args.seed if args.seed is not None else 2013)
+    app = new_game(m, storage, settings, seed=args.seed if args.seed is not None else 2013)
     out: Path | None = args.out
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,19 @@
+"""A new game on a machine: the app with the title screen as its first scene.
+
+The app module knows no scene (every scene imports it); this is the one place
+that puts them together, for the commands, the tools and the tests.
+"""
+
+from __future__ import annotations
+
+from petitcom_shim import Machine
+from royalnine.app import App
+from royalnine.screens.title import TitleScene
+from royalnine.storage import Settings, Storage
+
+
+def new_game(
+    m: Machine, storage: Storage, settings: Settings | None = None, *, seed: int | None = None
+) -> App:
+    """The game on ``m``, starting at the title (settings default to the saved ones)."""
+    return App(m, storage, settings, seed=seed, first=lambda _app: TitleScene())
