@@ -20,7 +20,7 @@ from petitcom_shim.sound import Beep
 from royalnine.art import load_art
 from royalnine.core import HAND_SIZE, Action, Card, Deal, Match, PlayerView, placement_actions
 from royalnine.i18n import tr
-from royalnine.storage import Settings, Storage
+from royalnine.storage import Notice, Settings, Storage
 
 # The BEEP preset played for each game event.
 SOUNDS: dict[str, int] = {
@@ -154,7 +154,8 @@ class App:
         self.storage = storage
         self.settings = settings or storage.load_settings()
         self.rng = random.Random(seed)
-        self.notices: list[str] = list(storage.notices)
+        self.notices: list[Notice] = storage.notices
+        """Messages about data files for the title to show (the storage's own list)."""
         self._touching = False
         self._last_touch = (0, 0)
         self.frames = 0
@@ -182,13 +183,15 @@ class App:
     def store(self, what: str, write: Callable[[], object]) -> bool:
         """Run one storage write; a failure (full disk, read-only folder) becomes a notice.
 
+        ``what`` is the file's role (``settings``, ``save``, ``stats``, ``remote``).
         Settings, statistics and saves are conveniences: losing one must never
-        end the game, so every write goes through here or handles OSError itself.
+        end the game, so every write goes through here.
         """
         try:
             write()
         except OSError as exc:
-            self.notices.append(f"could not save {what}: {exc}")
+            reason = exc.strerror or str(exc)
+            self.notices.append(Notice("notice_cannot_save", what, reason=reason))
             return False
         return True
 

@@ -45,6 +45,9 @@ WIDEST_ARGS: dict[str, str] = {
     "pages": "9",
     "card": "R10",
     "msg": "",
+    "what": "The statistics file",
+    "name": "saves/current.json.corrupt-20261122-101010-99",
+    "reason": "Read-only file system",
 }
 
 TEXTS: dict[str, Text] = {
@@ -84,6 +87,26 @@ TEXTS: dict[str, Text] = {
     "yes": Text("YES", "ﾊｲ", 8),
     "no": Text("NO, NEW", "ｲｲｴ", 8),
     "corrupt_save": Text("Damaged save was set aside.", "ｺﾜﾚﾀ ｾｰﾌﾞｦ ﾍﾞﾂﾆ ﾎｿﾞﾝｼﾏｼﾀ", 32),
+    # --- notices about data files (shown folded over up to 4 lines of 31 cells) ---
+    "notice_set_aside": Text(
+        "{what} was damaged and is reset. The old file is kept as {name}",
+        "{what}ｶﾞ ｺﾜﾚﾃｲﾀﾉﾃﾞ ﾘｾｯﾄｼﾏｼﾀ｡ ﾓﾄﾉ ﾌｧｲﾙ: {name}",
+        124,
+    ),
+    "notice_not_moved": Text(
+        "{what} is damaged and could not be moved aside: {name}",
+        "{what}ｶﾞ ｺﾜﾚﾃｲﾏｽｶﾞ ｲﾄﾞｳﾃﾞｷﾏｾﾝ: {name}",
+        124,
+    ),
+    "notice_cannot_save": Text(
+        "{what}: could not save it ({reason})",
+        "{what}ｦ ｾｰﾌﾞﾃﾞｷﾏｾﾝ: {reason}",
+        124,
+    ),
+    "file_settings": Text("The settings file", "ｾｯﾃｲ ﾌｧｲﾙ", 20),
+    "file_save": Text("The saved match", "ｾｰﾌﾞｼﾀ ｼｱｲ", 20),
+    "file_stats": Text("The statistics file", "ｾｲｾｷ ﾌｧｲﾙ", 20),
+    "file_remote": Text("The remote match", "QRﾀｲｾﾝﾉ ﾃﾞｰﾀ", 20),
     # --- options ---
     "opt_title": Text("OPTIONS", "ｵﾌﾟｼｮﾝ", 16),
     "opt_tens": Text("TENS", "10ﾉ ｶｰﾄﾞ", 12),

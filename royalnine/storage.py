@@ -11,15 +11,16 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import sys
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from royalnine.core.errors import CorruptRecord, RoyalNineError
+from royalnine.core.files import UnreadableFile, clean_temp_files, load_json, write_atomic
 from royalnine.core.match import Match, MatchOutcome
-from royalnine.core.record import MatchRecord, MetaValue, load_record, write_atomic
+from royalnine.core.record import MatchRecord, MetaValue, load_record
 
 ENV_HOME = "ROYALNINE_HOME"
 LANGS = ("en", "ja")
@@ -30,10 +31,45 @@ SETTINGS_FILE = "settings.json"
 SAVE_FILE = "saves/current.json"
 STATS_FILE = "stats.json"
 MAX_SETTINGS_BYTES = 64_000
+MAX_STATS_BYTES = 256_000
+STAT_FIELDS = ("played", "won", "lost", "drawn", "best")
+MAX_STAT = 10**9
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A one-line message about a data file, for the game to show in the player's language.
+
+    ``key`` names a text in :mod:`royalnine.i18n`; ``what`` names the file's role
+    (``settings``, ``save``, ``stats``, ``remote``); ``name`` is where a damaged
+    file went (or the file that could not be moved), relative to the data folder;
+    ``reason`` is the technical cause, kept for the log and tests.
+    """
+
+    key: str
+    what: str
+    name: str = ""
+    reason: str = ""
+
+    def text(self, lang: str = "en") -> str:
+        """The message in ``lang``."""
+        from royalnine.i18n import tr
+
+        what = tr(f"file_{self.what}", lang)
+        return tr(self.key, lang, what=what, name=self.name, reason=self.reason)
+
+    def __str__(self) -> str:
+        shown = self.key == "notice_cannot_save"  # its text has the reason already
+        detail = f" ({self.reason})" if self.reason and not shown else ""
+        return f"{self.text('en')}{detail}"
 
 
 class CorruptSaveSetAside(RoyalNineError):
-    """The saved match was damaged; it was renamed aside. The message says where it went."""
+    """A saved match was damaged; it was renamed aside. The message says where it went."""
+
+    def __init__(self, notice: Notice) -> None:
+        super().__init__(str(notice))
+        self.notice = notice
 
 
 def default_home() -> Path:
@@ -90,12 +126,20 @@ class SaveGame:
 
 
 class Storage:
-    """Reads and writes everything under one home folder."""
+    """Reads and writes everything under one home folder.
+
+    Opening it removes the temporary files of writes that were interrupted (a
+    kill or a power cut mid-write); every reader refuses a file that is not a
+    regular file, is too large, nests too deep or holds the wrong types, and sets
+    it aside with a :class:`Notice` instead of failing.
+    """
 
     def __init__(self, home: Path | None = None) -> None:
         self.home = (home or default_home()).expanduser()
-        self.notices: list[str] = []
-        """One-line messages about files that were set aside, for the game to show."""
+        self.notices: list[Notice] = []
+        """Messages about files that were set aside or could not be written, to show."""
+        self.cleaned = clean_temp_files(self.home)
+        """Temporary files of interrupted writes removed when the folder was opened."""
 
     def path(self, name: str) -> Path:
         """A file under the home folder."""
@@ -106,20 +150,17 @@ class Storage:
     def load_settings(self) -> Settings:
         """The saved settings, or defaults; a bad file is set aside with a notice."""
         path = self.path(SETTINGS_FILE)
-        if not path.exists():
-            return Settings()
         try:
-            if path.stat().st_size > MAX_SETTINGS_BYTES:
-                raise ValueError("file is too large")
-            doc = json.loads(path.read_text(encoding="utf-8"))
+            doc = load_json(path, MAX_SETTINGS_BYTES)
             if not isinstance(doc, dict):
-                raise ValueError("not a JSON object")
-            known = {f.name for f in dataclasses.fields(Settings)}
-            return Settings(**{k: v for k, v in doc.items() if k in known}).validated()
-        except (OSError, ValueError, TypeError) as exc:
-            moved = self.set_aside(path)
-            self.notices.append(f"settings were damaged ({exc}); reset, old file kept as {moved}")
+                raise UnreadableFile("not a JSON object")
+        except FileNotFoundError:
             return Settings()
+        except UnreadableFile as exc:
+            self.damaged(path, "settings", str(exc))
+            return Settings()
+        known = {f.name for f in dataclasses.fields(Settings)}
+        return Settings(**{k: v for k, v in doc.items() if k in known}).validated()
 
     def save_settings(self, settings: Settings) -> None:
         """Save settings atomically."""
@@ -131,7 +172,7 @@ class Storage:
     def load_game(self) -> SaveGame | None:
         """The saved match, or None; raises :class:`CorruptSaveSetAside` for a damaged save."""
         path = self.path(SAVE_FILE)
-        if not path.exists():
+        if not os.path.lexists(path):
             return None
         try:
             record = load_record(path)
@@ -143,10 +184,7 @@ class Storage:
             if match.is_over:
                 raise CorruptRecord(f"{path}: the saved match is already over")
         except CorruptRecord as exc:
-            moved = self.set_aside(path)
-            raise CorruptSaveSetAside(
-                f"saved match was damaged and set aside as {moved}: {exc}"
-            ) from None
+            raise CorruptSaveSetAside(self.damaged(path, "save", str(exc), keep=False)) from None
         return SaveGame(match, str(mode), meta)
 
     def save_game(self, save: SaveGame) -> None:
@@ -160,19 +198,20 @@ class Storage:
 
     # -- statistics --
 
-    def stats(self) -> dict[str, Any]:
-        """Totals of finished matches by mode: played, won by seat 0, lost, drawn, best score."""
+    def stats(self) -> dict[str, dict[str, int]]:
+        """Totals of finished matches by mode: played, won, lost, drawn, best score.
+
+        A file that is not an object of such totals is set aside with a notice
+        and the statistics start again, so recording a result never fails on it.
+        """
         path = self.path(STATS_FILE)
-        if not path.exists():
-            return {}
         try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-            if not isinstance(doc, dict):
-                raise ValueError("not a JSON object")
-            return doc
-        except (OSError, ValueError) as exc:
-            moved = self.set_aside(path)
-            self.notices.append(f"statistics were damaged ({exc}); reset, old file kept as {moved}")
+            doc = load_json(path, MAX_STATS_BYTES)
+            return _checked_stats(doc)
+        except FileNotFoundError:
+            return {}
+        except UnreadableFile as exc:
+            self.damaged(path, "stats", str(exc))
             return {}
 
     def record_result(
@@ -186,26 +225,66 @@ class Storage:
         """Add a finished match to the statistics, as seen by the local player at ``seat``."""
         doc = self.stats()
         key = mode if not meta or "difficulty" not in meta else f"{mode}:{meta['difficulty']}"
-        entry = doc.get(key)
-        if not isinstance(entry, dict):
-            entry = {"played": 0, "won": 0, "lost": 0, "drawn": 0, "best": 0}
-        entry["played"] = int(entry.get("played", 0)) + 1
+        entry = doc.get(key) or dict.fromkeys(STAT_FIELDS, 0)
+        entry["played"] = entry.get("played", 0) + 1
         if outcome.winner is None:
             result = "drawn"
         else:
             result = "won" if outcome.winner == seat else "lost"
-        entry[result] = int(entry.get(result, 0)) + 1
-        entry["best"] = max(int(entry.get("best", 0)), outcome.totals[seat])
+        entry[result] = entry.get(result, 0) + 1
+        entry["best"] = max(entry.get("best", 0), outcome.totals[seat])
         doc[key] = entry
         write_atomic(self.path(STATS_FILE), json.dumps(doc, indent=2) + "\n")
+
+    # -- damaged files --
+
+    def damaged(self, path: Path, what: str, reason: str, *, keep: bool = True) -> Notice:
+        """Set a damaged file aside and note it (also on stderr, with the technical reason).
+
+        When the file cannot be moved (a read-only folder) the game goes on with
+        defaults all the same, and the notice says the file is still there.
+        ``keep=False`` returns the notice without adding it to :attr:`notices`.
+        """
+        try:
+            moved = self.set_aside(path)
+            notice = Notice("notice_set_aside", what, self._relative(moved), reason)
+        except OSError as exc:
+            reason = f"{reason}; could not move it: {exc.strerror or exc}"
+            notice = Notice("notice_not_moved", what, self._relative(path), reason)
+        print(f"royalnine: {path}: {reason}", file=sys.stderr)
+        if keep:
+            self.notices.append(notice)
+        return notice
+
+    def _relative(self, path: Path) -> str:
+        try:
+            return str(path.relative_to(self.home))
+        except ValueError:
+            return str(path)
 
     def set_aside(self, path: Path) -> Path:
         """Rename a damaged file beside itself (never delete it); returns the new name."""
         stamp = time.strftime("%Y%m%d-%H%M%S")
         target = path.with_name(f"{path.name}.corrupt-{stamp}")
         n = 1
-        while target.exists():
+        while os.path.lexists(target):
             n += 1
             target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
         path.replace(target)
         return target
+
+
+def _checked_stats(doc: object) -> dict[str, dict[str, int]]:
+    """The statistics document if it has the right shape; raises UnreadableFile otherwise."""
+    if not isinstance(doc, dict):
+        raise UnreadableFile("not a JSON object")
+    checked: dict[str, dict[str, int]] = {}
+    for key, entry in doc.items():
+        if not isinstance(entry, dict):
+            raise UnreadableFile(f"entry {key[:20]!r} is not an object")
+        for name in STAT_FIELDS:
+            value = entry.get(name, 0)
+            if not _int_in(value, 0, MAX_STAT):
+                raise UnreadableFile(f"{key[:20]}.{name} is not a count: {str(value)[:20]!r}")
+        checked[key] = {name: int(entry.get(name, 0)) for name in STAT_FIELDS}
+    return checked

@@ -188,4 +188,4 @@ def test_a_damaged_remote_save_is_set_aside_and_reported(tmp_path: Path) -> None
     assert not saved.exists()
     (kept,) = saved.parent.glob("current.json.corrupt-*")
     assert kept.read_text() == "{not json"
-    assert "remote match was damaged" in app.scene.shown_notice
+    assert "The remote match was damaged" in app.scene.shown_notice

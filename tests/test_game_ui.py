@@ -141,7 +141,7 @@ def test_a_corrupt_save_is_set_aside_and_reported(tmp_path: Path) -> None:
     assert isinstance(scene, TitleScene) and scene.menu is not None
     assert scene.menu.items[0].value == "cpu"  # no CONTINUE
     assert "Damaged save" in console_row(app, 1, 0)
-    assert console_row(app, TOP, 20).startswith("saved match was damaged")  # where it went
+    assert console_row(app, TOP, 20).startswith("The saved match was damaged")  # where it went
     assert not save.exists()
     kept = [p for p in save.parent.iterdir() if p.name != save.name]
     assert kept and kept[0].read_text(encoding="utf-8").startswith('{"format"')
@@ -213,7 +213,7 @@ def test_a_failing_disk_does_not_end_the_match(
     monkeypatch.setattr(app.storage, "save_game", broken)
     AutoPlayer(app, mode="cpu", seed=1).play(max_frames=10_000)
     finish_and_check(app)
-    assert any("could not save" in n for n in app.notices)
+    assert any("could not save" in str(n) for n in app.notices)
 
 
 def test_hint_places_the_hand_where_the_ai_would_and_they_can_still_move(tmp_path: Path) -> None:

@@ -51,7 +51,7 @@ def test_damaged_settings_are_set_aside_not_deleted(tmp_path: Path) -> None:
     assert st.load_settings() == Settings()
     kept = list(tmp_path.glob("settings.json.corrupt-*"))
     assert len(kept) == 1 and kept[0].read_text() == "{oops"
-    assert st.notices and "damaged" in st.notices[0]
+    assert st.notices and "settings file was damaged" in str(st.notices[0])
 
 
 def half_played_match() -> Match:
@@ -79,7 +79,7 @@ def test_corrupt_save_is_set_aside_with_a_message(tmp_path: Path, content: str) 
     path = tmp_path / SAVE_FILE
     path.parent.mkdir(parents=True)
     path.write_text(content)
-    with pytest.raises(CorruptSaveSetAside, match=r"set aside as .*current\.json\.corrupt-"):
+    with pytest.raises(CorruptSaveSetAside, match=r"kept as saves/current\.json\.corrupt-"):
         st.load_game()
     assert not path.exists()
     (kept,) = path.parent.glob("current.json.corrupt-*")

@@ -5,6 +5,7 @@ Standard library only; nothing here imports pygame or the shim.
 
 from royalnine.core.cards import Card, Colour, make_deck, parse_cards
 from royalnine.core.errors import BadCard, BadGrid, CorruptRecord, IllegalMove, RoyalNineError
+from royalnine.core.files import write_atomic
 from royalnine.core.match import (
     HAND_SIZE,
     SEATS,
@@ -23,7 +24,7 @@ from royalnine.core.match import (
     Unplace,
     placement_actions,
 )
-from royalnine.core.record import MatchRecord, load_record, save_record, write_atomic
+from royalnine.core.record import MatchRecord, load_record, save_record
 from royalnine.core.scoring import CENTRE, LINES, GridScore, LineScore, Role, score_grid
 from royalnine.core.view import PlayerView, view
 

@@ -8,8 +8,6 @@ Files are written atomically so a crash never leaves half a save.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +15,7 @@ from typing import Any
 
 from royalnine.core.cards import Card
 from royalnine.core.errors import BadCard, CorruptRecord, IllegalMove
+from royalnine.core.files import UnreadableFile, parse_json, read_capped, write_atomic
 from royalnine.core.match import (
     Action,
     Confirm,
@@ -75,9 +74,9 @@ class MatchRecord:
         if len(text) > MAX_BYTES:
             raise CorruptRecord(f"match file is too large ({len(text)} bytes)")
         try:
-            doc = json.loads(text)
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise CorruptRecord(f"not a Royal Nine match file (bad JSON: {exc})") from None
+            doc = parse_json(text)
+        except UnreadableFile as exc:
+            raise CorruptRecord(f"not a Royal Nine match file ({exc})") from None
         if not isinstance(doc, dict) or doc.get("format") != FORMAT:
             raise CorruptRecord("not a Royal Nine match file (missing or foreign 'format')")
         if doc.get("version") != VERSION:
@@ -160,35 +159,19 @@ def match_from_json(text: str | bytes) -> Match:
     return MatchRecord.from_json(text).replay()
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` so that ``path`` holds either the old or the new content, never a mix."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def save_record(path: Path, record: MatchRecord) -> None:
     """Save a record atomically."""
     write_atomic(path, record.to_json())
 
 
 def load_record(path: Path) -> MatchRecord:
-    """Load a record; an unreadable file raises :class:`CorruptRecord` naming it."""
+    """Load a record; a missing or unusable file raises :class:`CorruptRecord` naming it."""
     try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise CorruptRecord(f"{path}: match file is too large ({size} bytes)")
-        data = path.read_bytes()
-    except OSError as exc:
-        raise CorruptRecord(f"{path}: cannot read ({exc.strerror})") from None
+        data = read_capped(path, MAX_BYTES)
+    except FileNotFoundError:
+        raise CorruptRecord(f"{path}: cannot read (no such file)") from None
+    except UnreadableFile as exc:
+        raise CorruptRecord(f"{path}: {exc}") from None
     try:
         return MatchRecord.from_json(data)
     except CorruptRecord as exc:

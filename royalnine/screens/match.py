@@ -148,13 +148,12 @@ class MatchScene:
     def save(self, app: App) -> None:
         """Save the match (atomically, by Storage)."""
         if self.remote is not None:  # a remote match lives in its session, saved with each code
-            app.store("the remote match", self.remote.save)
+            app.store("remote", self.remote.save)
             return
         meta: dict[str, MetaValue] = {**self.meta, "level": self.level, "bottom": self.bottom_seat}
-        try:
-            app.storage.save_game(SaveGame(self.shareable_match(), self.mode, meta))
-        except OSError as exc:  # a full disk or read-only folder must not end the match
-            app.notices.append(f"could not save the match: {exc}")
+        # a full disk or read-only folder must not end the match
+        save = SaveGame(self.shareable_match(), self.mode, meta)
+        if not app.store("save", lambda: app.storage.save_game(save)):
             self.say("save_failed", art.TEXT_RED)
 
     def shareable_match(self) -> Match:
@@ -306,11 +305,11 @@ class MatchScene:
             from royalnine.screens.result import MatchResultScene
 
             if self.remote is not None:
-                app.store("the remote match", self.remote.finish)
+                app.store("remote", self.remote.finish)
                 return MatchResultScene(
                     self.match, self.mode, self.level, self.names(app), remote=self.remote
                 )
-            app.store("the match", app.storage.clear_game)
+            app.store("save", app.storage.clear_game)
             return MatchResultScene(self.match, self.mode, self.level, self.names(app))
         if phase in (Phase.FIRST_DEAL, Phase.SECOND_DEAL):
             assert self.dealer is not None

@@ -28,8 +28,8 @@ from royalnine.core import (
     PlayerView,
     placement_actions,
 )
-from royalnine.core.errors import IllegalMove
-from royalnine.core.record import write_atomic
+from royalnine.core.errors import IllegalMove, RoyalNineError
+from royalnine.core.files import UnreadableFile, parse_json, read_capped, write_atomic
 from royalnine.remote.codec import BadCode
 from royalnine.remote.session import RemoteSession
 from royalnine.screens import draw
@@ -43,6 +43,20 @@ INBOX_DIR = "remote/inbox"
 INBOX_EVERY = 30  # frames between looks in the inbox folder
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp")
 QR_DARK, QR_LIGHT = 250, 251  # GRP colours used for codes
+MAX_SESSION_BYTES = 1_000_000
+# What a damaged session file can raise while it is rebuilt (wrong types, odd values,
+# codes that no longer fit the rules): each means "set it aside", never a crash.
+DAMAGED_SESSION: tuple[type[Exception], ...] = (
+    UnreadableFile,
+    RoyalNineError,
+    BadCode,
+    KeyError,
+    TypeError,
+    ValueError,
+    IndexError,
+    AttributeError,
+    OverflowError,
+)
 
 
 class RemoteLink:
@@ -79,15 +93,15 @@ class RemoteLink:
                 says where), as :meth:`Storage.load_game` does for a saved match.
         """
         path = storage.home / CURRENT_FILE
-        if not path.exists():
-            return None
         try:
-            session = RemoteSession.from_json(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, BadCode) as exc:
-            moved = storage.set_aside(path)
-            raise CorruptSaveSetAside(
-                f"remote match was damaged and set aside as {moved}: {exc}"
-            ) from None
+            data = read_capped(path, MAX_SESSION_BYTES)
+            parse_json(data)  # refuses deep nesting and non-JSON before the session parses it
+            session = RemoteSession.from_json(data.decode("utf-8"))
+        except FileNotFoundError:
+            return None
+        except DAMAGED_SESSION as exc:
+            notice = storage.damaged(path, "remote", str(exc), keep=False)
+            raise CorruptSaveSetAside(notice) from None
         return cls(session, storage)
 
     def finish(self) -> None:

@@ -51,7 +51,7 @@ class MatchResultScene:
             self.recorded = True
             meta = {"difficulty": self.level} if self.mode == "cpu" else {}
             app.store(
-                "statistics",
+                "stats",
                 lambda: app.storage.record_result(outcome, self.mode, meta, seat=self.me),
             )
             won = outcome.winner == self.me or self.mode == "local"

@@ -77,13 +77,13 @@ class TitleScene:
         try:
             self.saved = app.storage.load_game()
         except CorruptSaveSetAside as exc:
-            app.notices.append(str(exc))
-            self.notice = app.t("corrupt_save")
-        if app.notices:  # one line naming what went wrong and where a damaged file went
-            self.shown_notice = app.notices[-1]
+            app.notices.append(exc.notice)
+        if app.notices:  # one message naming what went wrong and where a damaged file went
+            latest = app.notices[-1]
+            self.shown_notice = latest.text(app.lang)
             app.notices.clear()
             if self.notice is None:
-                failed = self.shown_notice.startswith("could not save")
+                failed = latest.key == "notice_cannot_save"
                 self.notice = app.t("save_failed" if failed else "corrupt_save")
         if self.shown_notice:
             text = self.shown_notice
@@ -164,7 +164,7 @@ class TitleScene:
             try:
                 link = RemoteLink.load(app.storage)
             except CorruptSaveSetAside as exc:
-                app.notices.append(str(exc))
+                app.notices.append(exc.notice)
                 return TitleScene()  # which shows the notice
             if link is None:
                 return TitleScene()
