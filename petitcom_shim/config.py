@@ -41,6 +41,8 @@ from typing import Any, Final, TypeVar
 
 import pygame
 
+from petitcom_shim.files import FileRefused, read_file
+
 
 class Button(enum.IntFlag):
     """The twelve DS buttons with their BUTTON() bit values (petitcom.md §6)."""
@@ -61,6 +63,9 @@ class Button(enum.IntFlag):
 
 DPAD: Final = Button.UP | Button.DOWN | Button.LEFT | Button.RIGHT
 """The four d-pad bits."""
+
+MAX_CONFIG_BYTES: Final = 256_000
+"""A settings file is a few hundred bytes; anything this large is not one."""
 
 BUTTON_NAMES: Final[dict[str, Button]] = {b.name.lower(): b for b in Button if b.name}
 """Lower-case names used in the config file, e.g. ``"start"``."""
@@ -262,12 +267,18 @@ def load_config(path: pathlib.Path | None) -> ShimConfig:
         ConfigError: the file is not valid TOML or names an unknown table, setting,
             button, key or value; the message is one line starting with the file name.
     """
-    if path is None or not path.exists():
+    if path is None:
         return ShimConfig()
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read: {exc}") from None
+        data = tomllib.loads(read_file(path, MAX_CONFIG_BYTES).decode("utf-8"))
+    except FileNotFoundError:
+        return ShimConfig()
+    except FileRefused as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: cannot read: not UTF-8 text") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: nested too deep") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
     try:

@@ -103,6 +103,12 @@ TEXTS: dict[str, Text] = {
         "{what}ｦ ｾｰﾌﾞﾃﾞｷﾏｾﾝ: {reason}",
         124,
     ),
+    "notice_ignored": Text(
+        "{what} has an error and is not used: {name}",
+        "{what}ﾆ ｴﾗｰｶﾞ ｱﾙﾉﾃﾞ ﾂｶｲﾏｾﾝ: {name}",
+        124,
+    ),
+    "file_controls": Text("The controls file", "ｿｳｻ ｾｯﾃｲ", 20),
     "file_settings": Text("The settings file", "ｾｯﾃｲ ﾌｧｲﾙ", 20),
     "file_save": Text("The saved match", "ｾｰﾌﾞｼﾀ ｼｱｲ", 20),
     "file_stats": Text("The statistics file", "ｾｲｾｷ ﾌｧｲﾙ", 20),

@@ -66,19 +66,37 @@ def test_controls_file_is_read_from_home_or_the_flag(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("content", ["[keys]\na = 5\n", "not toml ["])
-def test_a_bad_controls_file_stops_with_one_line(tmp_path: Path, content: str) -> None:
+def test_a_bad_controls_file_named_by_flag_stops_with_one_line(
+    tmp_path: Path, content: str
+) -> None:
+    from royalnine.cli.play import _shim_config
+
+    bad = tmp_path / "mine.toml"
+    bad.write_text(content)
+    args = build_parser().parse_args(["play", "--home", str(tmp_path), "--controls", str(bad)])
+    storage, _ = _settings(args)
+    with pytest.raises(SystemExit) as exc:
+        _shim_config(args, storage)
+    message = str(exc.value)
+    assert message.startswith("royalnine: ") and "mine.toml" in message and "\n" not in message
+    args = build_parser().parse_args(["play", "--controls", str(tmp_path / "missing.toml")])
+    with pytest.raises(SystemExit, match="no such file"):
+        _shim_config(args, storage)
+
+
+@pytest.mark.parametrize("content", ["[keys]\na = 5\n", "not toml ["])
+def test_a_bad_controls_file_in_home_is_reported_and_the_game_starts(
+    tmp_path: Path, content: str
+) -> None:
     from royalnine.cli.play import _shim_config
 
     (tmp_path / "shim.toml").write_text(content)
     args = build_parser().parse_args(["play", "--home", str(tmp_path)])
     storage, _ = _settings(args)
-    with pytest.raises(SystemExit) as exc:
-        _shim_config(args, storage)
-    message = str(exc.value)
-    assert message.startswith("royalnine: ") and "shim.toml" in message and "\n" not in message
-    args = build_parser().parse_args(["play", "--controls", str(tmp_path / "missing.toml")])
-    with pytest.raises(SystemExit, match="no such file"):
-        _shim_config(args, storage)
+    assert _shim_config(args, storage) is None  # the defaults
+    (notice,) = storage.notices
+    assert "controls file has an error" in notice.text("en") and "shim.toml" in notice.text("en")
+    assert (tmp_path / "shim.toml").read_text() == content  # the player's file is left alone
 
 
 def test_play_without_any_display_says_so_instead_of_running_invisibly(tmp_path: Path) -> None:

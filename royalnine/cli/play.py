@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -90,22 +91,31 @@ def _settings(args: argparse.Namespace) -> tuple[Any, Any]:
 def _shim_config(args: argparse.Namespace, storage: Any) -> Any:
     """The shim's settings (key and pad maps, kiosk monitors) from --controls or HOME/shim.toml.
 
-    A missing default file means the built-in defaults; a bad file ends the
-    program with the one-line reason rather than starting with surprising keys.
+    A missing HOME/shim.toml means the built-in defaults. A bad file named with
+    --controls ends the program with the one-line reason (the player asked for
+    it just now); a bad HOME/shim.toml is left where it is, reported, and the
+    defaults are used, so a file in the data folder never stops the game.
     """
     from petitcom_shim.config import ConfigError, load_config
+    from royalnine.storage import Notice
 
     path: Path | None = args.controls
-    if path is None:
-        path = storage.home / SHIM_FILE
-        if not path.exists():
-            return None
-    elif not path.exists():
-        raise SystemExit(f"royalnine: --controls: no such file: {path}")
+    if path is not None:
+        if not os.path.lexists(path):
+            raise SystemExit(f"royalnine: --controls: no such file: {path}")
+        try:
+            return load_config(path)
+        except ConfigError as exc:
+            raise SystemExit(f"royalnine: {exc}") from None
+    path = storage.home / SHIM_FILE
+    if not os.path.lexists(path):
+        return None
     try:
         return load_config(path)
     except ConfigError as exc:
-        raise SystemExit(f"royalnine: {exc}") from None
+        print(f"royalnine: {exc}; using the default controls", file=sys.stderr)
+        storage.notices.append(Notice("notice_ignored", "controls", SHIM_FILE, str(exc)))
+        return None
 
 
 def _invisible() -> bool:
