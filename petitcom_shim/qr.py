@@ -188,11 +188,20 @@ def encode_matrix(
     return np.array(_build(data, version).modules, dtype=np.bool_)
 
 
+MAX_MODULE_PX = 64
+"""Pixels per module: 64 already makes a version-40 code 12,000 pixels wide."""
+MAX_BORDER = 40
+"""Quiet zone in modules: the standard asks for 4; ten times that is never needed."""
+
+
 def _validate_raster(module_px: int, border: int) -> None:
-    if not isinstance(module_px, int) or module_px < 1:
-        raise ValueError(f"module_px must be a positive integer, not {module_px!r}")
-    if not isinstance(border, int) or border < 0:
-        raise ValueError(f"border must be a non-negative integer, not {border!r}")
+    """Refuse raster sizes that would take seconds and gigabytes to draw."""
+    if not isinstance(module_px, int) or not 1 <= module_px <= MAX_MODULE_PX:
+        raise ValueError(
+            f"module_px must be an integer from 1 to {MAX_MODULE_PX}, not {module_px!r}"
+        )
+    if not isinstance(border, int) or not 0 <= border <= MAX_BORDER:
+        raise ValueError(f"border must be an integer from 0 to {MAX_BORDER}, not {border!r}")
 
 
 def encode_image(
@@ -664,6 +673,21 @@ def _hex_bytes(text: str) -> bytes:
         raise argparse.ArgumentTypeError(f"not an even-length hex string: {text!r}") from err
 
 
+def _int_from(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text[:20]!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be from {low} to {high}, not {value}")
+        return value
+
+    return parse
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="petitcom-qr",
@@ -673,9 +697,17 @@ def _parser() -> argparse.ArgumentParser:
     encode = commands.add_parser("encode", help="write a QR code PNG for hex bytes")
     encode.add_argument("--hex", required=True, type=_hex_bytes, help="payload as hex digits")
     encode.add_argument("-o", "--output", required=True, type=Path, help="PNG file to write")
-    encode.add_argument("--module-px", type=int, default=8, help="pixels per module (default 8)")
     encode.add_argument(
-        "--border", type=int, default=QUIET_ZONE, help="quiet zone in modules (default 4)"
+        "--module-px",
+        type=_int_from(1, MAX_MODULE_PX),
+        default=8,
+        help=f"pixels per module, 1-{MAX_MODULE_PX} (default 8)",
+    )
+    encode.add_argument(
+        "--border",
+        type=_int_from(0, MAX_BORDER),
+        default=QUIET_ZONE,
+        help=f"quiet zone in modules, 0-{MAX_BORDER} (default {QUIET_ZONE})",
     )
     decode = commands.add_parser(
         "decode", help="print each image's QR payload as lowercase hex, one line per image"

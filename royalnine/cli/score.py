@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import Any, BinaryIO
 
 from royalnine.core.cards import Card
 from royalnine.core.errors import BadCard, BadGrid
@@ -27,15 +29,31 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(func=run)
 
 
+ECHO_CELLS = 40
+"""A bad grid is echoed at most this long, so a huge line cannot flood the terminal."""
+MAX_LINE_BYTES = 4096
+"""A line of standard input longer than this is no grid; it is skipped, not held in memory."""
+
+
 def parse_grid(text: str, *, tens: bool) -> tuple[Card, ...]:
-    """Parse ``"R1,R2,...,R9"`` into 9 cards; raises BadCard/BadGrid with a one-line message."""
+    """Parse ``"R1,R2,...,R9"`` into 9 different cards; raises BadCard/BadGrid in one line."""
     parts = [p.strip() for p in text.strip().split(",")]
     if len(parts) != CELLS or any(not p for p in parts):
         n = len([p for p in parts if p])
-        raise BadGrid(f"a grid needs 9 cards, got {n}: {text.strip()!r}")
+        raise BadGrid(f"a grid needs 9 cards, got {n}: {echo(text)}")
     cards = tuple(Card.parse(p, tens=tens) for p in parts)
-    score_grid(cards)  # validates duplicates
+    if len(set(cards)) != CELLS:
+        twice = next(c for c in cards if cards.count(c) > 1)
+        raise BadGrid(f"duplicate card {twice}: {echo(text)}")
     return cards
+
+
+def echo(text: str) -> str:
+    """``text`` quoted for an error message, cut to a sane length."""
+    text = text.strip()
+    if len(text) <= ECHO_CELLS:
+        return repr(text)
+    return repr(text[:ECHO_CELLS]) + f"... ({len(text)} characters)"
 
 
 def score_json(score: GridScore) -> dict[str, Any]:
@@ -85,29 +103,60 @@ def score_line(score: GridScore) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Score the grids; exit status 1 if any grid was bad (each reported on stderr)."""
-    out = sys.stdout
-    status = 0
+    """Score the grids; exit status 1 if any was bad (each reported on stderr, the rest scored)."""
     if args.grids:
-        for i, text in enumerate(args.grids):
-            try:
-                score = score_grid(parse_grid(text, tens=args.tens))
-            except (BadCard, BadGrid) as exc:
-                print(f"royalnine score: {exc}", file=sys.stderr)
-                return 1
-            if args.json:
-                out.write(json.dumps(score_json(score)) + "\n")
-            else:
-                out.write(("\n" if i else "") + score_text(score) + "\n")
-        return status
-    for number, raw in enumerate(sys.stdin, 1):
-        if not raw.strip():
-            continue
-        try:
-            score = score_grid(parse_grid(raw, tens=args.tens))
-        except (BadCard, BadGrid) as exc:
-            print(f"royalnine score: line {number}: {exc}", file=sys.stderr)
+        lines: Iterable[tuple[str, str | None]] = (
+            (f"grid {i}", text) for i, text in enumerate(args.grids, 1)
+        )
+    else:
+        # the bytes under the text stream: a line that is not UTF-8 is reported, not fatal
+        source = getattr(sys.stdin, "buffer", None)
+        if source is None:  # a text-only stream (an embedding program, a test)
+            source = io.BytesIO(sys.stdin.read().encode("utf-8", errors="replace"))
+        lines = _stdin_lines(source)
+    status = 0
+    scored = 0
+    for where, text in lines:
+        if text is None:  # a line that is no text at all
             status = 1
             continue
-        out.write((json.dumps(score_json(score)) if args.json else score_line(score)) + "\n")
+        if not text.strip():
+            continue
+        try:
+            score = score_grid(parse_grid(text, tens=args.tens))
+        except (BadCard, BadGrid) as exc:
+            print(f"royalnine score: {where}: {exc}", file=sys.stderr)
+            status = 1
+            continue
+        if args.json:
+            sys.stdout.write(json.dumps(score_json(score)) + "\n")
+        elif args.grids:
+            sys.stdout.write(("\n" if scored else "") + score_text(score) + "\n")
+        else:
+            sys.stdout.write(score_line(score) + "\n")
+        scored += 1
     return status
+
+
+def _stdin_lines(stream: BinaryIO) -> Iterator[tuple[str, str | None]]:
+    """Each line of ``stream`` as text, or None (reported here) when it is not UTF-8 or
+    is too long to be a grid; the rest of the input is still read."""
+    number = 0
+    while True:
+        raw = stream.readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            return
+        number += 1
+        where = f"line {number}"
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            while raw and not raw.endswith(b"\n"):  # skip the rest of this line
+                raw = stream.readline(1 << 16)
+            print(f"royalnine score: {where}: longer than {MAX_LINE_BYTES} bytes", file=sys.stderr)
+            yield where, None
+            continue
+        try:
+            yield where, raw.decode("utf-8")
+        except UnicodeDecodeError:
+            shown = echo(raw.decode("utf-8", errors="replace"))
+            print(f"royalnine score: {where}: not UTF-8 text: {shown}", file=sys.stderr)
+            yield where, None
