@@ -667,7 +667,8 @@ def _hex_bytes(text: str) -> bytes:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="petitcom-qr",
-        description="Encode bytes as a QR code PNG (byte mode, level M) or decode QR images.",
+        description="Encode bytes as a QR code PNG (byte mode, level M) or decode QR images; "
+        "write a .PTC file as a Petit Computer QR set (to-qr) and read one back (from-qr).",
     )
     commands = parser.add_subparsers(dest="command", required=True)
     encode = commands.add_parser("encode", help="write a QR code PNG for hex bytes")
@@ -681,6 +682,9 @@ def _parser() -> argparse.ArgumentParser:
         "decode", help="print each image's QR payload as lowercase hex, one line per image"
     )
     decode.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
+    from petitcom_shim import ptcqr  # imported here: ptcqr builds on this module
+
+    ptcqr.add_commands(commands)
     return parser
 
 
@@ -695,6 +699,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         other images are still decoded); 2 for bad usage.
     """
     args = _parser().parse_args(argv)
+    if args.command in ("to-qr", "from-qr"):
+        from petitcom_shim import ptcqr
+
+        return ptcqr.run_command(args)
     if args.command == "encode":
         try:
             encode_png(args.hex, args.output, module_px=args.module_px, border=args.border)
