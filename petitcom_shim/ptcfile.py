@@ -252,7 +252,7 @@ def read_file(path: str | os.PathLike[str]) -> PtcFile:
         raise PtcFileError(f"{where}: is a directory, not a file") from None
     except OSError as err:
         raise PtcFileError(f"{where}: cannot open ({err.strerror or err})") from None
-    with os.fdopen(fd, "rb") as fh:
+    try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
             raise PtcFileError(f"{where}: is a directory, not a file")
@@ -262,11 +262,16 @@ def read_file(path: str | os.PathLike[str]) -> PtcFile:
             raise PtcFileError(
                 f"{where}: {info.st_size} bytes is larger than any Petit Computer file"
             )
-        try:
-            data = fh.read(MAX_FILE_BYTES + 1)
-        except OSError as err:
-            raise PtcFileError(f"{where}: cannot read ({err.strerror or err})") from None
-    return PtcFile.from_bytes(data, where)
+        chunks = []
+        left = MAX_FILE_BYTES + 1
+        while left > 0 and (chunk := os.read(fd, left)):
+            chunks.append(chunk)
+            left -= len(chunk)
+    except OSError as err:
+        raise PtcFileError(f"{where}: cannot read ({err.strerror or err})") from None
+    finally:
+        os.close(fd)
+    return PtcFile.from_bytes(b"".join(chunks), where)
 
 
 def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
