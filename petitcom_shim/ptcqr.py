@@ -262,7 +262,7 @@ def _file_from_stream(stream: bytes) -> ptcfile.PtcFile:
 def write_set(
     file: ptcfile.PtcFile, folder: str | os.PathLike[str], stem: str | None = None
 ) -> list[Path]:
-    """Write ``file``'s set as PNG images ``<stem>-01of03.png`` ... into ``folder``.
+    """Write ``file``'s set as PNGs ``<stem>-01of03.png`` ... into ``folder`` (made if needed).
 
     Every code is QR version 20, level M, byte mode, as Petit Computer's own sets,
     4 pixels per module with a 4-module quiet zone. Each PNG is written atomically.
@@ -272,9 +272,10 @@ def write_set(
 
     Raises:
         QRSetError: the file needs more than 255 codes.
-        OSError: the folder cannot be written.
+        OSError: the folder cannot be made or written.
     """
     payloads = encode_set(file)
+    Path(folder).mkdir(parents=True, exist_ok=True)
     width = max(2, len(str(len(payloads))))
     base = stem if stem is not None else file.name
     paths = []
@@ -338,7 +339,6 @@ def run_command(args: argparse.Namespace) -> int:
     try:
         if args.command == "to-qr":
             file = ptcfile.read_file(args.file)
-            args.output.mkdir(parents=True, exist_ok=True)
             for path in write_set(file, args.output):
                 print(path, flush=True)
         else:
