@@ -34,6 +34,7 @@ import argparse
 import hashlib
 import io
 import os
+import re
 import sys
 import zlib
 from collections.abc import Iterable, Sequence
@@ -265,7 +266,8 @@ def write_set(
     """Write ``file``'s set as PNGs ``<stem>-01of03.png`` ... into ``folder`` (made if needed).
 
     Every code is QR version 20, level M, byte mode, as Petit Computer's own sets,
-    4 pixels per module with a 4-module quiet zone. Each PNG is written atomically.
+    4 pixels per module with a 4-module quiet zone. Each PNG is written atomically;
+    then the images of an earlier set with the same stem in ``folder`` are removed.
 
     Returns:
         The image paths, code 1 first.
@@ -286,6 +288,12 @@ def write_set(
         path = Path(folder) / f"{base}-{i:0{width}d}of{len(payloads):0{width}d}.png"
         ptcfile.write_atomic(path, buffer.getvalue())
         paths.append(path)
+    # An earlier set of the same name (say 9 codes, now 2) would mix with the new
+    # one when the folder is read back, so its leftover images go.
+    stale = re.compile(rf"{re.escape(base)}-\d+of\d+\.png")
+    for old in Path(folder).iterdir():
+        if stale.fullmatch(old.name) and old not in paths:
+            old.unlink()
     return paths
 
 

@@ -28,6 +28,13 @@ def noisy_chr(name: str = "NOISE", seed: int = 1) -> PtcFile:
     return PtcFile.of(name, "CHR", ptcfile.chr_bytes(tiles))
 
 
+def few_codes() -> PtcFile:
+    """A CHR bank with 32 random tiles: a set of a few codes."""
+    tiles = np.zeros((256, 8, 8), dtype=np.uint8)
+    tiles[:32] = np.random.default_rng(4).integers(0, 16, (32, 8, 8), dtype=np.uint8)
+    return PtcFile.of("FEW", "CHR", ptcfile.chr_bytes(tiles))
+
+
 def chunks_of(stream: bytes) -> list[bytes]:
     """Cut any stream into PT chunks by hand, per the table in petitcom.md §8.3."""
     total = -(-len(stream) // 630)
@@ -91,6 +98,13 @@ def test_every_code_is_version_20_level_m(tmp_path: Path) -> None:
     payload = ptcqr.encode_set(col_file())[0]
     assert qr.encode_matrix(payload, version=20).shape == (97, 97)
     assert qr.capacity(20) - ptcqr.CHUNK_HEADER == ptcqr.SEGMENT == 630
+
+
+def test_a_new_set_replaces_the_old_one(tmp_path: Path) -> None:
+    assert len(ptcqr.write_set(few_codes(), tmp_path, stem="SET")) == 2
+    (tmp_path / "SET-notes.png").write_bytes(b"not ours")
+    ptcqr.write_set(col_file(), tmp_path, stem="SET")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["SET-01of01.png", "SET-notes.png"]
 
 
 # ------------------------------------------------------------------- round trips
