@@ -14,6 +14,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from petitcom_shim import IllegalFunctionCall, Machine, ptcfile
 from petitcom_shim.ptcfile import PtcFile, PtcFileError
@@ -322,3 +324,23 @@ def test_bad_targets(
 def test_lower_case_names_are_upper_cased(machine: Machine, tmp_path: Path) -> None:
     machine.save("spu0:ship_1", tmp_path / "s.PTC")
     assert (tmp_path / "s.PTC").read_bytes()[12:20] == b"SHIP_1\0\0"
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    edits=st.lists(st.tuples(st.integers(0, 600), st.integers(0, 255)), min_size=1, max_size=4),
+    cut=st.one_of(st.none(), st.integers(0, 560)),
+)
+def test_damaged_files_fail_cleanly(edits: list[tuple[int, int]], cut: int | None) -> None:
+    good = PtcFile.of("FUZZ", "COL", bytes(range(256)) * 2)
+    raw = bytearray(good.to_bytes())
+    for offset, value in edits:
+        if offset < len(raw):
+            raw[offset] = value
+    data = bytes(raw[:cut] if cut is not None else raw)
+    try:
+        parsed = PtcFile.from_bytes(data)
+    except PtcFileError as err:
+        assert "\n" not in str(err)
+    else:
+        assert parsed.to_bytes() == data

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image
 
 from petitcom_shim import ptcfile, ptcqr, qr
@@ -238,13 +240,12 @@ def test_too_large_for_one_set() -> None:
 
 
 def test_cli_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    paths = ptcqr.write_set(noisy_chr(), tmp_path / "set")
-    for n in (3, 4, 9):
-        paths[n - 1].unlink()
+    paths = ptcqr.write_set(few_codes(), tmp_path / "set")
+    paths[0].unlink()
     qr.encode_png(b"https://example.com/", tmp_path / "url.png")
     out = tmp_path / "out.PTC"
     cases = [
-        ([str(tmp_path / "set")], "missing codes 3-4, 9 of 14"),
+        ([str(tmp_path / "set")], "missing code 1 of 2"),
         ([str(tmp_path / "url.png")], "url.png: not a Petit Computer QR code"),
         ([str(tmp_path / "nothing.png")], "nothing.png: no such file"),
         ([str(tmp_path / "gone")], "gone: no such file"),
@@ -260,3 +261,43 @@ def test_cli_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert qr.main(["to-qr", str(tmp_path / "bad.PTC"), "-o", str(tmp_path / "o")]) == 1
     assert "too short" in capsys.readouterr().err
     assert not (tmp_path / "o").exists()
+
+
+def test_program_file_round_trip() -> None:
+    text = b'PRINT "HELLO"\r'
+    prg = bytes(8) + len(text).to_bytes(4, "little") + text + b"\0\0"
+    file = PtcFile.of("HELLO", "PRG", prg)
+    payloads = ptcqr.encode_set(file)
+    assert payloads[0][36:48] == b"HELLO\0\0\0RPRG"
+    assert ptcqr.decode_set(named(payloads)) == file
+
+
+def test_a_photographed_code_still_reads(tmp_path: Path) -> None:
+    # a set image as a camera might see it: smaller, slightly turned, JPEG-compressed
+    file = col_file()
+    (path,) = ptcqr.write_set(file, tmp_path)
+    with Image.open(path) as image:
+        grey = image.convert("L").resize((300, 300), Image.Resampling.BILINEAR)
+    photo = grey.rotate(4, resample=Image.Resampling.BICUBIC, expand=True, fillcolor=255)
+    photo.save(tmp_path / "photo.jpg", quality=60)
+    assert ptcqr.read_set([tmp_path / "photo.jpg"]) == file
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 700), st.integers(0, 255)), max_size=3))
+def test_damaged_sets_fail_cleanly(cuts: list[tuple[int, int, int]]) -> None:
+    payloads = ptcqr.encode_set(few_codes())
+    for code, offset, value in cuts:
+        if code < len(payloads):
+            damaged = bytearray(payloads[code])
+            if offset < len(damaged):
+                damaged[offset] = value
+            else:
+                del damaged[len(damaged) // 2 :]
+            payloads[code] = bytes(damaged)
+    try:
+        result = ptcqr.decode_set(named(payloads))
+    except (qr.QRError, ptcfile.PtcFileError) as err:
+        assert "\n" not in str(err)
+    else:
+        assert result == few_codes()
