@@ -121,6 +121,15 @@ def test_payload_round_trip_any_order() -> None:
 
 
 def test_image_round_trip_through_real_qr_codes(tmp_path: Path) -> None:
+    file = few_codes()
+    paths = ptcqr.write_set(file, tmp_path)
+    assert len(paths) == 2
+    assert ptcqr.read_set(paths[::-1]) == file
+    assert ptcqr.read_set([tmp_path]) == file  # a folder
+
+
+@pytest.mark.slow
+def test_image_round_trip_of_a_large_set(tmp_path: Path) -> None:
     file = noisy_chr()
     paths = ptcqr.write_set(file, tmp_path)
     assert len(paths) == 14
