@@ -223,19 +223,28 @@ def decode_set(payloads: Iterable[tuple[str, bytes]]) -> ptcfile.PtcFile:
     if first is None:
         raise MissingCodes("no QR codes given")
     total = first[1].total
+    # Code 1 starts with the file name: name the set when we have it.
+    label = f"set {_stream_name(found[1][1].segment)}: " if 1 in found else ""
     missing = [n for n in range(1, total + 1) if n not in found]
     if missing:
-        raise MissingCodes(f"missing code{'s' * (len(missing) > 1)} {_ranges(missing)} of {total}")
+        raise MissingCodes(
+            f"{label}missing code{'s' * (len(missing) > 1)} {_ranges(missing)} of {total}"
+        )
     stream = b"".join(found[n][1].segment for n in range(1, total + 1))
     if hashlib.md5(stream).digest() != first[1].stream_md5:
-        raise ChecksumMismatch(f"the {total} codes joined do not match the set's MD5")
+        raise ChecksumMismatch(f"{label}the {total} codes joined do not match the set's MD5")
     return _file_from_stream(stream)
+
+
+def _stream_name(stream: bytes) -> str:
+    """The file name at the start of a stream, printable whatever the bytes are."""
+    return stream[:8].rstrip(b"\0").decode("ascii", "replace")
 
 
 def _file_from_stream(stream: bytes) -> ptcfile.PtcFile:
     if len(stream) < _STREAM_HEADER:
         raise ChecksumMismatch(f"the set's data is {len(stream)} bytes, too short for a file")
-    name = stream[:8].rstrip(b"\0").decode("ascii", "replace")
+    name = _stream_name(stream)
     packed_len = int.from_bytes(stream[12:16], "little")
     size = int.from_bytes(stream[16:20], "little")
     packed = stream[_STREAM_HEADER:]

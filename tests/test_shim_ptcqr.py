@@ -167,7 +167,7 @@ def test_cli_as_a_module(tmp_path: Path) -> None:
 def test_missing_codes_are_named() -> None:
     payloads = ptcqr.encode_set(noisy_chr())
     kept = [p for n, p in enumerate(payloads, 1) if n not in (2, 5, 6, 7, 14)]
-    with pytest.raises(ptcqr.MissingCodes, match=r"^missing codes 2, 5-7, 14 of 14$"):
+    with pytest.raises(ptcqr.MissingCodes, match=r"^set NOISE: missing codes 2, 5-7, 14 of 14$"):
         ptcqr.decode_set(named(kept))
     with pytest.raises(ptcqr.MissingCodes, match=r"^missing code 1 of 14$"):
         ptcqr.decode_set(named(payloads[1:]))
@@ -189,7 +189,7 @@ def test_wrong_set_checksum() -> None:
     segment = bytearray(payloads[4][36:])
     segment[0] ^= 1  # a consistent code (its own MD5 fixed) with the wrong data
     payloads[4] = payloads[4][:4] + hashlib.md5(segment).digest() + payloads[4][20:36] + segment
-    with pytest.raises(ptcqr.ChecksumMismatch, match="14 codes joined do not match"):
+    with pytest.raises(ptcqr.ChecksumMismatch, match=r"^set NOISE: the 14 codes joined do not"):
         ptcqr.decode_set(named(payloads))
 
 
