@@ -23,7 +23,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +30,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from petitcom_shim import files
 from petitcom_shim.errors import PetitcomError
 
 __all__ = [
@@ -244,34 +244,12 @@ def read_file(path: str | os.PathLike[str]) -> PtcFile:
     """
     where = os.fsdecode(path)
     try:
-        # O_NONBLOCK: opening a FIFO must not wait for a writer before we can refuse it.
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        data = files.read_file(path, MAX_FILE_BYTES)
     except FileNotFoundError:
         raise PtcFileError(f"{where}: no such file") from None
-    except IsADirectoryError:
-        raise PtcFileError(f"{where}: is a directory, not a file") from None
-    except OSError as err:
-        raise PtcFileError(f"{where}: cannot open ({err.strerror or err})") from None
-    try:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise PtcFileError(f"{where}: is a directory, not a file")
-        if not stat.S_ISREG(info.st_mode):
-            raise PtcFileError(f"{where}: not a regular file")
-        if info.st_size > MAX_FILE_BYTES:
-            raise PtcFileError(
-                f"{where}: {info.st_size} bytes is larger than any Petit Computer file"
-            )
-        chunks = []
-        left = MAX_FILE_BYTES + 1
-        while left > 0 and (chunk := os.read(fd, left)):
-            chunks.append(chunk)
-            left -= len(chunk)
-    except OSError as err:
-        raise PtcFileError(f"{where}: cannot read ({err.strerror or err})") from None
-    finally:
-        os.close(fd)
-    return PtcFile.from_bytes(b"".join(chunks), where)
+    except OSError as err:  # files.FileRefused: a FIFO, a device, a folder, too large ...
+        raise PtcFileError(f"{where}: {err}") from None
+    return PtcFile.from_bytes(data, where)
 
 
 def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:

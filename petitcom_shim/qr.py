@@ -667,8 +667,7 @@ def _hex_bytes(text: str) -> bytes:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="petitcom-qr",
-        description="Encode bytes as a QR code PNG (byte mode, level M) or decode QR images; "
-        "write a .PTC file as a Petit Computer QR set (to-qr) and read one back (from-qr).",
+        description="Encode bytes as a QR code PNG (byte mode, level M) or decode QR images.",
     )
     commands = parser.add_subparsers(dest="command", required=True)
     encode = commands.add_parser("encode", help="write a QR code PNG for hex bytes")
