@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import zxingcpp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
@@ -96,9 +97,15 @@ def test_every_code_is_version_20_level_m(tmp_path: Path) -> None:
     assert [p.name for p in paths] == ["PAL-01of01.png"]
     with Image.open(paths[0]) as image:
         assert image.size == ((97 + 8) * 4, (97 + 8) * 4)
-    # version 20, level M, byte mode: what qr.encode_matrix gives for the payload
-    payload = ptcqr.encode_set(col_file())[0]
-    assert qr.encode_matrix(payload, version=20).shape == (97, 97)
+    # an independent reader's view of the symbol: version 20, level M, binary, no ECI
+    with Image.open(paths[0]) as image:
+        (found,) = zxingcpp.read_barcodes(np.asarray(image.convert("L")))
+    assert found.ec_level == "M"
+    assert found.symbology_identifier == "]Q1"  # QR model 2 without ECI
+    assert found.content_type == zxingcpp.ContentType.Binary
+    if hasattr(found, "extra"):  # zxing-cpp 3 reports the version
+        assert found.extra["Version"] == "20"
+    assert bytes(found.bytes) == ptcqr.encode_set(col_file())[0]
     assert qr.capacity(20) - ptcqr.CHUNK_HEADER == ptcqr.SEGMENT == 630
 
 
