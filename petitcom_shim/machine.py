@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 import pygame
 
-from petitcom_shim import charset, font
+from petitcom_shim import charset, font, ptcres
 from petitcom_shim.config import ShimConfig
 from petitcom_shim.display import create_frontend
 from petitcom_shim.errors import IllegalFunctionCall, OutOfRange
@@ -293,6 +293,27 @@ class Machine:
             The number of tiles loaded.
         """
         return self.chr.chrload(self._ref(res), source, start)
+
+    # -- files -----------------------------------------------------------------
+    def save(self, target: str, path: str | Path) -> None:
+        """SAVE "RES:NAME": write a resource (CHR bank, COL, SCU, GRP) as a .PTC file.
+
+        ``target`` is PTC's string, e.g. ``"SPU0:SHIP"`` or ``"COL0L:PAL"``; the
+        file at ``path`` is written atomically. See docs/shim-api.md "Files".
+        """
+        ptcres.save(self, target, path, self._pages())
+
+    def load(self, target: str, path: str | Path) -> str:
+        """LOAD "RES[:NAME]": fill a resource from a .PTC file; returns its internal name.
+
+        Raises:
+            petitcom_shim.ptcfile.PtcFileError: a bad file, or one of the wrong type
+                (nothing is changed).
+        """
+        return ptcres.load(self, target, path, self._pages())
+
+    def _pages(self) -> ptcres.Pages:
+        return ptcres.Pages(self._bgpage, self._sppage, self._gpage)
 
     def _ref(self, res: str, default: int | None = None) -> ResourceRef:
         name = res.upper()

@@ -713,6 +713,9 @@ def _parser() -> argparse.ArgumentParser:
         "decode", help="print each image's QR payload as lowercase hex, one line per image"
     )
     decode.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
+    from petitcom_shim import ptcqr  # imported here: ptcqr builds on this module
+
+    ptcqr.add_commands(commands)
     return parser
 
 
@@ -727,6 +730,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         other images are still decoded); 2 for bad usage.
     """
     args = _parser().parse_args(argv)
+    if args.command in ("to-qr", "from-qr"):
+        from petitcom_shim import ptcqr
+
+        return ptcqr.run_command(args)
     if args.command == "encode":
         try:
             encode_png(args.hex, args.output, module_px=args.module_px, border=args.border)

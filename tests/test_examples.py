@@ -36,6 +36,7 @@ PLANS: dict[str, tuple[int, Plan]] = {
             120: [("release", Button.LEFT | Button.DOWN)],
         },
     ),
+    "02_ptc_files": (60, {}),
 }
 
 
@@ -107,3 +108,25 @@ def test_example_one_reacts_to_input() -> None:
     finally:
         moved.close()
         still.close()
+
+
+def test_example_two_writes_files_that_load_and_scan_back(tmp_path: Path) -> None:
+    from petitcom_shim import ptcfile, ptcqr
+
+    path = EXAMPLES / "02_ptc_files.py"
+    machine = PlannedMachine({})
+    try:
+        module = _load(path)
+        module.run(machine, 5, out=tmp_path)
+        for res, name in module.SAVES.items():
+            file = ptcfile.read_file(tmp_path / f"{name}.PTC")
+            assert file.name == name
+            assert ptcqr.read_set([tmp_path / "qr" / name]) == file, res
+        # the lower screen shows what was loaded from the files
+        upper, lower = machine.screens
+        assert (lower.bg.layers[0].map == upper.bg.layers[0].map).all()
+        assert (lower.palettes.words[0] == upper.palettes.words[0]).all()
+        assert machine.grp_pages[0].pixels.any()
+        assert (machine.grp_pages[1].pixels == machine.grp_pages[0].pixels).all()
+    finally:
+        machine.close()
