@@ -30,7 +30,7 @@ from royalnine.core.errors import RoyalNineError
 from royalnine.remote.crypto import DIGEST
 
 MAGIC = b"R9"
-VERSION = 1
+VERSION = 2
 MATCH_ID_BYTES = 4
 HEADER = len(MAGIC) + 1 + MATCH_ID_BYTES + 2 + DIGEST
 MAX_MESSAGE = 400
@@ -119,6 +119,36 @@ class Message:
     def sender(self) -> int:
         """The seat that sent it: the host (0) sends even moves, the guest (1) odd ones."""
         return self.seq % 2
+
+
+Shape = tuple[Tag, int, int]
+"""What an item is, without its contents: (tag, round or stage, half) -- what the protocol
+requires at a move is a list of shapes."""
+
+
+def shape(item: Item) -> Shape:
+    """The shape of an item: its tag and which stage or half it is about."""
+    if isinstance(item, Hello):
+        return (Tag.HELLO, 0, 0)
+    if isinstance(item, Join):
+        return (Tag.JOIN, 0, 0)
+    if isinstance(item, Reveal):
+        return (Tag.REVEAL, item.stage, 0)
+    tag = Tag.SEAL if isinstance(item, Seal) else Tag.OPEN if isinstance(item, Open) else Tag.PLACE
+    return (tag, item.round, item.half)
+
+
+def describe(item: Shape) -> str:
+    """A shape in words, for refusals ("the seal of round 2 half 1")."""
+    tag, a, b = item
+    if tag is Tag.HELLO:
+        return "a hello"
+    if tag is Tag.JOIN:
+        return "a join"
+    if tag is Tag.REVEAL:
+        return f"the value for stage {a}"
+    what = {Tag.SEAL: "the seal", Tag.OPEN: "the opening", Tag.PLACE: "the placement"}[tag]
+    return f"{what} of round {a} half {b}"
 
 
 def match_label(match_id: bytes) -> str:
