@@ -30,6 +30,7 @@ SETTINGS_FILE = "settings.json"
 SAVE_FILE = "saves/current.json"
 STATS_FILE = "stats.json"
 MAX_SETTINGS_BYTES = 64_000
+MAX_CLAIM_AFTER_S = 30 * 86_400
 
 
 class CorruptSaveSetAside(RoyalNineError):
@@ -59,6 +60,11 @@ class Settings:
     fullscreen: bool = False
     difficulty: str = "hard"
     hints: bool = False
+    claim_after_s: int = 86_400
+    """How long a remote opponent may leave a code unanswered before this player may
+    claim the match (a forfeit win). A day: codes sent by mail or messenger are often
+    answered the next morning, and a shorter wait would let an impatient player claim
+    against an honest one who is asleep."""
 
     def validated(self) -> Settings:
         """A copy with every out-of-range value replaced by its default."""
@@ -73,6 +79,11 @@ class Settings:
             fullscreen=self.fullscreen if isinstance(self.fullscreen, bool) else d.fullscreen,
             difficulty=self.difficulty if self.difficulty in DIFFICULTIES else d.difficulty,
             hints=self.hints if isinstance(self.hints, bool) else d.hints,
+            claim_after_s=(
+                self.claim_after_s
+                if _int_in(self.claim_after_s, 0, MAX_CLAIM_AFTER_S)
+                else d.claim_after_s
+            ),
         )
 
 
@@ -197,6 +208,23 @@ class Storage:
         entry[result] = int(entry.get(result, 0)) + 1
         entry["best"] = max(int(entry.get("best", 0)), outcome.totals[seat])
         doc[key] = entry
+        write_atomic(self.path(STATS_FILE), json.dumps(doc, indent=2) + "\n")
+
+    def record_forfeit(self, mode: str, *, won: bool) -> None:
+        """Add a match ended by a claim: a forfeit win (``won``) or a forfeit loss.
+
+        Counted in played/won/lost like any match, and also in
+        ``forfeit_won``/``forfeit_lost`` so the statistics say how it ended.
+        """
+        doc = self.stats()
+        entry = doc.get(mode)
+        if not isinstance(entry, dict):
+            entry = {"played": 0, "won": 0, "lost": 0, "drawn": 0, "best": 0}
+        entry["played"] = int(entry.get("played", 0)) + 1
+        result = "won" if won else "lost"
+        entry[result] = int(entry.get(result, 0)) + 1
+        entry[f"forfeit_{result}"] = int(entry.get(f"forfeit_{result}", 0)) + 1
+        doc[mode] = entry
         write_atomic(self.path(STATS_FILE), json.dumps(doc, indent=2) + "\n")
 
     def set_aside(self, path: Path) -> Path:

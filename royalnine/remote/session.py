@@ -47,6 +47,7 @@ from royalnine.core.match import (
     Deal,
     Match,
     MatchConfig,
+    MatchOutcome,
     NextRound,
     Phase,
     placement_actions,
@@ -516,6 +517,12 @@ class RemoteSession:
     def forfeit_winner(self) -> int | None:
         """The seat that won by forfeit (this one, after a claim), else None."""
         return self.seat if self.claimed else None
+
+    def outcome(self) -> MatchOutcome | None:
+        """How the match ended here: by its scores once finished, None before."""
+        if not self.finished:
+            return None
+        return self._proto.match.apply(NextRound()).outcome()
 
     @property
     def my_turn(self) -> bool:
