@@ -58,7 +58,9 @@ def start(seed: int, rounds: int = 2) -> tuple[RemoteSession, RemoteSession]:
     return host, guest
 
 
-def turns(host: RemoteSession, guest: RemoteSession) -> Iterator[tuple[RemoteSession, RemoteSession]]:
+def turns(
+    host: RemoteSession, guest: RemoteSession
+) -> Iterator[tuple[RemoteSession, RemoteSession]]:
     """(sender, receiver) for every code after the hello, until the match is complete."""
     players = (host, guest)
     while True:
@@ -241,9 +243,7 @@ def damage(data: bytes) -> bytes:
     the reader cannot check yet), else the last byte (which it can)."""
     msg = decode(data)
     for item in msg.items:
-        target = (
-            item.digest if isinstance(item, Seal) else getattr(item, "commitment", None)
-        )
+        target = item.digest if isinstance(item, Seal) else getattr(item, "commitment", None)
         if isinstance(target, bytes):
             at = data.index(target) + 3
             break

@@ -398,10 +398,9 @@ def do_export(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
 def do_verify(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
     try:
         codes, notes = parse_transcript(args.transcript.read_text(encoding="utf-8"))
+        result = check_transcript(codes)
     except UnicodeDecodeError as exc:
         raise CliError(f"{args.transcript}: not a text file ({exc.reason})") from None
-    try:
-        result = check_transcript(codes)
     except BadCode as exc:
         return {"valid": False, "reason": str(exc), "text": f"INVALID: {exc}"}
     doc: dict[str, Any] = {
