@@ -85,8 +85,8 @@ def test_claim_after_the_wait_and_verify_shows_whose_move_is_due(
     doc = ok(capsys, b, "join", doc["last_code_text"])
     doc = ok(capsys, a, "read", doc["last_code_text"])  # the host's value: now the guest owes
     assert doc["can_claim"]
-    status, refused = run(capsys, b, "claim")  # the guest owes a code: it cannot claim
-    assert status == 1 and "owes no code" in refused["error"]
+    status, refused = run(capsys, b, "claim")  # the guest's wait is the default day
+    assert status == 1 and "wait" in refused["error"]
     doc = ok(capsys, a, "claim")
     assert doc["claimed"] and doc["forfeit"] == "won"
     stats = Storage(a).stats()["remote"]
