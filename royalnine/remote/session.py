@@ -76,13 +76,15 @@ from royalnine.remote.crypto import (
     DIGEST,
     chain_step,
     chain_value,
+    deal_seed,
     draw_cards,
     h,
     placement_digest,
     stage_seed,
 )
 
-STAGES_PER_ROUND = 3
+STAGES_PER_ROUND = 2
+"""New stages a round: the first deal (shared with the previous centre), the second deal."""
 HALVES = 2
 SAVE_FORMAT = "royalnine.remote"
 SAVE_VERSION = 2
@@ -97,14 +99,20 @@ def message_hash(data: bytes) -> bytes:
 
 
 def stage_of(round_number: int, step: int) -> int:
-    """Stage number (from 1) of a round's first deal (step 1), second deal (2) or centre (3)."""
+    """Stage number (from 1) of a round's first deal (step 1), second deal (2) or centre (3).
+
+    Two stages a round: a round's common card and the next round's first deal
+    need the same placements fixed, so they share one stage (and one value
+    from each player, drawn apart by :func:`deal_seed`): stage 2r - 1 is round
+    r's first deal (and round r - 1's centre), stage 2r its second deal, and
+    stage 2R + 1 the last round's centre.
+    """
     return STAGES_PER_ROUND * (round_number - 1) + step
 
 
 def halves_before(stage: int) -> int:
     """How many placements (halves) each seat must have fixed before ``stage`` may be revealed."""
-    round_index, step = divmod(stage - 1, STAGES_PER_ROUND)
-    return HALVES * round_index + min(step, HALVES)
+    return stage - 1
 
 
 def half_key(index: int) -> HalfKey:
@@ -157,7 +165,7 @@ class _Protocol:
     @property
     def stages(self) -> int:
         """Stages in the whole match: three a round."""
-        return STAGES_PER_ROUND * self.config.rounds
+        return STAGES_PER_ROUND * self.config.rounds + 1
 
     def check_header(self, msg: Message, data: bytes, reader: int | None) -> None:
         """Is ``msg`` the next move of this match? ``reader`` is the reading device's seat."""
@@ -208,19 +216,30 @@ class _Protocol:
 
         The seat revealing second learns the deal first. The host goes first
         for the first deal, so its first hand depends on a value it sends
-        after the guest joined (re-hosting cannot re-deal it). For a round's
-        common card the order alternates: in odd rounds the seat that placed
-        in the clear reveals first (so the seat that sealed learns the result
-        first), in even rounds the sealer reveals first.
+        after the guest joined (re-hosting cannot re-deal it). For a common
+        card the seat that placed in the clear reveals first (the sealer
+        learns the result first), except at the hand-over round
+        (:meth:`hands_over`), where the sealer reveals first.
         """
         if stage == 1:
             return 0
-        round_index, step = divmod(stage - 1, STAGES_PER_ROUND)
-        if step != STAGES_PER_ROUND - 1:
+        if stage % 2 == 0:
             return None
-        round_number = round_index + 1
+        round_number = (stage - 1) // 2  # the round whose common card this stage deals
         sealer = 0 if (round_number, 1) in self.seats[0].seals else 1
-        return 1 - sealer if round_number % 2 else sealer
+        return sealer if self.hands_over(round_number) else 1 - sealer
+
+    def hands_over(self, round_number: int) -> bool:
+        """Whether the lead changes hands at this round's common card.
+
+        Codes alternate and a round takes four once under way, so the same seat
+        would always seal first and learn the common card first. Once a match
+        (at its middle round) the sealer reveals first instead: the other seat
+        learns that common card first and seals first from then on. It costs
+        one code per match (a second hand-over would cost another).
+        """
+        rounds = self.config.rounds
+        return rounds >= 2 and round_number == rounds // 2 + 1
 
     def may_reveal(self, seat: int, stage: int, fixed: int | None = None) -> bool:
         """Whether ``seat`` may reveal ``stage`` now (having fixed ``fixed`` halves)."""
@@ -377,6 +396,7 @@ class _Protocol:
                 host, guest = self.value(0, stage), self.value(1, stage)
                 assert host is not None and guest is not None
                 seed = stage_seed(self.match_id, stage, host, guest)
+                seed = deal_seed(seed, centre=step == 3)
                 self.match = m.apply(Deal(draw_cards(seed, m.undealt(), m.deal_size())))
                 continue
             if rnd.phase.is_place:
