@@ -658,14 +658,14 @@ class RemoteSession:
         known = len(proto.transcript)
         if seq < known and proto.transcript[seq] != data:
             raise Broken(
-                f"move {number} differs from the move {number} this device read: a code was "
-                "damaged or tampered with; roll back to read it again",
+                f"damaged or tampered code: move {number} differs from the move {number} "
+                "read here; roll back, then read it again",
                 "rollback",
             )
         if seq == known and seq > 0 and msg.prev != message_hash(proto.transcript[-1]):
             raise Broken(
-                f"move {number} does not follow move {seq} as this device sent it: a code was "
-                f"damaged or tampered with; show move {seq} again",
+                f"damaged or tampered code: move {number} does not follow move {seq} as "
+                f"sent from here; show move {seq} again",
                 "show",
             )
 

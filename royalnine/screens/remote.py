@@ -31,7 +31,7 @@ from royalnine.core import (
 from royalnine.core.errors import IllegalMove
 from royalnine.core.record import write_atomic
 from royalnine.remote.codec import BadCode
-from royalnine.remote.session import RemoteSession
+from royalnine.remote.session import Broken, RemoteSession
 from royalnine.screens import draw
 from royalnine.screens.layout import BOTTOM, TOP
 from royalnine.screens.menu import Menu, column
@@ -54,6 +54,9 @@ class RemoteLink:
         self.storage = storage
         self.error: str | None = None
         """The last refusal (a file that is no code, a code out of order...), one line."""
+        self.remedy: str | None = None
+        """After a code that shows a damaged one: "show" (show the last code again) or
+        "rollback" (forget the damaged code read), offered as buttons."""
 
     # -- files --
 
@@ -114,6 +117,19 @@ class RemoteLink:
         if made:
             self.save()
 
+    def show_again(self) -> None:
+        """Write this device's last code again (after the other device got it damaged)."""
+        from petitcom_shim.qr import encode_png
+
+        number, code = self.session.last_code_number(), self.session.last_code()
+        if number is not None and code is not None:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            encode_png(code, self.code_path(number))
+            print(
+                f"royalnine: code {number} saved again as {self.code_path(number)}", file=sys.stderr
+            )
+        self.error = self.remedy = None
+
     def showing(self) -> tuple[int, bytes] | None:
         """This device's last code while the opponent has not answered it."""
         session = self.session
@@ -134,8 +150,9 @@ class RemoteLink:
                 self.session.receive(code)
             except (QRError, BadCode) as exc:
                 self.error = str(exc) if isinstance(exc, QRError) else f"{path.name}: {exc}"
+                self.remedy = exc.remedy if isinstance(exc, Broken) else self.remedy
                 continue
-            self.error = None
+            self.error = self.remedy = None
             accepted = True
         if accepted:
             self.save()
