@@ -159,3 +159,22 @@ def test_bad_input_is_one_line_and_changes_nothing(
     junk.write_text("not a transcript\n")
     status, doc = run(capsys, a, "verify", str(junk))
     assert status == 1 and not doc["valid"]
+
+
+def test_a_new_match_over_one_this_device_owed_a_code_in_is_a_forfeit_loss(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    doc = ok(capsys, a, "host", "--rounds", "1")
+    doc = ok(capsys, b, "join", doc["last_code_text"])
+    code3 = ok(capsys, a, "read", doc["last_code_text"])
+    ok(capsys, b, "read", code3["last_code_text"])  # the guest must place: it owes a code
+    again = ok(capsys, b, "host", "--rounds", "1")  # the guest walks away from it
+    assert again["forfeited"] == doc["match"]
+    stats = Storage(b).stats()["remote"]
+    assert stats["lost"] == 1 and stats["forfeit_lost"] == 1
+    (kept,) = (b / "remote").glob(f"{doc['match']}/transcript.txt")
+    verdict = ok(capsys, b, "verify", str(kept))
+    assert verdict["due_role"] == "guest" and any("abandoned" in n for n in verdict["notes"])
+    # the host, which was waiting, forfeits nothing by hosting anew
+    assert "forfeited" not in ok(capsys, a, "host", "--rounds", "1")

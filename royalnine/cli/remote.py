@@ -34,6 +34,7 @@ from royalnine.core.match import MatchConfig
 from royalnine.core.record import write_atomic
 from royalnine.remote.codec import BadCode
 from royalnine.remote.files import (
+    abandon_current,
     code_from_text,
     code_path,
     code_to_text,
@@ -287,22 +288,27 @@ def do_host(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
     if not 1 <= rounds <= 99:
         raise CliError(f"--rounds {rounds}: 1-99 are allowed")
     tens = settings.tens if args.tens is None else args.tens
-    replaced = load_session(storage.home) if current_path(storage.home).exists() else None
+    forfeited = abandon_current(storage)
     session = RemoteSession.host(MatchConfig(rounds=rounds, tens=tens))
     made = pump(storage, session, args.out)
     save_session(storage.home, session)
-    doc = describe(storage, session, made)
-    if replaced is not None and not replaced.over:
-        doc["replaced"] = replaced.label
-        print(f"royalnine remote: match {replaced.label} was left unfinished", file=sys.stderr)
+    return _with_forfeit(describe(storage, session, made), forfeited)
+
+
+def _with_forfeit(doc: dict[str, Any], forfeited: str | None) -> dict[str, Any]:
+    """Say that a new match replaced one this device owed a code in (a forfeit loss)."""
+    if forfeited is not None:
+        doc["forfeited"] = forfeited
+        doc["text"] = f"match {forfeited} abandoned: lost by forfeit\n" + doc["text"]
     return doc
 
 
 def do_join(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
-    session = RemoteSession.join(read_code(args.code))
+    session = RemoteSession.join(read_code(args.code))  # a bad code forfeits nothing
+    forfeited = abandon_current(storage)
     made = pump(storage, session, args.out)
     save_session(storage.home, session)
-    return describe(storage, session, made)
+    return _with_forfeit(describe(storage, session, made), forfeited)
 
 
 def do_status(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:

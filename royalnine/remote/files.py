@@ -16,6 +16,7 @@ from pathlib import Path
 from royalnine.core.record import write_atomic
 from royalnine.remote.codec import MAX_MESSAGE, BadCode
 from royalnine.remote.session import RemoteSession
+from royalnine.storage import Storage
 
 REMOTE_DIR = "remote"
 CURRENT_FILE = "remote/current.json"
@@ -79,7 +80,7 @@ def load_session(home: Path) -> RemoteSession | None:
     return RemoteSession.from_json(text)
 
 
-def transcript_text(session: RemoteSession) -> str:
+def transcript_text(session: RemoteSession, note: str | None = None) -> str:
     """The transcript so far as text: comment lines, then one code in hex a line.
 
     A claimed match says so in a comment; :func:`parse_transcript` skips comments,
@@ -93,6 +94,8 @@ def transcript_text(session: RemoteSession) -> str:
             f"# claimed by the {seats[session.seat]}: the {seats[other]} forfeits "
             f"(move {len(session.transcript) + 1} was due from the {seats[other]})"
         )
+    if note is not None:
+        lines.append(f"# {note}")
     lines += [code.hex() for code in session.transcript]
     return "\n".join(lines) + "\n"
 
@@ -116,8 +119,32 @@ def parse_transcript(text: str) -> tuple[list[bytes], list[str]]:
     return codes, notes
 
 
-def write_transcript(home: Path, session: RemoteSession) -> Path:
+def write_transcript(home: Path, session: RemoteSession, note: str | None = None) -> Path:
     """Keep the transcript so far beside the match's codes; returns its path."""
     path = match_folder(home, session.label) / TRANSCRIPT_FILE
-    write_atomic(path, transcript_text(session))
+    write_atomic(path, transcript_text(session, note))
     return path
+
+
+def abandon_current(storage: Storage) -> str | None:
+    """Before a new match replaces the one in progress: if this device owed the next code
+    (its player walks away), record a forfeit loss and keep the transcript with a note.
+
+    Returns the abandoned match's label, or None if nothing was forfeited. A damaged
+    file is left for the caller's loading to report.
+    """
+    try:
+        session = load_session(storage.home)
+    except BadCode:
+        return None
+    if session is None or session.over or not (session.my_turn or session.needs_placement):
+        return None
+    role = ("host", "guest")[session.seat]
+    note = (
+        f"abandoned by the {role} while move {len(session.transcript) + 1} was due "
+        f"from it: the {role} forfeits"
+    )
+    write_transcript(storage.home, session, note)
+    storage.record_forfeit("remote", won=False)
+    current_path(storage.home).unlink(missing_ok=True)
+    return session.label

@@ -31,6 +31,7 @@ from royalnine.core import (
 from royalnine.core.errors import IllegalMove
 from royalnine.core.record import write_atomic
 from royalnine.remote.codec import BadCode
+from royalnine.remote.files import abandon_current
 from royalnine.remote.session import Broken, RemoteSession
 from royalnine.screens import draw
 from royalnine.screens.layout import BOTTOM, TOP
@@ -306,6 +307,7 @@ class RemoteLobbyScene:
             except BadCode as exc:
                 self.error = f"{path.name}: {exc}"
                 continue
+            app.store("statistics", lambda: abandon_current(app.storage))  # a walk-away loses
             link = RemoteLink(session, app.storage)
             link.pump()
             app.beep("confirm")
@@ -316,6 +318,7 @@ class RemoteLobbyScene:
 def host_link(app: App) -> RemoteLink:
     """Start a match as host with the current options; its first code is made at once."""
     config = MatchConfig(rounds=app.settings.rounds, tens=app.settings.tens)
+    app.store("statistics", lambda: abandon_current(app.storage))  # a walk-away loses
     link = RemoteLink(RemoteSession.host(config), app.storage)
     link.pump()
     return link
