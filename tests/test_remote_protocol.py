@@ -337,3 +337,16 @@ def test_text_form_round_trips() -> None:
         code_from_text("hello")
     with pytest.raises(BadCode, match="base64"):
         code_from_text("r9:@@@@")
+
+
+def test_an_old_code_that_differs_is_named_but_not_rolled_back() -> None:
+    host, guest = start(29)
+    codes = [host.transcript[0]]
+    for sender, receiver in [(guest, host), (host, guest), (guest, host), (host, guest)]:
+        codes.append(next_code(sender))
+        receiver.receive(codes[-1])
+    old = bytearray(codes[2])  # the host's move 3, read by the guest long ago
+    old[-1] ^= 1
+    with pytest.raises(BadCode, match="too far back") as exc:
+        guest.receive(bytes(old))
+    assert not isinstance(exc.value, Broken)

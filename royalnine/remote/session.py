@@ -657,6 +657,11 @@ class RemoteSession:
         seq, number = msg.seq, msg.seq + 1
         known = len(proto.transcript)
         if seq < known and proto.transcript[seq] != data:
+            if seq < known - 2:  # a roll-back forgets only the last code read
+                raise BadCode(
+                    f"damaged or tampered code: move {number} differs from the move {number} "
+                    "read here, too far back to roll back"
+                )
             raise Broken(
                 f"damaged or tampered code: move {number} differs from the move {number} "
                 "read here; roll back, then read it again",
