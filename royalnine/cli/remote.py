@@ -237,6 +237,7 @@ def describe(storage: Storage, session: RemoteSession, made: list[int]) -> dict[
         "round": v.round_number,
         "phase": v.phase.name.lower(),
         "hand": [str(c) for c in v.hand],
+        "opponent_dealt": [str(c) for c in v.opponent_dealt],
         "grid": [None if c is None else str(c) for c in v.grid],
         "opponent_grid": [None if c is None else str(c) for c in v.opponent_grid],
         "centre": None if v.centre is None else str(v.centre),
@@ -254,7 +255,7 @@ def describe(storage: Storage, session: RemoteSession, made: list[int]) -> dict[
 
 
 def _text(doc: dict[str, Any], made: list[int]) -> str:
-    lines = [f"match {doc['match']} ({doc['role']}, {doc['rounds']} rounds): {doc['state']}"]
+    lines = [f"match {doc['match']} ({doc['role']}, rounds: {doc['rounds']}): {doc['state']}"]
     if doc["claimed"]:
         lines.append("won by forfeit: the other player stopped answering")
     for number in made:
@@ -263,6 +264,7 @@ def _text(doc: dict[str, Any], made: list[int]) -> str:
         lines.append(doc["last_code_text"])
     if doc["needs_placement"]:
         lines.append(f"round {doc['round']}, {doc['phase']}: hand {' '.join(doc['hand'])}")
+        lines.append(f"opponent's cards this half: {' '.join(doc['opponent_dealt'])}")
     lines.append("your grid:      " + _grid(doc["grid"]))
     lines.append("opponent grid:  " + _grid(doc["opponent_grid"]))
     mine, theirs = doc["totals"][doc["seat"]], doc["totals"][1 - doc["seat"]]
