@@ -16,6 +16,7 @@ from royalnine.remote.codec import (
     Item,
     Join,
     Message,
+    PlaceClear,
     Reveal,
     Seal,
     decode,
@@ -24,8 +25,10 @@ from royalnine.remote.codec import (
 from royalnine.remote.files import (
     code_from_text,
     code_to_text,
+    current_path,
     parse_transcript,
-    transcript_text,
+    record_claim,
+    save_session,
 )
 from royalnine.remote.session import Broken, RemoteSession, check_transcript, verify_transcript
 from royalnine.storage import Settings, Storage
@@ -93,6 +96,10 @@ def cheats(sender: RemoteSession, msg: Message) -> Iterator[tuple[str, tuple[Ite
     if stage <= sender._proto.stages:  # the sender's true next value, sent before it is due
         yield "an early value", (*items, Reveal(stage, sender._chain_value(stage)))
     yield "a stray join", (*items, Join(bytes(16)))
+    fixed = sender._proto.seats[sender.seat].fixed  # counts a half placed in this code
+    later = (fixed // 2 + 1, fixed % 2 + 1)  # the sender's next half: not due yet
+    yield "a later seal", (*items, Seal(*later, bytes(16)))
+    yield "a later placement", (*items, PlaceClear(*later, bytes(4)))
     yield "a stray hello", (Hello(1, False, bytes(16)), *items)
 
 
@@ -202,7 +209,20 @@ def test_a_silent_seat_can_be_claimed_against_at_every_move(tmp_path: Path) -> N
                 waiting.claim(now=59.0, after_s=60)
             waiting.claim(now=60.0, after_s=60)
             assert waiting.over and waiting.forfeit_winner == waiting.seat
-            codes, notes = parse_transcript(transcript_text(waiting))
+            storage = Storage(tmp_path / f"claim-{claims}")
+            save_session(storage.home, waiting)
+            path = record_claim(storage, waiting)
+            assert storage.stats()["remote"] == {
+                "played": 1,
+                "won": 1,
+                "lost": 0,
+                "drawn": 0,
+                "best": 0,
+                "forfeit_won": 1,
+            }
+            assert not current_path(storage.home).exists()
+            codes, notes = parse_transcript(path.read_text())
+            assert codes == list(waiting.transcript)
             result = check_transcript(codes)
             assert not result.complete and result.due_seat == 1 - waiting.seat
             assert any("forfeits" in n for n in notes)

@@ -42,6 +42,7 @@ from royalnine.remote.files import (
     load_session,
     match_folder,
     parse_transcript,
+    record_claim,
     save_session,
     transcript_text,
     write_transcript,
@@ -176,14 +177,14 @@ def pump(storage: Storage, session: RemoteSession, out: Path | None) -> list[int
 def settle(storage: Storage, session: RemoteSession) -> None:
     """Save the session; once the match is over here, record it once and keep its transcript."""
     if session.over and not session.my_turn:
-        write_transcript(storage.home, session)
-        if session.claimed:
-            storage.record_forfeit(MODE, won=True)
-        else:
-            outcome = session.outcome()
-            assert outcome is not None
-            storage.record_result(outcome, MODE, seat=session.seat)
         write_atomic(storage.home / ENDED_FILE, session.to_json())
+        if session.claimed:
+            record_claim(storage, session)
+            return
+        write_transcript(storage.home, session)
+        outcome = session.outcome()
+        assert outcome is not None
+        storage.record_result(outcome, MODE, seat=session.seat)
         current_path(storage.home).unlink(missing_ok=True)
     else:
         save_session(storage.home, session)

@@ -126,6 +126,15 @@ def write_transcript(home: Path, session: RemoteSession, note: str | None = None
     return path
 
 
+def record_claim(storage: Storage, session: RemoteSession) -> Path:
+    """A claimed match ends here: a forfeit win in the statistics, the transcript kept
+    (with the claim noted), the match in progress forgotten. Returns the transcript."""
+    storage.record_forfeit("remote", won=True)
+    path = write_transcript(storage.home, session)
+    current_path(storage.home).unlink(missing_ok=True)
+    return path
+
+
 def abandon_current(storage: Storage) -> str | None:
     """Before a new match replaces the one in progress: if this device owed the next code
     (its player walks away), record a forfeit loss and keep the transcript with a note.

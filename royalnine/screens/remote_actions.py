@@ -15,7 +15,7 @@ import time
 from royalnine import art
 from royalnine.app import App, InputFrame, Scene
 from royalnine.core.errors import IllegalMove
-from royalnine.remote.files import current_path, write_transcript
+from royalnine.remote.files import record_claim
 from royalnine.screens import draw
 from royalnine.screens.layout import BOTTOM, TOP, Rect
 from royalnine.screens.menu import Menu, MenuItem, row
@@ -117,11 +117,7 @@ class RemoteActions:
 
 def claim_result(app: App, link: RemoteLink) -> Scene:
     """Record a claimed match (statistics, transcript) and show its result."""
-    home = app.storage.home
-    session = link.session
-    app.store("statistics", lambda: app.storage.record_forfeit("remote", won=True))
-    app.store("the transcript", lambda: write_transcript(home, session))
-    app.store("the remote match", lambda: current_path(home).unlink(missing_ok=True))
+    app.store("the claimed match", lambda: record_claim(app.storage, link.session))
     app.beep("win")
     return ForfeitScene(link, won=True)
 
