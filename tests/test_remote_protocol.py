@@ -8,6 +8,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from royalnine.core import IllegalMove, MatchConfig
 from royalnine.remote.codec import (
@@ -370,3 +372,43 @@ def test_an_old_code_that_differs_is_named_but_not_rolled_back() -> None:
     with pytest.raises(BadCode, match="too far back") as exc:
         guest.receive(bytes(old))
     assert not isinstance(exc.value, Broken)
+
+
+_RECORDED: list[tuple[str, bytes]] = []
+
+
+def recorded() -> list[tuple[str, bytes]]:
+    """(the reader's state before it, the code) for every code of one 2-round match."""
+    if not _RECORDED:
+        host, guest = start(41)
+        for sender, receiver in turns(host, guest):
+            data = next_code(sender)
+            _RECORDED.append((receiver.to_json(), data))
+            receiver.receive(data)
+    return _RECORDED
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_mutated_codes_never_crash_a_reader_and_a_refusal_changes_nothing(
+    data: st.DataObject,
+) -> None:
+    """Bit flips, cuts and insertions anywhere in any code of a match: the reader either
+    reads the code or refuses it with one line, and a refused code changes nothing."""
+    state, code = data.draw(st.sampled_from(recorded()))
+    mutated = bytearray(code)
+    for _ in range(data.draw(st.integers(1, 3))):
+        kind = data.draw(st.sampled_from(["flip", "cut", "insert"]))
+        at = data.draw(st.integers(0, max(0, len(mutated) - 1)))
+        if kind == "flip" and mutated:
+            mutated[at] ^= 1 << data.draw(st.integers(0, 7))
+        elif kind == "cut":
+            del mutated[at:]
+        else:
+            mutated[at:at] = data.draw(st.binary(min_size=1, max_size=20))
+    reader = RemoteSession.from_json(state)
+    try:
+        reader.receive(bytes(mutated))
+    except BadCode as exc:
+        assert "\n" not in str(exc)
+        assert reader.to_json() == state
