@@ -178,3 +178,22 @@ def test_a_new_match_over_one_this_device_owed_a_code_in_is_a_forfeit_loss(
     assert verdict["due_role"] == "guest" and any("abandoned" in n for n in verdict["notes"])
     # the host, which was waiting, forfeits nothing by hosting anew
     assert "forfeited" not in ok(capsys, a, "host", "--rounds", "1")
+
+
+@pytest.mark.slow
+def test_the_console_command_runs_in_a_real_terminal_process(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    base = [sys.executable, "-m", "royalnine.cli", "remote"]
+    home = ["--home", str(tmp_path), "--json"]
+    done = subprocess.run(
+        [*base, "host", *home, "--rounds", "1"], capture_output=True, text=True, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    assert doc["ok"] and doc["last_code_text"].startswith("r9:")
+    done = subprocess.run([*base, "place", *home, "0"], capture_output=True, text=True, env=env)
+    assert done.returncode == 1 and done.stderr.count("\n") == 1
