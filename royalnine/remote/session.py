@@ -8,7 +8,9 @@ The protocol (see docs/remote.md for the argument):
   players' chain values for that stage, which are revealed one per stage,
   each checked with one hash. Nobody can choose or bias a deal, and a value
   is revealed only once every placement before that stage is fixed, so
-  nobody learns cards early. The common card is the last stage of a round.
+  nobody learns cards early. Two stages a round: the first deal (which
+  shares its stage with the previous round's common card) and the second
+  deal; the last round's common card is one more stage.
 * **Simultaneous placing.** The first player to place a half sends a sealed
   commitment; the second places in the clear; the first then opens the seal.
 * **History.** Each message carries its move number and the hash of the
@@ -21,15 +23,16 @@ The protocol (see docs/remote.md for the argument):
   carrying an extra one is refused, and the reader always has a move to make.
 * **Fairness rota.** The host reveals first for the first deal, so the first
   hand depends on a value the host sends after the guest has joined; the
-  seat that learns each round's common card first alternates (see
-  :meth:`_Protocol.reveal_first`).
+  seat that learns the common card first hands over once, at the middle
+  round (see :meth:`_Protocol.reveal_first`).
 * **Walk-aways and damage.** A device waiting for the other can claim the
   match after a wait (a forfeit win, :meth:`RemoteSession.claim`); a device
   that read a damaged code can roll back (:meth:`RemoteSession.rollback`).
 
 Every message carries everything its sender may send at that moment. The
 :class:`RemoteSession` of one device holds only that device's secret and what
-it was shown; :func:`verify_transcript` rebuilds and checks a whole match from its codes alone.
+it was shown; :func:`check_transcript` rebuilds and checks a whole match, or an
+abandoned one, from its codes alone.
 """
 
 from __future__ import annotations
