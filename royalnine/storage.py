@@ -31,8 +31,11 @@ SETTINGS_FILE = "settings.json"
 SAVE_FILE = "saves/current.json"
 STATS_FILE = "stats.json"
 MAX_SETTINGS_BYTES = 64_000
+MAX_CLAIM_AFTER_S = 30 * 86_400
 MAX_STATS_BYTES = 256_000
 STAT_FIELDS = ("played", "won", "lost", "drawn", "best")
+FORFEIT_FIELDS = ("forfeit_won", "forfeit_lost")
+"""Kept only in entries of remote matches that ended by a claim."""
 MAX_STAT = 10**9
 
 
@@ -95,6 +98,11 @@ class Settings:
     fullscreen: bool = False
     difficulty: str = "hard"
     hints: bool = False
+    claim_after_s: int = 86_400
+    """How long a remote opponent may leave a code unanswered before this player may
+    claim the match (a forfeit win). A day: codes sent by mail or messenger are often
+    answered the next morning, and a shorter wait would let an impatient player claim
+    against an honest one who is asleep."""
 
     def validated(self) -> Settings:
         """A copy with every out-of-range value replaced by its default."""
@@ -109,6 +117,11 @@ class Settings:
             fullscreen=self.fullscreen if isinstance(self.fullscreen, bool) else d.fullscreen,
             difficulty=self.difficulty if self.difficulty in DIFFICULTIES else d.difficulty,
             hints=self.hints if isinstance(self.hints, bool) else d.hints,
+            claim_after_s=(
+                self.claim_after_s
+                if _int_in(self.claim_after_s, 0, MAX_CLAIM_AFTER_S)
+                else d.claim_after_s
+            ),
         )
 
 
@@ -236,6 +249,21 @@ class Storage:
         doc[key] = entry
         write_atomic(self.path(STATS_FILE), json.dumps(doc, indent=2) + "\n")
 
+    def record_forfeit(self, mode: str, *, won: bool) -> None:
+        """Add a match ended by a claim: a forfeit win (``won``) or a forfeit loss.
+
+        Counted in played/won/lost like any match, and also in
+        ``forfeit_won``/``forfeit_lost`` so the statistics say how it ended.
+        """
+        doc = self.stats()
+        entry = doc.get(mode) or dict.fromkeys(STAT_FIELDS, 0)
+        entry["played"] = entry.get("played", 0) + 1
+        result = "won" if won else "lost"
+        entry[result] = entry.get(result, 0) + 1
+        entry[f"forfeit_{result}"] = entry.get(f"forfeit_{result}", 0) + 1
+        doc[mode] = entry
+        write_atomic(self.path(STATS_FILE), json.dumps(doc, indent=2) + "\n")
+
     # -- damaged files --
 
     def damaged(self, path: Path, what: str, reason: str, *, keep: bool = True) -> Notice:
@@ -282,9 +310,10 @@ def _checked_stats(doc: object) -> dict[str, dict[str, int]]:
     for key, entry in doc.items():
         if not isinstance(entry, dict):
             raise UnreadableFile(f"entry {key[:20]!r} is not an object")
-        for name in STAT_FIELDS:
+        for name in STAT_FIELDS + FORFEIT_FIELDS:
             value = entry.get(name, 0)
             if not _int_in(value, 0, MAX_STAT):
                 raise UnreadableFile(f"{key[:20]}.{name} is not a count: {str(value)[:20]!r}")
-        checked[key] = {name: int(entry.get(name, 0)) for name in STAT_FIELDS}
+        names = STAT_FIELDS + tuple(f for f in FORFEIT_FIELDS if f in entry)
+        checked[key] = {name: int(entry.get(name, 0)) for name in names}
     return checked

@@ -169,42 +169,50 @@ def test_every_single_byte_change_is_refused_or_caught_one_move_later() -> None:
 def test_reveals_must_match_the_commitment() -> None:
     """Nobody chooses the cards: a chain value that does not hash to the commitment is refused."""
     host, guest = start(8)
-    code = decode(guest.compose())
+    host.receive(guest.compose())
+    code = decode(host.compose())  # the host's value for the first deal
     forged_items = tuple(
         Reveal(item.stage, bytes(16)) if isinstance(item, Reveal) else item for item in code.items
     )
     forged = encode(Message(code.match_id, code.seq, code.prev, forged_items))
     with pytest.raises(BadCode, match="does not match its commitment"):
-        host.receive(forged)
+        guest.receive(forged)
 
 
 def test_an_opening_must_match_its_seal() -> None:
     host, guest = start(9)
     rng = random.Random(9)
-    move(guest, host, rng)
-    move(host, guest, rng)  # host sealed its first half
-    move(guest, host, rng)
-    code = decode(move(host, None, rng))
-    assert any(isinstance(i, Open) for i in code.items)
+    players, turn = (host, guest), 1
+    while True:  # play until a code opens a seal, then change the opening
+        sender, receiver = players[turn], players[1 - turn]
+        if sender.needs_placement:
+            place_randomly(sender, rng)
+        data = sender.compose()
+        code = decode(data)
+        if any(isinstance(i, Open) for i in code.items):
+            break
+        receiver.receive(data)
+        turn = 1 - turn
     changed = tuple(
         Open(i.round, i.half, bytes(reversed(i.cells)), i.nonce) if isinstance(i, Open) else i
         for i in code.items
     )
     with pytest.raises(BadCode, match="does not match its seal"):
-        guest.receive(encode(Message(code.match_id, code.seq, code.prev, changed)))
+        receiver.receive(encode(Message(code.match_id, code.seq, code.prev, changed)))
 
 
 def test_placements_are_simultaneous_the_first_placer_sends_only_a_seal() -> None:
     host, guest = start(12)
     host.receive(guest.compose())
-    place_randomly(host, random.Random(0))
-    code = decode(host.compose())
+    guest.receive(host.compose())  # the host's value for the first deal: the guest places first
+    place_randomly(guest, random.Random(0))
+    code = decode(guest.compose())
     seals = [i for i in code.items if isinstance(i, Seal)]
     assert len(seals) == 1
-    guest.receive(encode(code))
-    v = guest.view()
+    host.receive(encode(code))
+    v = host.view()
     assert all(c is None for c in v.opponent_grid)
-    assert guest.opponent_sealed
+    assert host.opponent_sealed
 
 
 def test_hidden_cards_stay_hidden_on_each_device() -> None:

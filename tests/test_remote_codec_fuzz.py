@@ -24,13 +24,15 @@ from royalnine.remote.codec import (
 
 d16 = st.binary(min_size=16, max_size=16)
 byte = st.integers(0, 255)
+rnd = st.integers(1, 128)
+half = st.integers(1, 2)
 items: st.SearchStrategy[Item] = st.one_of(
     st.builds(Hello, byte, st.booleans(), d16),
     st.builds(Join, d16),
-    st.builds(Reveal, st.integers(0, 65535), d16),
-    st.builds(Seal, byte, byte, d16),
-    st.builds(Open, byte, byte, st.binary(min_size=4, max_size=4), d16),
-    st.builds(PlaceClear, byte, byte, st.binary(min_size=4, max_size=4)),
+    st.builds(Reveal, byte, d16),
+    st.builds(Seal, rnd, half, d16),
+    st.builds(Open, rnd, half, st.binary(min_size=4, max_size=4), d16),
+    st.builds(PlaceClear, rnd, half, st.binary(min_size=4, max_size=4)),
 )
 messages = st.builds(
     Message,

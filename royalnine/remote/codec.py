@@ -11,11 +11,14 @@ tag    name      body
 =====  ========  ==========================================================
 0x01   HELLO     rounds u8, flags u8 (bit 0: tens), host chain commitment (16)
 0x02   JOIN      guest chain commitment (16)
-0x03   REVEAL    stage u16, chain value (16)
-0x04   SEAL      round u8, half u8, placement commitment (16)
-0x05   OPEN      round u8, half u8, cells (4), nonce (16)
-0x06   PLACE     round u8, half u8, cells (4)   (in the clear, after the other sealed)
+0x03   REVEAL    stage u8, chain value (16)
+0x04   SEAL      half index u8, placement commitment (16)
+0x05   OPEN      half index u8, cells (4), nonce (16)
+0x06   PLACE     half index u8, cells (4)   (in the clear, after the other sealed)
 =====  ========  ==========================================================
+
+A half index is 2 x (round - 1) + (half - 1): one byte names round 1-128 and
+its half. Stages number at most 2 x 99 + 1, so one byte holds them too.
 
 Decoding checks structure only and never trusts lengths from the data; the
 session checks meaning. Nothing is pickled or evaluated.
@@ -30,10 +33,11 @@ from royalnine.core.errors import RoyalNineError
 from royalnine.remote.crypto import DIGEST
 
 MAGIC = b"R9"
-VERSION = 1
+VERSION = 2
 MATCH_ID_BYTES = 4
 HEADER = len(MAGIC) + 1 + MATCH_ID_BYTES + 2 + DIGEST
 MAX_MESSAGE = 400
+MAX_ROUND = 128
 
 
 class BadCode(RoyalNineError, ValueError):
@@ -121,6 +125,36 @@ class Message:
         return self.seq % 2
 
 
+Shape = tuple[Tag, int, int]
+"""What an item is, without its contents: (tag, round or stage, half) -- what the protocol
+requires at a move is a list of shapes."""
+
+
+def shape(item: Item) -> Shape:
+    """The shape of an item: its tag and which stage or half it is about."""
+    if isinstance(item, Hello):
+        return (Tag.HELLO, 0, 0)
+    if isinstance(item, Join):
+        return (Tag.JOIN, 0, 0)
+    if isinstance(item, Reveal):
+        return (Tag.REVEAL, item.stage, 0)
+    tag = Tag.SEAL if isinstance(item, Seal) else Tag.OPEN if isinstance(item, Open) else Tag.PLACE
+    return (tag, item.round, item.half)
+
+
+def describe(item: Shape) -> str:
+    """A shape in words, for refusals ("the seal of round 2 half 1")."""
+    tag, a, b = item
+    if tag is Tag.HELLO:
+        return "a hello"
+    if tag is Tag.JOIN:
+        return "a join"
+    if tag is Tag.REVEAL:
+        return f"the value for stage {a}"
+    what = {Tag.SEAL: "the seal", Tag.OPEN: "the opening", Tag.PLACE: "the placement"}[tag]
+    return f"{what} of round {a} half {b}"
+
+
 def match_label(match_id: bytes) -> str:
     """How a match id is shown to players (8 hex digits)."""
     return match_id.hex().upper()
@@ -138,27 +172,34 @@ def encode(message: Message) -> bytes:
     return bytes(out)
 
 
+def half_index(round_number: int, half: int) -> int:
+    """The one-byte name of a round's half; ValueError outside rounds 1-128, halves 1-2."""
+    if not (1 <= round_number <= MAX_ROUND and half in (1, 2)):
+        raise ValueError(f"no half {half} of round {round_number} in a code")
+    return 2 * (round_number - 1) + half - 1
+
+
 def _encode_item(item: Item) -> bytes:
     if isinstance(item, Hello):
         return bytes((Tag.HELLO, item.rounds, int(item.tens))) + item.commitment
     if isinstance(item, Join):
         return bytes((Tag.JOIN,)) + item.commitment
     if isinstance(item, Reveal):
-        return bytes((Tag.REVEAL,)) + item.stage.to_bytes(2, "big") + item.value
+        return bytes((Tag.REVEAL, item.stage)) + item.value
     if isinstance(item, Seal):
-        return bytes((Tag.SEAL, item.round, item.half)) + item.digest
+        return bytes((Tag.SEAL, half_index(item.round, item.half))) + item.digest
     if isinstance(item, Open):
-        return bytes((Tag.OPEN, item.round, item.half)) + item.cells + item.nonce
-    return bytes((Tag.PLACE, item.round, item.half)) + item.cells
+        return bytes((Tag.OPEN, half_index(item.round, item.half))) + item.cells + item.nonce
+    return bytes((Tag.PLACE, half_index(item.round, item.half))) + item.cells
 
 
 _BODY = {
     Tag.HELLO: 2 + DIGEST,
     Tag.JOIN: DIGEST,
-    Tag.REVEAL: 2 + DIGEST,
-    Tag.SEAL: 2 + DIGEST,
-    Tag.OPEN: 2 + 4 + DIGEST,
-    Tag.PLACE: 2 + 4,
+    Tag.REVEAL: 1 + DIGEST,
+    Tag.SEAL: 1 + DIGEST,
+    Tag.OPEN: 1 + 4 + DIGEST,
+    Tag.PLACE: 1 + 4,
 }
 
 
@@ -204,9 +245,10 @@ def _decode_item(tag: Tag, body: bytes) -> Item:
     if tag is Tag.JOIN:
         return Join(body)
     if tag is Tag.REVEAL:
-        return Reveal(int.from_bytes(body[:2], "big"), body[2:])
+        return Reveal(body[0], body[1:])
+    round_number, half = body[0] // 2 + 1, body[0] % 2 + 1
     if tag is Tag.SEAL:
-        return Seal(body[0], body[1], body[2:])
+        return Seal(round_number, half, body[1:])
     if tag is Tag.OPEN:
-        return Open(body[0], body[1], body[2:6], body[6:])
-    return PlaceClear(body[0], body[1], body[2:6])
+        return Open(round_number, half, body[1:5], body[5:])
+    return PlaceClear(round_number, half, body[1:5])

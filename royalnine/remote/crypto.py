@@ -45,6 +45,12 @@ def stage_seed(match_id: bytes, stage: int, reveal_host: bytes, reveal_guest: by
     ).digest()
 
 
+def deal_seed(stage: bytes, *, centre: bool) -> bytes:
+    """The seed of one draw from a stage: a common card and the next first deal share a
+    stage, so each use gets its own seed."""
+    return hashlib.sha256((b"R9centre" if centre else b"R9deal") + stage).digest()
+
+
 def draw_cards(seed: bytes, pool: Sequence[Card], count: int) -> tuple[Card, ...]:
     """Draw ``count`` distinct cards uniformly from ``pool`` with a SHA-256 counter stream.
 

@@ -8,24 +8,38 @@ The protocol (see docs/remote.md for the argument):
   players' chain values for that stage, which are revealed one per stage,
   each checked with one hash. Nobody can choose or bias a deal, and a value
   is revealed only once every placement before that stage is fixed, so
-  nobody learns cards early. The common card is the last stage of a round.
+  nobody learns cards early. Two stages a round: the first deal (which
+  shares its stage with the previous round's common card) and the second
+  deal; the last round's common card is one more stage.
 * **Simultaneous placing.** The first player to place a half sends a sealed
   commitment; the second places in the clear; the first then opens the seal.
 * **History.** Each message carries its move number and the hash of the
   previous message, and every item is checked against the rules before any
   state changes: a changed, reordered, replayed, truncated or foreign code is
   refused with a one-line reason.
+* **Complete codes.** What a code must carry at each move follows from the
+  codes before it (:meth:`_Protocol.due`): a code must carry exactly that,
+  in that order, so a code missing an item, cut at an item boundary or
+  carrying an extra one is refused, and the reader always has a move to make.
+* **Fairness rota.** The host reveals first for the first deal, so the first
+  hand depends on a value the host sends after the guest has joined; the
+  seat that learns the common card first hands over once, at the middle
+  round (see :meth:`_Protocol.reveal_first`).
+* **Walk-aways and damage.** A device waiting for the other can claim the
+  match after a wait (a forfeit win, :meth:`RemoteSession.claim`); a device
+  that read a damaged code can roll back (:meth:`RemoteSession.rollback`).
 
-Every message carries everything its sender may send at that moment, so a
-round costs about five codes. The :class:`RemoteSession` of one device holds
-only that device's secret and what it was shown; :func:`verify_transcript`
-rebuilds and checks a whole match from its codes alone.
+Every message carries everything its sender may send at that moment. The
+:class:`RemoteSession` of one device holds only that device's secret and what
+it was shown; :func:`check_transcript` rebuilds and checks a whole match, or an
+abandoned one, from its codes alone.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
@@ -36,6 +50,7 @@ from royalnine.core.match import (
     Deal,
     Match,
     MatchConfig,
+    MatchOutcome,
     NextRound,
     Phase,
     placement_actions,
@@ -52,24 +67,30 @@ from royalnine.remote.codec import (
     PlaceClear,
     Reveal,
     Seal,
+    Shape,
+    Tag,
     decode,
+    describe,
     encode,
     match_label,
+    shape,
 )
 from royalnine.remote.crypto import (
     DIGEST,
     chain_step,
     chain_value,
+    deal_seed,
     draw_cards,
     h,
     placement_digest,
     stage_seed,
 )
 
-STAGES_PER_ROUND = 3
+STAGES_PER_ROUND = 2
+"""New stages a round: the first deal (shared with the previous centre), the second deal."""
 HALVES = 2
 SAVE_FORMAT = "royalnine.remote"
-SAVE_VERSION = 1
+SAVE_VERSION = 2
 
 Entropy = Callable[[int], bytes]
 HalfKey = tuple[int, int]
@@ -81,14 +102,20 @@ def message_hash(data: bytes) -> bytes:
 
 
 def stage_of(round_number: int, step: int) -> int:
-    """Stage number (from 1) of a round's first deal (step 1), second deal (2) or centre (3)."""
+    """Stage number (from 1) of a round's first deal (step 1), second deal (2) or centre (3).
+
+    Two stages a round: a round's common card and the next round's first deal
+    need the same placements fixed, so they share one stage (and one value
+    from each player, drawn apart by :func:`deal_seed`): stage 2r - 1 is round
+    r's first deal (and round r - 1's centre), stage 2r its second deal, and
+    stage 2R + 1 the last round's centre.
+    """
     return STAGES_PER_ROUND * (round_number - 1) + step
 
 
 def halves_before(stage: int) -> int:
     """How many placements (halves) each seat must have fixed before ``stage`` may be revealed."""
-    round_index, step = divmod(stage - 1, STAGES_PER_ROUND)
-    return HALVES * round_index + min(step, HALVES)
+    return stage - 1
 
 
 def half_key(index: int) -> HalfKey:
@@ -141,7 +168,7 @@ class _Protocol:
     @property
     def stages(self) -> int:
         """Stages in the whole match: three a round."""
-        return STAGES_PER_ROUND * self.config.rounds
+        return STAGES_PER_ROUND * self.config.rounds + 1
 
     def check_header(self, msg: Message, data: bytes, reader: int | None) -> None:
         """Is ``msg`` the next move of this match? ``reader`` is the reading device's seat."""
@@ -172,19 +199,95 @@ class _Protocol:
             )
 
     def apply(self, msg: Message, data: bytes) -> None:
-        """Apply every item of a message whose header was checked; raises BadCode."""
+        """Apply every item of a message whose header was checked; raises BadCode.
+
+        The message must carry exactly what :meth:`due` says its sender owes at
+        this move, in that order: nothing left out, nothing extra.
+        """
         sender = msg.sender
-        if msg.seq == 0:
-            if not msg.items or not isinstance(msg.items[0], Hello):
-                raise BadCode("the first move of a match must say hello")
-        elif msg.seq == 1 and (not msg.items or not isinstance(msg.items[0], Join)):
-            raise BadCode("the second move of a match must join it")
-        if not msg.items:
-            raise BadCode(f"move {msg.seq + 1} is empty")
+        expected = self.due(sender)
+        got = [shape(item) for item in msg.items]
+        if got != expected:
+            raise BadCode(_mismatch(msg.seq + 1, expected, got))
         for item in msg.items:
             self._apply_item(sender, msg.seq, item)
             self.advance()
         self.transcript.append(data)
+
+    def reveal_first(self, stage: int) -> int | None:
+        """The seat that must reveal its value for ``stage`` before the other may (None: either).
+
+        The seat revealing second learns the deal first. The host goes first
+        for the first deal, so its first hand depends on a value it sends
+        after the guest joined (re-hosting cannot re-deal it). For a common
+        card the seat that placed in the clear reveals first (the sealer
+        learns the result first), except at the hand-over round
+        (:meth:`hands_over`), where the sealer reveals first.
+        """
+        if stage == 1:
+            return 0
+        if stage % 2 == 0:
+            return None
+        round_number = (stage - 1) // 2  # the round whose common card this stage deals
+        sealer = 0 if (round_number, 1) in self.seats[0].seals else 1
+        return sealer if self.hands_over(round_number) else 1 - sealer
+
+    def hands_over(self, round_number: int) -> bool:
+        """Whether the lead changes hands at this round's common card.
+
+        Codes alternate and a round takes four once under way, so the same seat
+        would always seal first and learn the common card first. Once a match
+        (at its middle round) the sealer reveals first instead: the other seat
+        learns that common card first and seals first from then on. It costs
+        one code per match (a second hand-over would cost another).
+        """
+        rounds = self.config.rounds
+        return rounds >= 2 and round_number == rounds // 2 + 1
+
+    def may_reveal(self, seat: int, stage: int, fixed: int | None = None) -> bool:
+        """Whether ``seat`` may reveal ``stage`` now (having fixed ``fixed`` halves)."""
+        me, other = self.seats[seat], self.seats[1 - seat]
+        if me.commitment is None or other.commitment is None or stage > self.stages:
+            return False
+        need = halves_before(stage)
+        if (me.fixed if fixed is None else fixed) < need or other.fixed < need:
+            return False
+        first = self.reveal_first(stage)
+        return first is None or first == seat or len(other.reveals) >= stage
+
+    def due(self, sender: int) -> list[Shape]:
+        """Exactly what ``sender``'s next message must carry, in order.
+
+        Openings of its seals the other seat has answered, then its placement
+        if its next half is dealt to it (sealed if the other has not fixed
+        that half, else in the clear), then every chain value it may reveal.
+        Empty when the sender owes nothing (the match is over for it).
+        """
+        seq = len(self.transcript)
+        if seq == 0:
+            return [(Tag.HELLO, 0, 0)]
+        if seq == 1:
+            return [(Tag.JOIN, 0, 0)]
+        me, other = self.seats[sender], self.seats[1 - sender]
+        out: list[Shape] = []
+        for key in sorted(me.seals):
+            if key not in me.opened and other.fixed > self._half_index(key):
+                out.append((Tag.OPEN, *key))
+        fixed = me.fixed
+        key = half_key(fixed)
+        if key[0] <= self.config.rounds and len(other.reveals) >= stage_of(*key):
+            out.append((Tag.SEAL if other.fixed <= fixed else Tag.PLACE, *key))
+            fixed += 1
+        stage = len(me.reveals) + 1
+        while self.may_reveal(sender, stage, fixed):
+            out.append((Tag.REVEAL, stage, 0))
+            stage += 1
+        return out
+
+    def next_due(self) -> tuple[int, list[Shape]]:
+        """The seat due to send the next code and what it must carry (empty: match complete)."""
+        sender = len(self.transcript) % 2
+        return sender, self.due(sender)
 
     def _apply_item(self, sender: int, seq: int, item: Item) -> None:
         me, other = self.seats[sender], self.seats[1 - sender]
@@ -233,15 +336,10 @@ class _Protocol:
             me.opened.add(key)
 
     def _reveal(self, sender: int, item: Reveal) -> None:
-        me, other = self.seats[sender], self.seats[1 - sender]
+        me = self.seats[sender]
         stage = len(me.reveals) + 1
-        if item.stage != stage or stage > self.stages:
-            raise BadCode(f"seat {sender} revealed stage {item.stage}; stage {stage} was due")
-        if me.commitment is None or other.commitment is None:
-            raise BadCode(f"seat {sender} revealed before both players committed")
-        need = halves_before(stage)
-        if me.fixed < need or other.fixed < need:
-            raise BadCode(f"seat {sender} revealed stage {stage} before the placements before it")
+        if item.stage != stage or not self.may_reveal(sender, stage):
+            raise BadCode(f"seat {sender} revealed stage {item.stage} out of turn")
         previous = me.reveals[-1] if me.reveals else me.commitment
         if chain_step(_check_digest(item.value)) != previous:
             raise BadCode(f"seat {sender}'s value for stage {stage} does not match its commitment")
@@ -301,6 +399,7 @@ class _Protocol:
                 host, guest = self.value(0, stage), self.value(1, stage)
                 assert host is not None and guest is not None
                 seed = stage_seed(self.match_id, stage, host, guest)
+                seed = deal_seed(seed, centre=step == 3)
                 self.match = m.apply(Deal(draw_cards(seed, m.undealt(), m.deal_size())))
                 continue
             if rnd.phase.is_place:
@@ -322,10 +421,34 @@ class _Protocol:
             return
 
 
+def _mismatch(number: int, expected: list[Shape], got: list[Shape]) -> str:
+    """Why a code's items are not what its move requires, in one line."""
+    if not expected:
+        return f"move {number} is not due: the match is complete"
+    for want, have in zip(expected, got, strict=False):
+        if want != have:
+            if have in expected:
+                return f"move {number} carries its items out of order"
+            return f"move {number} carries {describe(have)} where {describe(want)} was due"
+    if len(got) < len(expected):
+        return f"move {number} is incomplete: it lacks {describe(expected[len(got)])}"
+    return f"move {number} carries {describe(got[len(expected)])}, which is not due"
+
+
 def _check_digest(value: bytes) -> bytes:
     if len(value) != DIGEST:
         raise BadCode("damaged Royal Nine code (a value has the wrong length)")
     return value
+
+
+class Broken(BadCode):
+    """A code that shows the two devices' histories differ: a code was damaged or tampered
+    with in transit. ``remedy`` says what this device can do: ``"show"`` (show its last
+    code again) or ``"rollback"`` (drop the code it read, then read it again)."""
+
+    def __init__(self, message: str, remedy: str) -> None:
+        super().__init__(message)
+        self.remedy = remedy
 
 
 class RemoteSession:
@@ -341,8 +464,10 @@ class RemoteSession:
         self.seat = seat
         self.secret = secret
         self._proto = _Protocol(match_id, config, (seat, self._chain_value))
-        self._pending: HalfKey | None = None
-        """This device's placement made locally but not yet sent."""
+        self.waiting_since: float | None = None
+        """When this device last sent a code (seconds since the epoch): a claim counts from it."""
+        self.claimed = False
+        """This device claimed the match: the other seat stopped answering and forfeits."""
 
     # -- starting --
 
@@ -402,14 +527,36 @@ class RemoteSession:
         return rnd.number == self.config.rounds and rnd.phase is Phase.ROUND_OVER
 
     @property
+    def complete(self) -> bool:
+        """No code is due from either seat: the whole match is in the transcript."""
+        return not self._proto.next_due()[1]
+
+    @property
+    def over(self) -> bool:
+        """Nothing more will happen here: the match is finished, or this device claimed it."""
+        return self.finished or self.claimed
+
+    @property
+    def forfeit_winner(self) -> int | None:
+        """The seat that won by forfeit (this one, after a claim), else None."""
+        return self.seat if self.claimed else None
+
+    def outcome(self) -> MatchOutcome | None:
+        """How the match ended here: by its scores once finished, None before."""
+        if not self.finished:
+            return None
+        return self._proto.match.apply(NextRound()).outcome()
+
+    @property
     def my_turn(self) -> bool:
         """This device is due to send the next code."""
-        return len(self._proto.transcript) % 2 == self.seat and not self._done_sending()
+        sender, due = self._proto.next_due()
+        return sender == self.seat and bool(due) and not self.claimed
 
     @property
     def needs_placement(self) -> bool:
         """The local player must place this half before the next code can be made."""
-        return self._proto.match.awaiting(self.seat) and self._pending is None
+        return self._proto.match.awaiting(self.seat) and not self.claimed
 
     @property
     def opponent_sealed(self) -> bool:
@@ -439,9 +586,16 @@ class RemoteSession:
                 return index + 1
         return None
 
+    def waiting_for_opponent(self) -> bool:
+        """The other seat owes the next code."""
+        sender, due = self._proto.next_due()
+        return sender != self.seat and bool(due) and not self.claimed
+
     def waiting_message(self) -> str:
         """What this device is waiting for, in one line."""
-        if self.finished:
+        if self.claimed:
+            return f"match {self.label} claimed: the other player forfeits"
+        if self.finished and not self.my_turn:
             return f"match {self.label} is over"
         if self.needs_placement:
             return "place your cards"
@@ -463,39 +617,132 @@ class RemoteSession:
         key = (match.round.number, match.round.phase.half)
         cells = bytes(placement[card] for card in hand)
         self._proto.seats[self.seat].cells[key] = cells
-        self._pending = key
         self._proto.advance()
 
-    def compose(self) -> bytes:
-        """Make this device's next code and record it as sent."""
+    def compose(self, now: float | None = None) -> bytes:
+        """Make this device's next code and record it as sent (at ``now``, default the clock)."""
         if not self.my_turn:
             raise IllegalMove(self.waiting_message())
         if self.needs_placement:
             raise IllegalMove("place your cards first: the next code carries them")
         items = self._items()
-        if not items:
-            raise IllegalMove("there is nothing to send")
         proto = self._proto
         prev = message_hash(proto.transcript[-1]) if proto.transcript else bytes(DIGEST)
         msg = Message(proto.match_id, len(proto.transcript), prev, tuple(items))
         data = encode(msg)
         proto.check_header(msg, data, None)
         proto.apply(msg, data)
-        self._pending = None
+        self.waiting_since = time.time() if now is None else now
         return data
 
     def receive(self, code: bytes) -> None:
-        """Read the opponent's code. Nothing changes unless the whole code is valid."""
+        """Read the opponent's code. Nothing changes unless the whole code is valid.
+
+        Raises:
+            Broken: the code shows the two histories differ (a code was damaged
+                or tampered with); its ``remedy`` says what this device can do.
+            BadCode: any other refusal.
+        """
+        if self.claimed:
+            raise BadCode(f"match {self.label} was claimed: this device reads no more codes")
         msg = decode(code)
+        self._check_broken(msg, bytes(code))
         trial = _copy_protocol(self._proto)
         trial.check_header(msg, bytes(code), self.seat)
         trial.apply(msg, bytes(code))
         self._proto = trial
 
+    def _check_broken(self, msg: Message, data: bytes) -> None:
+        """Say plainly when a code of this match shows a damaged or changed code."""
+        proto = self._proto
+        if msg.match_id != proto.match_id or msg.sender == self.seat:
+            return
+        seq, number = msg.seq, msg.seq + 1
+        known = len(proto.transcript)
+        if seq < known and proto.transcript[seq] != data:
+            if seq < known - 2:  # a roll-back forgets only the last code read
+                raise BadCode(
+                    f"damaged or tampered code: move {number} differs from the move {number} "
+                    "read here, too far back to roll back"
+                )
+            raise Broken(
+                f"damaged or tampered code: move {number} differs from the move {number} "
+                "read here; roll back, then read it again",
+                "rollback",
+            )
+        if seq == known and seq > 0 and msg.prev != message_hash(proto.transcript[-1]):
+            raise Broken(
+                f"damaged or tampered code: move {number} does not follow move {seq} as "
+                f"sent from here; show move {seq} again",
+                "show",
+            )
+
+    def rollback(self) -> int:
+        """Forget the last code read from the opponent and this device's codes after it.
+
+        For a code that was damaged in transit but still read: the device then
+        reads that move again, as the opponent shows it once more. This
+        device's own placements stay as they were (they are sent again
+        unchanged, never re-chosen). Returns the move number forgotten.
+        """
+        transcript = self._proto.transcript
+        theirs = [i for i in range(len(transcript)) if i % 2 != self.seat]
+        if not theirs:
+            raise IllegalMove("there is no code read from the opponent to roll back")
+        drop = theirs[-1]
+        if drop == 0:
+            raise IllegalMove("the first code cannot be rolled back: join the match again")
+        rebuilt = RemoteSession(self.seat, self.match_id, self.config, self.secret)
+        rebuilt._replay(transcript[:drop], dict(self._proto.seats[self.seat].cells))
+        self._proto = rebuilt._proto
+        self.waiting_since = None
+        return drop + 1
+
+    def can_claim(self, now: float, after_s: float) -> bool:
+        """Whether this device may claim the match now: the other seat has owed a code
+        for at least ``after_s`` seconds since this device sent its last one."""
+        return self.claim_refusal(now, after_s) is None
+
+    def claim_refusal(self, now: float, after_s: float) -> str | None:
+        """Why the match cannot be claimed now (one line), or None if it can."""
+        if self.claimed:
+            return "this match was already claimed"
+        if len(self._proto.transcript) < 2:
+            return "nobody has joined this match yet"
+        if not self.waiting_for_opponent():
+            return "the opponent owes no code: nothing to claim"
+        if self.waiting_since is None:
+            return "show your last code again first"
+        left = self.waiting_since + after_s - now
+        if left > 0:
+            return f"the opponent may still answer: wait {_duration(left)} more"
+        return None
+
+    def claim(self, now: float, after_s: float) -> None:
+        """Claim the match: the opponent stopped answering and forfeits it.
+
+        Raises IllegalMove (one line) when the opponent does not owe a code or
+        the wait is not over.
+        """
+        refusal = self.claim_refusal(now, after_s)
+        if refusal is not None:
+            raise IllegalMove(refusal)
+        self.claimed = True
+
+    def check(self) -> TranscriptCheck:
+        """The verdict on this device's transcript so far (as :func:`check_transcript`)."""
+        return check_transcript(list(self._proto.transcript))
+
     # -- internals --
 
-    def _done_sending(self) -> bool:
-        return self.finished and not self._items()
+    def _replay(self, codes: list[bytes], own_cells: dict[HalfKey, bytes]) -> None:
+        proto = self._proto
+        proto.seats[self.seat].cells.update(own_cells)
+        for code in codes:
+            msg = decode(code)
+            proto.check_header(msg, code, None)
+            proto.apply(msg, code)
+        proto.advance()
 
     def _half_index_now(self) -> int:
         rnd = self._proto.match.round
@@ -508,37 +755,27 @@ class RemoteSession:
         return chain_value(self.secret, self._proto.stages - stage)
 
     def _items(self) -> list[Item]:
+        """The items :meth:`_Protocol.due` requires, filled in from this device's secrets."""
         proto = self._proto
-        me, other = proto.seats[self.seat], proto.seats[1 - self.seat]
+        me = proto.seats[self.seat]
         items: list[Item] = []
-        seq = len(proto.transcript)
-        if seq == 0:
-            return [Hello(self.config.rounds, self.config.tens, self._chain_value(0))]
-        fixed = me.fixed
-        if seq == 1:
-            items.append(Join(self._chain_value(0)))
-        for key in sorted(me.seals):
-            if key not in me.opened and other.fixed > proto._half_index(key):
-                items.append(Open(key[0], key[1], me.cells[key], self._nonce(key)))
-        if self._pending is not None:
-            key = self._pending
-            cells = me.cells[key]
-            if other.fixed > proto._half_index(key):
-                items.append(PlaceClear(key[0], key[1], cells))
+        for tag, a, b in proto.due(self.seat):
+            key = (a, b)
+            if tag is Tag.HELLO:
+                items.append(Hello(self.config.rounds, self.config.tens, self._chain_value(0)))
+            elif tag is Tag.JOIN:
+                items.append(Join(self._chain_value(0)))
+            elif tag is Tag.REVEAL:
+                items.append(Reveal(a, self._chain_value(a)))
+            elif tag is Tag.OPEN:
+                items.append(Open(a, b, me.cells[key], self._nonce(key)))
+            elif tag is Tag.PLACE:
+                items.append(PlaceClear(a, b, me.cells[key]))
             else:
                 digest = placement_digest(
-                    proto.match_id, self.seat, key[0], key[1], cells, self._nonce(key)
+                    proto.match_id, self.seat, a, b, me.cells[key], self._nonce(key)
                 )
-                items.append(Seal(key[0], key[1], digest))
-            fixed += 1
-        revealed = len(me.reveals)
-        while revealed < proto.stages:
-            stage = revealed + 1
-            need = halves_before(stage)
-            if fixed < need or other.fixed < need or other.commitment is None:
-                break
-            items.append(Reveal(stage, self._chain_value(stage)))
-            revealed += 1
+                items.append(Seal(a, b, digest))
         return items
 
     # -- saving --
@@ -559,8 +796,9 @@ class RemoteSession:
             "tens": self.config.tens,
             "secret": self.secret.hex(),
             "cells": {f"{r}.{hf}": c.hex() for (r, hf), c in sorted(me.cells.items())},
-            "pending": list(self._pending) if self._pending else None,
             "transcript": [m.hex() for m in self._proto.transcript],
+            "waiting_since": self.waiting_since,
+            "claimed": self.claimed,
         }
         return json.dumps(doc)
 
@@ -587,19 +825,52 @@ class RemoteSession:
                 for k, v in doc["cells"].items()
             }
             codes = [bytes.fromhex(m) for m in doc["transcript"]]
-            pending = doc["pending"]
+            since = doc.get("waiting_since")
+            session.waiting_since = None if since is None else float(since)
+            session.claimed = doc.get("claimed") is True
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise BadCode(f"damaged remote match file: {exc}") from None
-        proto = session._proto
-        proto.seats[seat].cells.update(own)
-        for code in codes:
-            msg = decode(code)
-            proto.check_header(msg, code, None)
-            proto.apply(msg, code)
-        if pending is not None:
-            session._pending = (int(pending[0]), int(pending[1]))
-            proto.advance()
+        try:
+            session._replay(codes, own)
+        except IllegalMove as exc:
+            raise BadCode(f"damaged remote match file: {exc}") from None
         return session
+
+
+def _duration(seconds: float) -> str:
+    """A wait in words: "3 h 20 min", "5 min", "12 s"."""
+    whole = int(seconds + 0.999)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{hours} h {minutes} min"
+    if minutes:
+        return f"{minutes} min"
+    return f"{secs} s"
+
+
+@dataclass(frozen=True)
+class TranscriptCheck:
+    """What :func:`check_transcript` found: a valid history, finished or not."""
+
+    match: Match
+    codes: int
+    complete: bool
+    """Every code of the match is there (nobody owes one)."""
+    due_seat: int | None
+    """The seat that owes the next code (0 host, 1 guest), None when complete."""
+
+    def summary(self) -> str:
+        """One line: the result, or whose move is due."""
+        label = "host (seat 0)", "guest (seat 1)"
+        if self.complete:
+            totals = self.match.totals()
+            return f"valid and complete: {self.codes} codes, host {totals[0]} - guest {totals[1]}"
+        assert self.due_seat is not None
+        return (
+            f"valid but unfinished: {self.codes} codes; move {self.codes + 1} is due "
+            f"from the {label[self.due_seat]}"
+        )
 
 
 def _copy_protocol(proto: _Protocol) -> _Protocol:
@@ -610,11 +881,25 @@ def _copy_protocol(proto: _Protocol) -> _Protocol:
     return copy
 
 
+def check_transcript(codes: list[bytes]) -> TranscriptCheck:
+    """Check a finished or abandoned match from its codes alone and say where it stands.
+
+    Raises :class:`BadCode` naming the first code that breaks a rule.
+    """
+    proto = _replay_transcript(codes)
+    sender, due = proto.next_due()
+    return TranscriptCheck(proto.match, len(codes), not due, sender if due else None)
+
+
 def verify_transcript(codes: list[bytes]) -> Match:
     """Check a whole match from its codes alone and rebuild it: every deal, placement and score.
 
     Raises :class:`BadCode` naming the first code that breaks a rule.
     """
+    return _replay_transcript(codes).match
+
+
+def _replay_transcript(codes: list[bytes]) -> _Protocol:
     if not codes:
         raise BadCode("an empty transcript")
     first = decode(codes[0])
@@ -629,4 +914,4 @@ def verify_transcript(codes: list[bytes]) -> Match:
             proto.apply(msg, code)
         except BadCode as exc:
             raise BadCode(f"code {number}: {exc}") from None
-    return proto.match
+    return proto

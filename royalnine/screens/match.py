@@ -62,6 +62,7 @@ from royalnine.screens.layout import (
 from royalnine.screens.menu import Menu, row
 from royalnine.screens.placement import Feedback, Outcome, PlacementController
 from royalnine.screens.remote import RemoteLink, draw_code, take_inbox
+from royalnine.screens.remote_actions import RemoteActions
 from royalnine.screens.reveal import RevealStep, reveal_steps
 from royalnine.storage import DIFFICULTIES, SaveGame
 
@@ -116,6 +117,7 @@ class MatchScene:
         self.remote: RemoteLink | None = None
         """The remote match behind this screen (mode "remote"): deals and the other seat."""
         self._code_drawn: bytes | None = None  # the remote code now on the top GRP page
+        self.remote_actions: RemoteActions | None = None  # CLAIM, SHOW CODE AGAIN, ROLL BACK
         self.opponent_pending: list[Action] | None = None
         """The opponent's decided placement, held off the match (and so off the save file)
         until this machine's seat has confirmed: placements are simultaneous."""
@@ -205,6 +207,7 @@ class MatchScene:
         if self.remote is not None:
             self.dealer = self.remote
             self.opponent = self.remote
+            self.remote_actions = RemoteActions(self.remote)
         if self.dealer is None:
             # The dealer's seed is never saved: a save file must not predict the next cards.
             self.dealer = Dealer(random.Random(app.rng.randrange(1 << 32)))
@@ -239,6 +242,11 @@ class MatchScene:
                 self.remote.read(dropped)
                 app.beep("invalid" if self.remote.error else "confirm")
                 self.dirty = True
+        if self.remote_actions is not None:
+            nxt, changed = self.remote_actions.frame(app, inp)
+            if nxt is not None:
+                return nxt
+            self.dirty = self.dirty or changed
         if self.state == "idle":
             nxt = self.advance(app)
             if nxt is not None:
@@ -836,6 +844,8 @@ class MatchScene:
         if self.remote is not None and self.remote.error:
             for k, line in enumerate(draw.fold(self.remote.error, 15, 4)):
                 draw.text(m, BOTTOM, PANEL_COL, 14 + k, line, art.TEXT_RED)
+        if self.remote_actions is not None:
+            self.remote_actions.draw(app)
         if self.state == "reveal" and self.step_i < 0:
             draw.centred(m, BOTTOM, 18, app.t("reveal"), art.TEXT_YELLOW)
         self._reveal_text(app, BOTTOM, self.bottom_seat)

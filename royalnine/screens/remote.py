@@ -28,10 +28,11 @@ from royalnine.core import (
     PlayerView,
     placement_actions,
 )
-from royalnine.core.errors import IllegalMove, RoyalNineError
-from royalnine.core.files import UnreadableFile, parse_json, read_capped, write_atomic
+from royalnine.core.errors import IllegalMove
+from royalnine.core.files import write_atomic
 from royalnine.remote.codec import BadCode
-from royalnine.remote.session import RemoteSession
+from royalnine.remote.files import abandon_current, load_session
+from royalnine.remote.session import Broken, RemoteSession
 from royalnine.screens import draw
 from royalnine.screens.layout import BOTTOM, TOP
 from royalnine.screens.menu import Menu, column
@@ -43,20 +44,6 @@ INBOX_DIR = "remote/inbox"
 INBOX_EVERY = 30  # frames between looks in the inbox folder
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp")
 QR_DARK, QR_LIGHT = 250, 251  # GRP colours used for codes
-MAX_SESSION_BYTES = 1_000_000
-# What a damaged session file can raise while it is rebuilt (wrong types, odd values,
-# codes that no longer fit the rules): each means "set it aside", never a crash.
-DAMAGED_SESSION: tuple[type[Exception], ...] = (
-    UnreadableFile,
-    RoyalNineError,
-    BadCode,
-    KeyError,
-    TypeError,
-    ValueError,
-    IndexError,
-    AttributeError,
-    OverflowError,
-)
 
 
 class RemoteLink:
@@ -68,6 +55,9 @@ class RemoteLink:
         self.storage = storage
         self.error: str | None = None
         """The last refusal (a file that is no code, a code out of order...), one line."""
+        self.remedy: str | None = None
+        """After a code that shows a damaged one: "show" (show the last code again) or
+        "rollback" (forget the damaged code read), offered as buttons."""
 
     # -- files --
 
@@ -94,15 +84,11 @@ class RemoteLink:
         """
         path = storage.home / CURRENT_FILE
         try:
-            data = read_capped(path, MAX_SESSION_BYTES)
-            parse_json(data)  # refuses deep nesting and non-JSON before the session parses it
-            session = RemoteSession.from_json(data.decode("utf-8"))
-        except FileNotFoundError:
-            return None
-        except DAMAGED_SESSION as exc:
+            session = load_session(storage.home)
+        except BadCode as exc:
             notice = storage.damaged(path, "remote", str(exc), keep=False)
             raise CorruptSaveSetAside(notice) from None
-        return cls(session, storage)
+        return None if session is None else cls(session, storage)
 
     def finish(self) -> None:
         """The match is over here: keep its whole transcript beside its codes."""
@@ -128,6 +114,19 @@ class RemoteLink:
         if made:
             self.save()
 
+    def show_again(self) -> None:
+        """Write this device's last code again (after the other device got it damaged)."""
+        from petitcom_shim.qr import encode_png
+
+        number, code = self.session.last_code_number(), self.session.last_code()
+        if number is not None and code is not None:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            encode_png(code, self.code_path(number))
+            print(
+                f"royalnine: code {number} saved again as {self.code_path(number)}", file=sys.stderr
+            )
+        self.error = self.remedy = None
+
     def showing(self) -> tuple[int, bytes] | None:
         """This device's last code while the opponent has not answered it."""
         session = self.session
@@ -148,8 +147,9 @@ class RemoteLink:
                 self.session.receive(code)
             except (QRError, BadCode) as exc:
                 self.error = str(exc) if isinstance(exc, QRError) else f"{path.name}: {exc}"
+                self.remedy = exc.remedy if isinstance(exc, Broken) else self.remedy
                 continue
-            self.error = None
+            self.error = self.remedy = None
             accepted = True
         if accepted:
             self.save()
@@ -303,6 +303,7 @@ class RemoteLobbyScene:
             except BadCode as exc:
                 self.error = f"{path.name}: {exc}"
                 continue
+            app.store("statistics", lambda: abandon_current(app.storage))  # a walk-away loses
             link = RemoteLink(session, app.storage)
             link.pump()
             app.beep("confirm")
@@ -313,6 +314,7 @@ class RemoteLobbyScene:
 def host_link(app: App) -> RemoteLink:
     """Start a match as host with the current options; its first code is made at once."""
     config = MatchConfig(rounds=app.settings.rounds, tens=app.settings.tens)
+    app.store("statistics", lambda: abandon_current(app.storage))  # a walk-away loses
     link = RemoteLink(RemoteSession.host(config), app.storage)
     link.pump()
     return link

@@ -1,0 +1,446 @@
+"""``royalnine remote``: play a remote match by QR codes from a terminal, a script or a bot.
+
+The same state as the game (``HOME/remote/current.json``), so a match can be
+started in the window and continued here, or the other way round. One code
+per step: each command that makes a code writes it as a PNG
+(``HOME/remote/<MATCH>/move-NN.png``, or ``--out``) and prints it in its text
+form; a CODE argument is an image file (PNG or photo), a text file holding
+the text form, or the text form itself. ``--json`` prints one JSON object.
+
+    royalnine remote host [--rounds N] [--tens]     start a match; prints code 1
+    royalnine remote join CODE                      join with the host's code 1
+    royalnine remote status                         where the match stands
+    royalnine remote read CODE                      read the opponent's code (and answer it)
+    royalnine remote place CELL CELL CELL CELL      place this half's cards (deal order)
+    royalnine remote show                           this device's last code again
+    royalnine remote rollback                       forget a damaged code that was read
+    royalnine remote claim                          the opponent stopped answering: win by forfeit
+    royalnine remote export [FILE]                  the transcript so far
+    royalnine remote verify TRANSCRIPT              check a finished or abandoned match
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from royalnine.core.cards import Card
+from royalnine.core.errors import BadCard, IllegalMove, RoyalNineError
+from royalnine.core.files import write_atomic
+from royalnine.core.match import MatchConfig
+from royalnine.remote.codec import BadCode
+from royalnine.remote.files import (
+    abandon_current,
+    code_from_text,
+    code_path,
+    code_to_text,
+    current_path,
+    load_session,
+    match_folder,
+    parse_transcript,
+    read_session,
+    record_claim,
+    save_session,
+    transcript_text,
+    write_transcript,
+)
+from royalnine.remote.session import Broken, RemoteSession, check_transcript
+from royalnine.storage import Storage
+
+MODE = "remote"
+ENDED_FILE = "remote/ended.json"
+SEATS = ("host", "guest")
+
+
+class CliError(RoyalNineError):
+    """A command that cannot be done now; its message is the one line printed."""
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register the ``remote`` subcommand and its actions."""
+    p = sub.add_parser(
+        "remote",
+        help="play a remote match by QR codes from the terminal",
+        description="Play a remote match by QR codes, one code per step, on the same saved "
+        "state as the game. CODE is an image file (PNG or photo), a text file holding a "
+        "text code, or the text code itself (r9:...).",
+    )
+    actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+
+    def action(name: str, help_text: str) -> argparse.ArgumentParser:
+        a = actions.add_parser(name, help=help_text, description=help_text)
+        a.add_argument("--home", type=Path, help="the data folder (as for the game)")
+        a.add_argument("--json", action="store_true", help="print one JSON object")
+        a.set_defaults(func=run)
+        return a
+
+    host = action("host", "start a remote match as host; writes code 1")
+    host.add_argument("--rounds", type=int, default=None, help="rounds (default: the settings)")
+    host.add_argument("--tens", action="store_true", default=None, help="play with the tens")
+    host.add_argument("--out", type=Path, help="write the code PNG here too")
+    join = action("join", "join a match with the host's code 1; writes code 2")
+    join.add_argument("code", metavar="CODE")
+    join.add_argument("--out", type=Path, help="write the code PNG here too")
+    action("status", "where the match in progress stands")
+    read = action("read", "read the opponent's code, and answer it if no placement is needed")
+    read.add_argument("code", metavar="CODE")
+    read.add_argument("--out", type=Path, help="write the answer's PNG here too")
+    place = action("place", "place this half's 4 cards and write the next code")
+    place.add_argument(
+        "cells",
+        nargs="+",
+        metavar="CELL",
+        help="a cell 0-8 (row-major, 4 is the centre) for each card of the hand in the order "
+        "status lists it, or CARD=CELL pairs (e.g. R3=0)",
+    )
+    place.add_argument("--out", type=Path, help="write the code PNG here too")
+    show = action("show", "this device's last code again (to send it once more)")
+    show.add_argument("--out", type=Path, help="write the code PNG here too")
+    action("rollback", "forget the last code read (it was damaged) and this device's answer")
+    action("claim", "the opponent has not answered for the set wait: win the match by forfeit")
+    export = action("export", "write the transcript so far (stdout if no FILE)")
+    export.add_argument("file", nargs="?", type=Path, metavar="FILE")
+    verify = action("verify", "check a transcript: valid or not, the result, or whose move is due")
+    verify.add_argument("transcript", type=Path, metavar="TRANSCRIPT")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Do one action; a refusal is one line on stderr and exit status 1."""
+    storage = Storage(args.home)
+    try:
+        out = ACTIONS[args.action](args, storage)
+    except (CliError, BadCode, IllegalMove, BadCard) as exc:
+        doc: dict[str, Any] = {"ok": False, "error": str(exc)}
+        if isinstance(exc, Broken):
+            doc["remedy"] = exc.remedy
+        if args.json:
+            print(json.dumps(doc))
+        print(f"royalnine remote {args.action}: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"royalnine remote {args.action}: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps({"ok": True, **out}))
+    else:
+        print(out.pop("text", ""))
+    return 0 if out.get("valid", True) else 1
+
+
+# -- reading and writing codes --
+
+
+def read_code(arg: str) -> bytes:
+    """A code from an image file, a text file holding a text code, or a text code."""
+    path = Path(arg)
+    if arg.strip().lower().startswith("r9:") and not path.exists():
+        return code_from_text(arg)
+    if not path.is_file():
+        raise CliError(f"{arg}: no such file, and not a text code (r9:...)")
+    head = path.read_bytes()[:3]
+    if head.lower() == b"r9:":
+        return code_from_text(path.read_text(encoding="utf-8", errors="replace"))
+    from petitcom_shim.qr import QRError, decode_image
+
+    try:
+        return decode_image(path)
+    except QRError as exc:
+        raise CliError(f"{path.name}: {exc}") from None
+
+
+def write_code(storage: Storage, session: RemoteSession, number: int, out: Path | None) -> Path:
+    """Write code ``number`` as a PNG in the match folder (and to ``out``); returns its path."""
+    from petitcom_shim.qr import encode_png
+
+    code = session.transcript[number - 1]
+    path = code_path(storage.home, session.label, number)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    encode_png(code, path)
+    if out is not None:
+        encode_png(code, out)
+    return path
+
+
+def pump(storage: Storage, session: RemoteSession, out: Path | None) -> list[int]:
+    """Make every code due from this device now; returns their numbers."""
+    made: list[int] = []
+    while session.my_turn and not session.needs_placement:
+        session.compose()
+        made.append(len(session.transcript))
+        write_code(storage, session, made[-1], out)
+    return made
+
+
+def settle(storage: Storage, session: RemoteSession) -> None:
+    """Save the session; once the match is over here, record it once and keep its transcript."""
+    if session.over and not session.my_turn:
+        write_atomic(storage.home / ENDED_FILE, session.to_json())
+        if session.claimed:
+            record_claim(storage, session)
+            return
+        write_transcript(storage.home, session)
+        outcome = session.outcome()
+        assert outcome is not None
+        storage.record_result(outcome, MODE, seat=session.seat)
+        current_path(storage.home).unlink(missing_ok=True)
+    else:
+        save_session(storage.home, session)
+
+
+def current(storage: Storage) -> RemoteSession:
+    """The match in progress; a refusal if there is none."""
+    session = load_session(storage.home)
+    if session is None:
+        raise CliError("no remote match in progress here: host or join one")
+    return session
+
+
+def current_or_ended(storage: Storage) -> RemoteSession:
+    """The match in progress, else the last one that ended on this device."""
+    session = load_session(storage.home)
+    if session is not None:
+        return session
+    ended = storage.home / ENDED_FILE
+    session = read_session(ended)
+    if session is not None:
+        return session
+    raise CliError("no remote match here: host or join one")
+
+
+# -- describing --
+
+
+def describe(storage: Storage, session: RemoteSession, made: list[int]) -> dict[str, Any]:
+    """The state as JSON-ready data, with a readable ``text``."""
+    v = session.view()
+    settings = storage.load_settings()
+    now = time.time()
+    refusal = session.claim_refusal(now, settings.claim_after_s)
+    last = session.last_code_number()
+    doc: dict[str, Any] = {
+        "match": session.label,
+        "seat": session.seat,
+        "role": SEATS[session.seat],
+        "rounds": session.config.rounds,
+        "tens": session.config.tens,
+        "codes": len(session.transcript),
+        "state": session.waiting_message(),
+        "my_turn": session.my_turn,
+        "needs_placement": session.needs_placement,
+        "waiting_for_opponent": session.waiting_for_opponent(),
+        "finished": session.finished,
+        "claimed": session.claimed,
+        "forfeit": "won" if session.claimed else None,
+        "can_claim": refusal is None,
+        "claim_refusal": refusal,
+        "round": v.round_number,
+        "phase": v.phase.name.lower(),
+        "hand": [str(c) for c in v.hand],
+        "opponent_dealt": [str(c) for c in v.opponent_dealt],
+        "grid": [None if c is None else str(c) for c in v.grid],
+        "opponent_grid": [None if c is None else str(c) for c in v.opponent_grid],
+        "centre": None if v.centre is None else str(v.centre),
+        "results": [list(r.points) for r in v.results],
+        "totals": list(v.totals),
+        "made": made,
+        "last_code": last,
+    }
+    if last is not None:
+        code = session.transcript[last - 1]
+        doc["last_code_file"] = str(code_path(storage.home, session.label, last))
+        doc["last_code_text"] = code_to_text(code)
+    doc["text"] = _text(doc, made)
+    return doc
+
+
+def _text(doc: dict[str, Any], made: list[int]) -> str:
+    lines = [f"match {doc['match']} ({doc['role']}, rounds: {doc['rounds']}): {doc['state']}"]
+    if doc["claimed"]:
+        lines.append("won by forfeit: the other player stopped answering")
+    for number in made:
+        lines.append(f"code {number} to send: {doc['last_code_file']}")
+    if made:
+        lines.append(doc["last_code_text"])
+    if doc["needs_placement"]:
+        lines.append(f"round {doc['round']}, {doc['phase']}: hand {' '.join(doc['hand'])}")
+        lines.append(f"opponent's cards this half: {' '.join(doc['opponent_dealt'])}")
+    lines.append("your grid:      " + _grid(doc["grid"]))
+    lines.append("opponent grid:  " + _grid(doc["opponent_grid"]))
+    mine, theirs = doc["totals"][doc["seat"]], doc["totals"][1 - doc["seat"]]
+    lines.append(f"totals: you {mine}, opponent {theirs}")
+    if doc["waiting_for_opponent"] and not doc["can_claim"]:
+        lines.append(f"claim: {doc['claim_refusal']}")
+    elif doc["can_claim"]:
+        lines.append("the opponent has not answered: you may claim the match")
+    return "\n".join(lines)
+
+
+def _grid(cells: list[str | None]) -> str:
+    rows = (cells[r * 3 : r * 3 + 3] for r in range(3))
+    return " | ".join(" ".join(f"{c or '-':>3}" for c in row) for row in rows)
+
+
+# -- actions --
+
+
+def do_host(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
+    settings = storage.load_settings()
+    rounds = settings.rounds if args.rounds is None else args.rounds
+    if not 1 <= rounds <= 99:
+        raise CliError(f"--rounds {rounds}: 1-99 are allowed")
+    tens = settings.tens if args.tens is None else args.tens
+    forfeited = abandon_current(storage)
+    session = RemoteSession.host(MatchConfig(rounds=rounds, tens=tens))
+    made = pump(storage, session, args.out)
+    save_session(storage.home, session)
+    return _with_forfeit(describe(storage, session, made), forfeited)
+
+
+def _with_forfeit(doc: dict[str, Any], forfeited: str | None) -> dict[str, Any]:
+    """Say that a new match replaced one this device owed a code in (a forfeit loss)."""
+    if forfeited is not None:
+        doc["forfeited"] = forfeited
+        doc["text"] = f"match {forfeited} abandoned: lost by forfeit\n" + doc["text"]
+    return doc
+
+
+def do_join(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
+    session = RemoteSession.join(read_code(args.code))  # a bad code forfeits nothing
+    forfeited = abandon_current(storage)
+    made = pump(storage, session, args.out)
+    save_session(storage.home, session)
+    return _with_forfeit(describe(storage, session, made), forfeited)
+
+
+def do_status(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
+    return describe(storage, current_or_ended(storage), [])
+
+
+def do_read(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
+    session = current(storage)
+    session.receive(read_code(args.code))
+    made = pump(storage, session, args.out)
+    doc = describe(storage, session, made)
+    settle(storage, session)
+    return doc
+
+
+def do_place(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
+    session = current(storage)
+    if not session.needs_placement:
+        raise CliError(session.waiting_message())
+    hand = session.view().hand
+    session.place(parse_cells(args.cells, hand, tens=session.config.tens))
+    made = pump(storage, session, args.out)
+    doc = describe(storage, session, made)
+    settle(storage, session)
+    return doc
+
+
+def parse_cells(words: list[str], hand: tuple[Card, ...], *, tens: bool) -> dict[Card, int]:
+    """A placement from 4 cells (in hand order) or CARD=CELL pairs."""
+    placement: dict[Card, int] = {}
+    if all("=" in w for w in words):
+        for word in words:
+            name, _, cell = word.partition("=")
+            placement[Card.parse(name, tens=tens)] = _cell(cell)
+    elif len(words) == len(hand):
+        placement = {card: _cell(w) for card, w in zip(hand, words, strict=True)}
+    else:
+        cards = " ".join(map(str, hand))
+        raise CliError(f"give {len(hand)} cells, one per card of the hand ({cards})")
+    return placement
+
+
+def _cell(word: str) -> int:
+    if not word.strip().isdigit() or not 0 <= int(word) <= 8:
+        raise CliError(f"{word!r} is not a cell 0-8")
+    return int(word)
+
+
+def do_show(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
+    session = current_or_ended(storage)
+    number = session.last_code_number()
+    if number is None:
+        raise CliError("this device has sent no code yet")
+    write_code(storage, session, number, args.out)
+    doc = describe(storage, session, [number])
+    return doc
+
+
+def do_rollback(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
+    session = current(storage)
+    dropped = session.rollback()
+    save_session(storage.home, session)
+    doc = describe(storage, session, [])
+    doc["rolled_back"] = dropped
+    doc["text"] = f"forgot move {dropped} and after; read move {dropped} again\n" + doc["text"]
+    return doc
+
+
+def do_claim(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
+    session = current(storage)
+    session.claim(time.time(), storage.load_settings().claim_after_s)
+    doc = describe(storage, session, [])
+    settle(storage, session)
+    doc["transcript"] = str(match_folder(storage.home, session.label) / "transcript.txt")
+    doc["text"] += f"\ntranscript: {doc['transcript']}"
+    return doc
+
+
+def do_export(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
+    session = current_or_ended(storage)
+    text = transcript_text(session)
+    if args.file is None:
+        return {"match": session.label, "codes": len(session.transcript), "text": text.rstrip()}
+    write_atomic(args.file, text)
+    return {
+        "match": session.label,
+        "codes": len(session.transcript),
+        "file": str(args.file),
+        "text": f"{len(session.transcript)} codes written to {args.file}",
+    }
+
+
+def do_verify(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
+    try:
+        codes, notes = parse_transcript(args.transcript.read_text(encoding="utf-8"))
+        result = check_transcript(codes)
+    except UnicodeDecodeError as exc:
+        raise CliError(f"{args.transcript}: not a text file ({exc.reason})") from None
+    except BadCode as exc:
+        return {"valid": False, "reason": str(exc), "text": f"INVALID: {exc}"}
+    doc: dict[str, Any] = {
+        "valid": True,
+        "complete": result.complete,
+        "codes": result.codes,
+        "due_seat": result.due_seat,
+        "due_role": None if result.due_seat is None else SEATS[result.due_seat],
+        "due_move": None if result.complete else result.codes + 1,
+        "results": [list(r.points) for r in result.match.results],
+        "totals": list(result.match.totals()),
+        "notes": notes,
+    }
+    text = [result.summary(), *(f"note: {n}" for n in notes)]
+    for r in result.match.results:
+        text.append(f"round {r.number}: host {r.points[0]} - guest {r.points[1]}")
+    doc["text"] = "\n".join(text)
+    return doc
+
+
+ACTIONS = {
+    "host": do_host,
+    "join": do_join,
+    "status": do_status,
+    "read": do_read,
+    "place": do_place,
+    "show": do_show,
+    "rollback": do_rollback,
+    "claim": do_claim,
+    "export": do_export,
+    "verify": do_verify,
+}

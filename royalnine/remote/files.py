@@ -1,0 +1,183 @@
+"""A device's remote-match files, shared by the game and the ``royalnine remote`` command.
+
+Everything lives under the home folder (``HOME/remote/...``): the match in
+progress (``current.json``), each match's codes (``<MATCH>/move-NN.png``) and,
+when a match ends or is claimed, its transcript (``<MATCH>/transcript.txt``).
+Also the plain text form of a code, for terminals, scripts and chat messages.
+No pygame here: the QR images are made by the callers.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from pathlib import Path
+
+from royalnine.core.errors import RoyalNineError
+from royalnine.core.files import UnreadableFile, parse_json, read_capped, write_atomic
+from royalnine.remote.codec import MAX_MESSAGE, BadCode
+from royalnine.remote.session import RemoteSession
+from royalnine.storage import Storage
+
+REMOTE_DIR = "remote"
+CURRENT_FILE = "remote/current.json"
+TRANSCRIPT_FILE = "transcript.txt"
+TEXT_PREFIX = "r9:"
+
+
+def code_to_text(code: bytes) -> str:
+    """A code as one line of text: ``r9:`` then base64url without padding.
+
+    The only place the text form is made (with :func:`code_from_text`, the only
+    place it is read), so another text form can replace it in one spot.
+    """
+    return TEXT_PREFIX + base64.urlsafe_b64encode(code).decode("ascii").rstrip("=")
+
+
+def code_from_text(text: str) -> bytes:
+    """The code in a text made by :func:`code_to_text` (spaces and line breaks ignored)."""
+    compact = "".join(text.split())
+    if not compact.lower().startswith(TEXT_PREFIX):
+        raise BadCode(f"not a Royal Nine text code (it does not start with {TEXT_PREFIX})")
+    body = compact[len(TEXT_PREFIX) :]
+    if len(body) > MAX_MESSAGE * 2:
+        raise BadCode("not a Royal Nine text code (too long)")
+    try:
+        padded = body + "=" * (-len(body) % 4)
+        return base64.b64decode(padded, altchars=b"-_", validate=True)
+    except (binascii.Error, ValueError):
+        raise BadCode("damaged Royal Nine text code (not base64url)") from None
+
+
+def current_path(home: Path) -> Path:
+    """The match in progress on this device."""
+    return home / CURRENT_FILE
+
+
+def match_folder(home: Path, label: str) -> Path:
+    """Where one match's codes and transcript are kept."""
+    return home / REMOTE_DIR / label
+
+
+def code_path(home: Path, label: str, number: int) -> Path:
+    """The PNG of code ``number`` of a match."""
+    return match_folder(home, label) / f"move-{number:02d}.png"
+
+
+def save_session(home: Path, session: RemoteSession) -> None:
+    """Save the match in progress atomically."""
+    write_atomic(current_path(home), session.to_json())
+
+
+MAX_SESSION_BYTES = 1_000_000
+# What a damaged session file can raise while it is rebuilt (wrong types, odd values,
+# codes that no longer fit the rules): each means "damaged", never a crash.
+DAMAGED_SESSION: tuple[type[Exception], ...] = (
+    UnreadableFile,
+    RoyalNineError,
+    KeyError,
+    TypeError,
+    ValueError,
+    IndexError,
+    AttributeError,
+    OverflowError,
+)
+
+
+def load_session(home: Path) -> RemoteSession | None:
+    """The match in progress, or None; raises BadCode (one line) for a damaged file."""
+    return read_session(current_path(home))
+
+
+def read_session(path: Path) -> RemoteSession | None:
+    """A saved session, or None if there is no file; BadCode (one line) for anything
+    else: not a regular file, too large, nested too deep, odd types, codes that fail."""
+    try:
+        data = read_capped(path, MAX_SESSION_BYTES)
+        parse_json(data)  # refuses deep nesting and non-JSON before the session parses it
+        return RemoteSession.from_json(data.decode("utf-8"))
+    except FileNotFoundError:
+        return None
+    except BadCode:
+        raise
+    except DAMAGED_SESSION as exc:
+        raise BadCode(f"damaged remote match file: {exc}") from None
+
+
+def transcript_text(session: RemoteSession, note: str | None = None) -> str:
+    """The transcript so far as text: comment lines, then one code in hex a line.
+
+    A claimed match says so in a comment; :func:`parse_transcript` skips comments,
+    and ``verify`` then shows that the other seat's move is due.
+    """
+    seats = ("host", "guest")
+    lines = [f"# Royal Nine remote match {session.label}, as kept by the {seats[session.seat]}"]
+    if session.claimed:
+        other = 1 - session.seat
+        lines.append(
+            f"# claimed by the {seats[session.seat]}: the {seats[other]} forfeits "
+            f"(move {len(session.transcript) + 1} was due from the {seats[other]})"
+        )
+    if note is not None:
+        lines.append(f"# {note}")
+    lines += [code.hex() for code in session.transcript]
+    return "\n".join(lines) + "\n"
+
+
+def parse_transcript(text: str) -> tuple[list[bytes], list[str]]:
+    """Codes (hex or text form, one a line) and comment lines of a transcript file."""
+    codes: list[bytes] = []
+    notes: list[str] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("#"):
+            notes.append(line[1:].strip())
+            continue
+        try:
+            is_text = line.lower().startswith(TEXT_PREFIX)
+            codes.append(code_from_text(line) if is_text else bytes.fromhex(line))
+        except (ValueError, BadCode) as exc:
+            raise BadCode(f"line {number} is not a code: {exc}") from None
+    return codes, notes
+
+
+def write_transcript(home: Path, session: RemoteSession, note: str | None = None) -> Path:
+    """Keep the transcript so far beside the match's codes; returns its path."""
+    path = match_folder(home, session.label) / TRANSCRIPT_FILE
+    write_atomic(path, transcript_text(session, note))
+    return path
+
+
+def record_claim(storage: Storage, session: RemoteSession) -> Path:
+    """A claimed match ends here: a forfeit win in the statistics, the transcript kept
+    (with the claim noted), the match in progress forgotten. Returns the transcript."""
+    storage.record_forfeit("remote", won=True)
+    path = write_transcript(storage.home, session)
+    current_path(storage.home).unlink(missing_ok=True)
+    return path
+
+
+def abandon_current(storage: Storage) -> str | None:
+    """Before a new match replaces the one in progress: if this device owed the next code
+    (its player walks away), record a forfeit loss and keep the transcript with a note.
+
+    Returns the abandoned match's label, or None if nothing was forfeited. A damaged
+    file is left for the caller's loading to report.
+    """
+    try:
+        session = load_session(storage.home)
+    except BadCode:
+        return None
+    if session is None or session.over or not (session.my_turn or session.needs_placement):
+        return None
+    role = ("host", "guest")[session.seat]
+    note = (
+        f"abandoned by the {role} while move {len(session.transcript) + 1} was due "
+        f"from it: the {role} forfeits"
+    )
+    write_transcript(storage.home, session, note)
+    storage.record_forfeit("remote", won=False)
+    current_path(storage.home).unlink(missing_ok=True)
+    return session.label

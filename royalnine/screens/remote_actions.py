@@ -1,0 +1,159 @@
+"""What a remote match adds to the match screen when things go wrong, kept apart from the
+match flow: CLAIM once the opponent has left a code unanswered for the set wait
+(``Settings.claim_after_s``), SHOW CODE AGAIN / ROLL BACK after a damaged code, and the
+result screen of a match won by forfeit.
+
+The match screen calls :meth:`RemoteActions.frame` every frame and
+:meth:`RemoteActions.draw` when it draws its bottom screen; all protocol
+decisions are :class:`royalnine.remote.session.RemoteSession`'s.
+"""
+
+from __future__ import annotations
+
+import time
+
+from royalnine import art
+from royalnine.app import App, InputFrame, Scene
+from royalnine.core.errors import IllegalMove
+from royalnine.remote.files import record_claim
+from royalnine.screens import draw
+from royalnine.screens.layout import BOTTOM, TOP, Rect
+from royalnine.screens.menu import Menu, MenuItem, row
+from royalnine.screens.remote import RemoteLink
+
+CHECK_EVERY = 30  # frames between looks at the clock (a claim becomes possible at most once)
+BUTTON_X, BUTTON_W, BUTTON_H = 136, 112, 24  # whole tiles: rows 18-20 and 21-23
+BUTTON_YS = (144, 168)
+LABELS = {"claim": "remote_claim", "show": "remote_show_again", "rollback": "remote_rollback"}
+
+
+class RemoteActions:
+    """The buttons a remote match may need besides placing cards, on the bottom-right panel."""
+
+    def __init__(self, link: RemoteLink) -> None:
+        self.link = link
+        self.values: tuple[str, ...] = ()
+        self.menu: Menu | None = None
+        self._checked_at = -CHECK_EVERY
+        self.claimable = False
+
+    def wanted(self, app: App, *, clock: bool) -> tuple[str, ...]:
+        """The buttons that apply now: a damaged code's remedy, and CLAIM after the wait
+        (the clock is read only when ``clock``, else the last answer stands)."""
+        out: list[str] = []
+        if self.link.remedy is not None:
+            out.append(self.link.remedy)
+        if clock:
+            self.claimable = self.link.session.can_claim(time.time(), app.settings.claim_after_s)
+        if self.claimable:
+            out.append("claim")
+        return tuple(out)
+
+    def update(self, app: App, *, now: bool = False) -> bool:
+        """Recompute the buttons (the clock every few frames, or ``now``); True if changed."""
+        clock = now or app.frames - self._checked_at >= CHECK_EVERY
+        if clock:
+            self._checked_at = app.frames
+        values = self.wanted(app, clock=clock)
+        if values == self.values:
+            return False
+        self.values = values
+        items = [
+            MenuItem(v, app.t(LABELS[v]), Rect(BUTTON_X, y, BUTTON_W, BUTTON_H))
+            for v, y in zip(values, BUTTON_YS, strict=False)
+        ]
+        self.menu = Menu(items) if items else None
+        return True
+
+    def frame(self, app: App, inp: InputFrame) -> tuple[Scene | None, bool]:
+        """Handle a press; returns (the next scene or None, whether to redraw)."""
+        changed = self.update(app)
+        if self.menu is None:
+            return None, changed
+        choice = self.menu.handle(app, inp)
+        if choice is None:
+            return None, changed or self.menu.pressed is not None
+        return self.act(app, choice), True
+
+    def act(self, app: App, choice: str) -> Scene | None:
+        """Do what a button says."""
+        link = self.link
+        if choice == "show":
+            link.show_again()
+            app.beep("confirm")
+        elif choice == "rollback":
+            try:
+                link.session.rollback()
+            except IllegalMove as exc:
+                link.error = str(exc)
+                app.beep("invalid")
+                return None
+            link.error = link.remedy = None
+            app.store("the remote match", link.save)
+            app.beep("confirm")
+            from royalnine.screens.remote import remote_match_scene
+
+            return remote_match_scene(link)  # redrawn from the session's history
+        elif choice == "claim":
+            try:
+                link.session.claim(time.time(), app.settings.claim_after_s)
+            except IllegalMove as exc:  # the reply came in meanwhile
+                link.error = str(exc)
+                app.beep("invalid")
+                self.update(app, now=True)
+                return None
+            return claim_result(app, link)
+        self.update(app, now=True)
+        return None
+
+    def draw(self, app: App) -> None:
+        """Draw the buttons (the match screen calls this with its bottom screen), under a
+        headline when a code was damaged."""
+        if self.link.remedy is not None:
+            draw.text(app.m, BOTTOM, BUTTON_X // 8, 13, app.t("remote_damaged"), art.TEXT_YELLOW)
+        if self.menu is not None:
+            self.menu.draw(app)
+
+
+def claim_result(app: App, link: RemoteLink) -> Scene:
+    """Record a claimed match (statistics, transcript) and show its result."""
+    app.store("the claimed match", lambda: record_claim(app.storage, link.session))
+    app.beep("win")
+    return ForfeitScene(link, won=True)
+
+
+class ForfeitScene:
+    """The end of a match that was claimed: won (or lost) by forfeit, the score so far."""
+
+    def __init__(self, link: RemoteLink, *, won: bool) -> None:
+        self.link = link
+        self.won = won
+        self.menu: Menu | None = None
+
+    def enter(self, app: App) -> None:
+        """Draw the result once."""
+        m = app.m
+        draw.reset_screens(m)
+        session = self.link.session
+        me = session.seat
+        totals = session.view().totals
+        headline = app.t("forfeit_won" if self.won else "forfeit_lost")
+        draw.centred(m, TOP, 1, app.t("match_result"), art.TEXT_YELLOW)
+        draw.centred(m, TOP, 5, headline, art.TEXT_WHITE)
+        draw.centred(m, TOP, 7, app.t("forfeit_why"), art.TEXT_GREY)
+        draw.centred(m, TOP, 10, f"{app.t('you'):<8}{totals[me]:>4}", art.TEXT_CYAN)
+        draw.centred(m, TOP, 11, f"{app.t('rival'):<8}{totals[1 - me]:>4}", art.TEXT_PINK)
+        draw.centred(m, BOTTOM, 3, app.t("forfeit_file"), art.TEXT_GREY)
+        draw.centred(m, BOTTOM, 4, f"{session.label}/transcript.txt", art.TEXT_WHITE)
+        self.menu = Menu(row([("title", app.t("to_title"))], y=160, width=112))
+        self.menu.draw(app)
+
+    def frame(self, app: App, inp: InputFrame) -> Scene | None:
+        """Back to the title."""
+        assert self.menu is not None
+        if self.menu.handle(app, inp) == "title":
+            from royalnine.screens.title import TitleScene
+
+            return TitleScene()
+        self.menu.draw(app)
+        return None

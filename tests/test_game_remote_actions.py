@@ -1,0 +1,142 @@
+"""The remote match screen when things go wrong: CLAIM after the wait, and SHOW AGAIN /
+ROLL BACK after a damaged code (screens driven headless, codes built by the protocol)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from petitcom_shim import Machine
+from petitcom_shim.qr import encode_png
+from royalnine.app import App
+from royalnine.core import MatchConfig
+from royalnine.game import new_game
+from royalnine.remote.files import parse_transcript
+from royalnine.remote.session import RemoteSession, check_transcript
+from royalnine.screens.match import MatchScene
+from royalnine.screens.remote import CURRENT_FILE, RemoteLink, remote_match_scene
+from royalnine.screens.remote_actions import BUTTON_H, BUTTON_W, BUTTON_X, BUTTON_YS, ForfeitScene
+from royalnine.storage import Settings, Storage
+
+
+def entropy(seed: int) -> Callable[[int], bytes]:
+    rng = random.Random(seed)
+    return lambda n: bytes(rng.randrange(256) for _ in range(n))
+
+
+def place(session: RemoteSession, cells: list[int]) -> None:
+    session.place(dict(zip(session.view().hand, cells, strict=True)))
+
+
+def app_with(home: Path, session: RemoteSession, claim_after_s: int = 86_400) -> App:
+    """A game on ``home`` showing this remote match (as CONTINUE REMOTE would)."""
+    storage = Storage(home)
+    app = new_game(
+        Machine(headless=True, seed=1),
+        storage,
+        Settings(sound=False, claim_after_s=claim_after_s),
+        seed=1,
+    )
+    link = RemoteLink(session, storage)
+    link.save()
+    app.switch(remote_match_scene(link))
+    app.step(40)
+    return app
+
+
+def tap_button(app: App, index: int) -> None:
+    x, y = BUTTON_X + BUTTON_W // 2, BUTTON_YS[index] + BUTTON_H // 2
+    app.m.input.touch(x, y)
+    app.step(2)
+    app.m.input.untouch()
+    app.step(2)
+
+
+def drop(app: App, code: bytes, path: Path) -> None:
+    encode_png(code, path)
+    app.m.input.drop_file(path)
+    app.step(3)
+
+
+def test_claim_appears_after_the_wait_and_wins_by_forfeit(tmp_path: Path) -> None:
+    host = RemoteSession.host(MatchConfig(2), entropy(1))
+    guest = RemoteSession.join(host.compose(), entropy(2))
+    host.receive(guest.compose())
+    host.compose()  # the host waits for the guest, who never answers
+    app = app_with(tmp_path, RemoteSession.from_json(host.to_json()), claim_after_s=0)
+    scene = app.scene
+    assert isinstance(scene, MatchScene) and scene.remote_actions is not None
+    assert scene.remote_actions.values == ("claim",)
+    app.m.screenshot(tmp_path / "claim.png", screen=1, scale=2)
+    tap_button(app, 0)
+    assert isinstance(app.scene, ForfeitScene)
+    app.m.screenshot(tmp_path / "forfeit.png", screen=0, scale=2)
+    stats = Storage(tmp_path).stats()["remote"]
+    assert stats["won"] == 1 and stats["forfeit_won"] == 1
+    assert not (tmp_path / CURRENT_FILE).exists()
+    (transcript,) = (tmp_path / "remote").glob("*/transcript.txt")
+    codes, notes = parse_transcript(transcript.read_text())
+    assert check_transcript(codes).due_seat == 1 and any("forfeits" in n for n in notes)
+
+
+def test_no_claim_before_the_wait(tmp_path: Path) -> None:
+    host = RemoteSession.host(MatchConfig(2), entropy(1))
+    guest = RemoteSession.join(host.compose(), entropy(2))
+    host.receive(guest.compose())
+    host.compose()
+    app = app_with(tmp_path, host)
+    scene = app.scene
+    assert isinstance(scene, MatchScene) and scene.remote_actions is not None
+    assert scene.remote_actions.values == ()
+
+
+@pytest.mark.slow
+def test_a_damaged_code_offers_show_again_and_roll_back(tmp_path: Path) -> None:
+    """The host reads the guest's code 6 with its seal changed in transit and answers; the
+    guest's screen says a code was damaged and offers SHOW AGAIN; the host's screen, given
+    the true code 6, offers ROLL BACK, and then reads it."""
+    host = RemoteSession.host(MatchConfig(1), entropy(1))
+    guest = RemoteSession.join(host.compose(), entropy(2))
+    host.receive(guest.compose())
+    guest.receive(host.compose())
+    place(guest, [0, 1, 2, 3])
+    host.receive(guest.compose())  # the guest's sealed first half
+    place(host, [0, 1, 2, 3])
+    guest.receive(host.compose())  # the host's first half in the clear
+    place(guest, [5, 6, 7, 8])
+    code6 = guest.compose()  # opens the first half, seals the second
+    damaged = bytearray(code6)
+    damaged[-20] ^= 0x11  # inside the second seal
+    host.receive(bytes(damaged))
+    place(host, [5, 6, 7, 8])
+    code7 = host.compose()
+
+    guest_app = app_with(tmp_path / "guest", guest)
+    drop(guest_app, code7, tmp_path / "code7.png")
+    scene = guest_app.scene
+    assert isinstance(scene, MatchScene) and scene.remote is not None
+    assert "damaged or tampered" in (scene.remote.error or "")
+    guest_app.step(2)
+    assert scene.remote_actions is not None and scene.remote_actions.values == ("show",)
+    guest_app.m.screenshot(tmp_path / "damaged.png", screen=1, scale=2)
+    tap_button(guest_app, 0)
+    assert scene.remote.error is None
+
+    host_app = app_with(tmp_path / "host", host)
+    drop(host_app, code6, tmp_path / "code6.png")
+    hscene = host_app.scene
+    assert isinstance(hscene, MatchScene) and hscene.remote is not None
+    assert hscene.remote.remedy == "rollback"
+    host_app.step(2)
+    assert hscene.remote_actions is not None and hscene.remote_actions.values == ("rollback",)
+    host_app.m.screenshot(tmp_path / "rollback.png", screen=1, scale=2)
+    tap_button(host_app, 0)
+    again = host_app.scene
+    assert isinstance(again, MatchScene) and again is not hscene
+    assert again.remote is not None and len(again.remote.session.transcript) == 5
+    drop(host_app, code6, tmp_path / "code6b.png")
+    assert again.remote.error is None
+    assert len(again.remote.session.transcript) >= 6
