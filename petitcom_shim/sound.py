@@ -626,6 +626,20 @@ def _mix(n: int, pitch: int, vol: int, pan: int, sample_rate: int) -> Int16Stere
 # ---------------------------------------------------------------------------- playback
 
 
+def mixer_samples(samples: Int16Stereo, channels: int, dtype: type[np.generic]) -> npt.NDArray[Any]:
+    """16-bit stereo samples in the layout of an open mixer (``channels``, sample ``dtype``).
+
+    Mono mixers want a 1-D array (the two sides averaged); float mixers want
+    -1..1. Pure numpy, so BGM can convert in its render thread.
+    """
+    out: npt.NDArray[Any] = samples
+    if channels == 1:
+        out = samples.astype(np.int32).sum(axis=1) // 2
+    if dtype is np.float32:
+        out = out.astype(np.float32) / 32768.0
+    return np.ascontiguousarray(out.astype(dtype))
+
+
 class Sound:
     """Plays BEEP effects on the pygame mixer; silent when there is no audio device.
 
@@ -682,12 +696,8 @@ class Sound:
         if cached is not None:
             self._cache.move_to_end(key)
             return cached
-        samples: npt.NDArray[Any] = _mix(*key, self._rate)
-        if self._channels == 1:
-            samples = samples.astype(np.int32).sum(axis=1) // 2  # mono mixers want 1-D
-        if self._dtype is np.float32:
-            samples = samples.astype(np.float32) / 32768.0
-        sound = pygame.sndarray.make_sound(np.ascontiguousarray(samples.astype(self._dtype)))
+        samples = mixer_samples(_mix(*key, self._rate), self._channels, self._dtype)
+        sound = pygame.sndarray.make_sound(samples)
         self._cache[key] = sound
         if len(self._cache) > _SOUND_CACHE_SIZE:
             self._cache.popitem(last=False)
