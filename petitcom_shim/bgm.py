@@ -501,11 +501,13 @@ class Bgm:
             if frames and self.check(t):
                 state.ends = self._clock() + frames / 60
                 if self.enabled and state.playing:
-                    pygame.mixer.Channel(t).fadeout(round(frames * 1000 / 60))
+                    channel = pygame.mixer.Channel(t)
+                    channel.fadeout(round(frames * 1000 / 60))
+                    channel.queue(self._silence())  # replaces the queued part of the song
                     state.queue, state.loop = [], None
                 continue
             if self.enabled and state.playing and pygame.mixer.get_init() is not None:
-                pygame.mixer.Channel(t).stop()
+                _halt(t)
             self._tracks[t] = _Track(volume=state.volume)
 
     def volume(self, track: SupportsIndex, vol: SupportsIndex) -> None:
@@ -545,7 +547,7 @@ class Bgm:
                 continue
             if not self.check(t):
                 if state.playing and self.enabled:
-                    pygame.mixer.Channel(t).stop()
+                    _halt(t)
                 self._tracks[t] = _Track(volume=state.volume)
                 continue
             if not self.enabled or state.audio is None:
@@ -591,6 +593,10 @@ class Bgm:
         elif state.loop is not None:
             channel.queue(state.loop)
 
+    def _silence(self) -> Any:
+        samples = np.zeros((1, 2), dtype=np.int16)
+        return pygame.sndarray.make_sound(mixer_samples(samples, self._channels, self._dtype))
+
     def _apply_volume(self, t: int) -> None:
         if self.enabled and self._tracks[t].playing and pygame.mixer.get_init() is not None:
             pygame.mixer.Channel(t).set_volume(self._tracks[t].volume / VOL_MAX * self._master)
@@ -620,13 +626,22 @@ class Bgm:
         """Stop every track and the render thread."""
         if self.enabled and pygame.mixer.get_init() is not None:
             for t in range(TRACKS):
-                pygame.mixer.Channel(t).stop()
+                _halt(t)
+            pygame.mixer.set_reserved(0)  # the mixer may outlive this machine
         self._tracks = [_Track() for _ in range(TRACKS)]
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
         self._cache.clear()
         self.enabled = False
+
+
+def _halt(track: int) -> None:
+    """Stop a track's channel. pygame starts the queued sound when a channel is
+    stopped, so the second stop ends that one too."""
+    channel = pygame.mixer.Channel(track)
+    channel.stop()
+    channel.stop()
 
 
 def _render_for_mixer(

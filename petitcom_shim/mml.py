@@ -77,6 +77,15 @@ class MmlError(IllegalFunctionCall):
     """MML text the shim cannot play; the message names the position and the problem."""
 
 
+class _Error(Exception):
+    """A parse error at an index of the normalised text (turned into MmlError by parse)."""
+
+    def __init__(self, index: int, message: str) -> None:
+        super().__init__(message)
+        self.index = index
+        self.message = message
+
+
 @dataclass(frozen=True)
 class Envelope:
     """An ``@E`` envelope: attack, decay, sustain level and release, each 0-127.
@@ -212,9 +221,9 @@ class _Reader:
         self.budget = budget  # shared note count across channels
 
     # -- helpers
-    def fail(self, message: str, at: int | None = None) -> MmlError:
+    def fail(self, message: str, at: int | None = None) -> _Error:
         where = self.ch.offset + (self.i if at is None else at)
-        return MmlError(f"MML error at character {where + 1} (channel {self.ch.number}): {message}")
+        return _Error(where, f" (channel {self.ch.number}): {message}")
 
     def peek(self) -> str:
         return self.text[self.i] if self.i < len(self.text) else ""
@@ -440,12 +449,10 @@ def _split_channels(text: str) -> list[_Channel]:
             while j < len(text) and text[j].isdigit():
                 j += 1
             if j == i + 1:
-                raise MmlError(f"MML error at character {i + 1}: ':' needs a channel 0-7")
+                raise _Error(i, ": ':' needs a channel 0-7")
             number = int(text[i + 1 : j])
             if number >= CHANNELS:
-                raise MmlError(
-                    f"MML error at character {i + 1}: channel {number} is out of range (0 to 7)"
-                )
+                raise _Error(i, f": channel {number} is out of range (0 to 7)")
             current, start, i = number, j, j
             continue
         i += 1
@@ -459,9 +466,10 @@ def _split_channels(text: str) -> list[_Channel]:
     return channels
 
 
-def _normalise(text: str) -> str:
-    """Upper case with blanks removed (PTC ignores spaces; DATA strings are joined)."""
-    return "".join(text.split()).upper()
+def _normalise(text: str) -> tuple[str, tuple[int, ...]]:
+    """Upper case with blanks removed (PTC ignores them), and where each kept character was."""
+    kept = [(i, c) for i, c in enumerate(text) if not c.isspace()]
+    return "".join(c for _, c in kept).upper(), tuple(i for i, _ in kept)
 
 
 def parse(*mml: str) -> Song:
@@ -474,17 +482,21 @@ def parse(*mml: str) -> Song:
     for part in mml:
         if not isinstance(part, str):
             raise TypeError(f"MML must be text, not {type(part).__name__}")
-    text = _normalise("".join(mml))
+    text, origin = _normalise("".join(mml))
     budget = [MAX_NOTES]
-    channels = _split_channels(text)
-    for channel in channels:
-        reader = _Reader(channel, budget)
-        reader.run()
-        if channel.tie:
-            raise MmlError(
-                f"MML error at character {channel.offset + len(channel.text)} "
-                f"(channel {channel.number}): '&' must be followed by a note"
-            )
+    try:
+        channels = _split_channels(text)
+        for channel in channels:
+            reader = _Reader(channel, budget)
+            reader.run()
+            if channel.tie:
+                raise _Error(
+                    channel.offset + len(channel.text) - 1,
+                    f" (channel {channel.number}): '&' must be followed by a note",
+                )
+    except _Error as err:
+        where = origin[min(err.index, len(origin) - 1)] + 1 if origin else 1
+        raise MmlError(f"MML error at character {where}{err.message}") from None
     end = max((c.pos for c in channels), default=Fraction(0))
     loop_from, end = _song_loop(channels, end)
     tempos: dict[Fraction, float] = {Fraction(0): float(DEFAULT_TEMPO)}

@@ -720,11 +720,17 @@ class Sound:
         if not self.enabled:
             return
         try:
-            channel = pygame.mixer.find_channel(True)
+            sound = self._sound(key)
+            # Sound.play() takes a free channel outside the reserved ones (BGM's);
+            # find_channel() would not respect that reservation.
+            channel = sound.play()
+            if channel is None and self._playing:  # all busy: cut off the oldest effect
+                channel = self._playing[0]
+                channel.play(sound)
             if channel is not None:
-                channel.play(self._sound(key))
-                if channel not in self._playing:
-                    self._playing.append(channel)
+                # Channel objects compare by identity; keep one per channel id.
+                self._playing = [c for c in self._playing if c.id != channel.id]
+                self._playing.append(channel)  # oldest first
         except pygame.error as err:  # the device went away mid-run: go quiet
             _log.info("BEEP is silent from now on (%s)", err)
             self.enabled = False
