@@ -67,6 +67,7 @@ VOL_MAX = 127
 #: in all but the densest chords.
 CHANNEL_GAIN = 0.2
 _CACHE_SIZE = 8
+_NAIVE_TRIANGLE_HZ = 1200.0
 
 FloatArray = npt.NDArray[np.float64]
 Stereo = npt.NDArray[np.float32]
@@ -182,6 +183,10 @@ def _wave(v: Voice, freq: FloatArray, rate: int, seed: int) -> FloatArray:
     out: FloatArray
     if v.wave == "pulse":
         out = _pulse(phase, step, v.duty)
+    elif v.wave == "triangle" and float(freq.max()) < _NAIVE_TRIANGLE_HZ:
+        # Harmonics of a triangle fall as 1/k**2: below this pitch the aliased ones
+        # are more than 40 dB down, and the plain shape is ten times faster.
+        out = 4.0 * np.abs(phase - 0.5) - 1.0
     elif v.wave == "triangle":
         out = _triangle(cycles, step)
     elif v.wave == "saw":
@@ -298,8 +303,7 @@ def render_song(song: Song, sample_rate: int = SAMPLE_RATE) -> SongAudio:
             if song.loops and first >= loop_at:
                 # A note of the repeating part: wrap its samples round the loop, so
                 # the tail of the last note rings into the next time round.
-                pos = (np.arange(len(stereo)) + first - loop_at) % loop_len
-                np.add.at(folded, pos, stereo)
+                _add_wrapped(folded, stereo, first - loop_at)
             else:
                 stop = min(len(out), first + len(stereo))
                 out[first:stop] += stereo[: stop - first]
@@ -318,8 +322,21 @@ def render_song(song: Song, sample_rate: int = SAMPLE_RATE) -> SongAudio:
     )
 
 
+def _add_wrapped(loop: FloatArray, samples: FloatArray, at: int) -> None:
+    """Add ``samples`` into ``loop`` from ``at`` on, wrapping round its end."""
+    done = 0
+    at %= len(loop)
+    while done < len(samples):
+        count = min(len(samples) - done, len(loop) - at)
+        loop[at : at + count] += samples[done : done + count]
+        done += count
+        at = 0
+
+
 def _finish(samples: FloatArray) -> Stereo:
-    out: Stereo = np.clip(samples, -1.0, 1.0).astype(np.float32)
+    out: Stereo = samples.astype(np.float32)
+    np.minimum(out, 1.0, out=out)
+    np.maximum(out, -1.0, out=out)
     return out
 
 

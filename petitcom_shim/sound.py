@@ -33,8 +33,11 @@ from __future__ import annotations
 import logging
 import math
 import operator
+import os
+import sys
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import lru_cache
@@ -640,6 +643,31 @@ def mixer_samples(samples: Int16Stereo, channels: int, dtype: type[np.generic]) 
     return np.ascontiguousarray(out.astype(dtype))
 
 
+@contextmanager
+def _quiet_c_stderr() -> Iterator[None]:
+    """Send the C libraries' stderr to /dev/null for the duration (the mixer probe only).
+
+    With no sound card, ALSA prints about nine lines while SDL looks for a device;
+    our own one-line warning says what matters. Python's sys.stderr is untouched
+    when it is not a real file descriptor (e.g. under a test runner's capture).
+    """
+    try:
+        fd = sys.stderr.fileno()
+        sys.stderr.flush()
+        saved = os.dup(fd)
+    except (AttributeError, OSError, ValueError):
+        yield
+        return
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, fd)
+        os.close(null)
+        yield
+    finally:
+        os.dup2(saved, fd)
+        os.close(saved)
+
+
 class Sound:
     """Plays BEEP effects on the pygame mixer; silent when there is no audio device.
 
@@ -666,11 +694,12 @@ class Sound:
     def _open(self) -> bool:
         try:
             if pygame.mixer.get_init() is None:
-                pygame.mixer.init(frequency=SAMPLE_RATE, size=-16, channels=2, buffer=512)
+                with _quiet_c_stderr():
+                    pygame.mixer.init(frequency=SAMPLE_RATE, size=-16, channels=2, buffer=512)
                 self._owns_mixer = True
             settings = pygame.mixer.get_init()
         except (pygame.error, OSError) as err:
-            _log.info("BEEP is silent: no audio device (%s)", err)
+            _log.warning("petitcom_shim: no audio device, sound is off (%s)", err)
             return False
         if settings is None:  # pragma: no cover - init succeeded but reports nothing
             return False
