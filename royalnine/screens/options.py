@@ -12,14 +12,14 @@ from __future__ import annotations
 from royalnine import art
 from royalnine.app import App, InputFrame, Scene
 from royalnine.screens import draw
-from royalnine.screens.layout import TOP
-from royalnine.screens.menu import Menu, column
+from royalnine.screens.layout import TOP, Rect
+from royalnine.screens.menu import Menu, MenuItem, column
 from royalnine.storage import DIFFICULTIES, LAYOUTS, VOLUMES, Settings
 
 ROUND_CHOICES = (1, 3, 5, 7, 9)
 SCALES = (0, 1, 2, 3, 4)
 ROWS = ("lang", "tens", "rounds", "music", "effects", "difficulty", "layout", "scale", "back")
-#: The bottom screen's height: rows are 3 tiles high while they fit, else 2.
+#: The bottom screen's height: rows are separate 3-tile buttons while they fit.
 SCREEN_H = 192
 #: Each sound row's switch and volume settings.
 SOUND_ROWS = {"music": ("music", "music_volume"), "effects": ("effects", "effects_volume")}
@@ -42,9 +42,30 @@ def step_sound(s: Settings, key: str) -> None:
     s.sound = s.music or s.effects
 
 
-def row_height(rows: int) -> int:
-    """24 pixels a row while every row fits on the bottom screen, else 16."""
-    return 24 if rows * 24 <= SCREEN_H else 16
+def fits(rows: int) -> bool:
+    """True while every row fits on the bottom screen as a separate 3-tile button."""
+    return rows * 24 <= SCREEN_H
+
+
+class StackedMenu(Menu):
+    """A menu of rows 2 tiles apart that share their borders, for lists too long for
+    3-tile buttons: each row is drawn as a 3-tile button one tile above its 2-tile
+    touch area, and the next row's top edge covers its bottom edge, so every label
+    has a middle row of its own and 9 rows take 19 tiles instead of 27."""
+
+    def draw(self, app: App) -> None:
+        """Draw every row, top to bottom (each covers the bottom edge of the one above)."""
+        for i, item in enumerate(self.items):
+            down = i == self.pressed or (self.cursor_shown and i == self.cursor)
+            pal = art.BG_BUTTON_DOWN if down else art.BG_BUTTON
+            r = item.rect
+            box = Rect(r.x, r.y - 8, r.w, r.h + 8)
+            draw.button(app.m, self.screen, box, item.label, pal=pal, colour=art.TEXT_BLACK)
+
+
+def stacked(items: list[tuple[str, str]], width: int = 192) -> list[MenuItem]:
+    """Touch areas of a :class:`StackedMenu`: 16 pixels a row, below a first border tile."""
+    return column(items, top=8, height=16, gap=0, width=width)
 
 
 class OptionsScene:
@@ -99,8 +120,10 @@ class OptionsScene:
                 items.append((key, f"{label:<10}{self.value_text(app, key):>10}"))
         cursor = self.menu.cursor if self.menu else 0
         shown = self.menu.cursor_shown if self.menu else False
-        height = row_height(len(items))
-        self.menu = Menu(column(items, top=0, height=height, gap=0, width=192), cursor=cursor)
+        if fits(len(items)):
+            self.menu = Menu(column(items, top=0, height=24, gap=0, width=192), cursor=cursor)
+        else:
+            self.menu = StackedMenu(stacked(items), cursor=cursor)
         self.menu.cursor_shown = shown
         self.menu.draw(app)
 
