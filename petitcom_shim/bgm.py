@@ -20,8 +20,12 @@ Songs 0-29 are our own short loops (PTC's ROM songs are not ours to ship);
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import logging
 import math
+import os
+import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -284,8 +288,14 @@ class SongAudio:
     loop: Stereo | None = None
 
 
-def render_song(song: Song, sample_rate: int = SAMPLE_RATE) -> SongAudio:
-    """Render every channel of ``song`` and mix them (pure numpy; no audio device)."""
+def render_song(
+    song: Song, sample_rate: int = SAMPLE_RATE, *, between: Callable[[], None] | None = None
+) -> SongAudio:
+    """Render every channel of ``song`` and mix them (pure numpy; no audio device).
+
+    ``between`` is called after each note: the player's worker passes a zero-length
+    sleep, which hands the interpreter lock to the frame loop at once.
+    """
     rate = int(sample_rate)
     loop_at = round(song.loop_start * rate)
     end = round(song.duration * rate)
@@ -307,6 +317,8 @@ def render_song(song: Song, sample_rate: int = SAMPLE_RATE) -> SongAudio:
             else:
                 stop = min(len(out), first + len(stereo))
                 out[first:stop] += stereo[: stop - first]
+            if between is not None:
+                between()
     if not song.loops:
         last = np.flatnonzero(np.abs(out).max(axis=1) > 1e-4)
         length = max(end, int(last[-1]) + 1 if len(last) else 0)
@@ -629,7 +641,7 @@ class Bgm:
             return cached
         if self._executor is None:
             self._executor = concurrent.futures.ThreadPoolExecutor(
-                max_workers=1, thread_name_prefix="bgm-render"
+                max_workers=1, thread_name_prefix="bgm-render", initializer=_lower_priority
             )
         future = self._executor.submit(
             _render_for_mixer, song, self._rate, self._channels, self._dtype
@@ -653,6 +665,17 @@ class Bgm:
         self.enabled = False
 
 
+def _lower_priority() -> None:
+    """Let the frame loop win the CPU over the render thread (Linux: a thread has its
+    own nice value); elsewhere the render simply runs at normal priority."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+
+
+def _let_frames_run() -> None:
+    time.sleep(0)
+
+
 def _halt(track: int) -> None:
     """Stop a track's channel. pygame starts the queued sound when a channel is
     stopped, so the second stop ends that one too."""
@@ -665,7 +688,7 @@ def _render_for_mixer(
     song: Song, rate: int, channels: int, dtype: type[np.generic]
 ) -> tuple[Any, ...]:
     """Worker-thread job: render and convert to the mixer's layout (no pygame calls)."""
-    audio = render_song(song, rate)
+    audio = render_song(song, rate, between=_let_frames_run)
     parts = (audio.head, audio.first, audio.loop)
     return tuple(None if p is None else mixer_samples(_to_int16(p), channels, dtype) for p in parts)
 
