@@ -81,6 +81,10 @@ def test_songs_are_gentle_and_never_clip(name: str) -> None:
     rms = float(np.sqrt(np.mean(part.astype(np.float64) ** 2)))
     assert peak < 0.5  # -6 dBFS: headroom for the effects on top
     assert 10 ** (-30 / 20) < rms < 10 ** (-16 / 20)  # audible, well below the effects
+    # Soft, not shrill: the spectrum's centre of mass stays low.
+    power = np.abs(np.fft.rfft(part.astype(np.float64).mean(axis=1))) ** 2
+    freqs = np.fft.rfftfreq(len(part), 1 / RATE)
+    assert float((power * freqs).sum() / power.sum()) < 1200
 
 
 def test_the_title_melody_sounds_as_written() -> None:
