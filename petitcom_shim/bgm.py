@@ -23,6 +23,7 @@ import concurrent.futures
 import contextlib
 import logging
 import math
+import operator
 import os
 import threading
 import time
@@ -229,7 +230,7 @@ def _drum(key: int, rate: int, seed: int) -> FloatArray:
         freq = 45.0 + 110.0 * np.exp(-t / 0.03)
         body = np.sin(2 * math.pi * np.cumsum(freq) / rate) * np.exp(-t / 0.07)
         return body * 1.6
-    if key in (38, 40) or 37 <= key <= 40:  # snare
+    if 37 <= key <= 40:  # snare
         n = int(0.18 * rate)
         t = np.arange(n) / rate
         hiss = _noise(np.arange(n) * (7000 / rate), seed) * np.exp(-t / 0.05)
@@ -266,10 +267,9 @@ def _note_samples(song: Song, note: Note, rate: int, seed: int) -> tuple[int, Fl
     on = max(1, round(song.seconds(sounding) * rate) - first)
     total = on + max(1, round(v.release * rate))
     freq = np.empty(total)
-    for i, (offset, key) in enumerate(note.keys):
+    for offset, key in note.keys:  # a tie to another pitch switches at its offset
         at = round(song.seconds(note.start + offset) * rate) - first
         freq[max(0, at) :] = key_hz(key)
-        del i
     wave = _wave(v, freq, rate, seed)
     return first, v.level * wave * _envelope(v, on, total, rate)
 
@@ -419,7 +419,7 @@ class _Track:
 
 
 def _check(name: str, value: SupportsIndex, low: int, high: int) -> int:
-    number = int(value.__index__())
+    number = operator.index(value)
     if not low <= number <= high:
         raise OutOfRange(f"{name} {number} is out of range ({low} to {high})")
     return number
@@ -498,7 +498,7 @@ class Bgm:
 
     def song(self, n: SupportsIndex) -> Song:
         """Song number n: a preset (0-29) or a user song (128-255; empty if never set)."""
-        number = int(n.__index__())
+        number = operator.index(n)
         if number in PRESET_SONGS:
             if number not in self._presets:
                 self._presets[number] = parse(preset_mml(number))
@@ -693,11 +693,6 @@ def _render_for_mixer(
     return tuple(None if p is None else mixer_samples(_to_int16(p), channels, dtype) for p in parts)
 
 
-def no_song() -> Song:
-    """An empty song (plays nothing; BGMCHK is 0)."""
-    return parse("")
-
-
 def parse_play_args(args: tuple[object, ...]) -> tuple[int, int | tuple[str, ...], int]:
     """BGMPLAY's forms as (track, song number or MML strings, vol).
 
@@ -709,11 +704,11 @@ def parse_play_args(args: tuple[object, ...]) -> tuple[int, int | tuple[str, ...
     """
     if args and all(isinstance(a, str) for a in args):
         return 0, tuple(str(a) for a in args), VOL_MAX
-    if not args or len(args) > 3 or not all(isinstance(a, int) for a in args):
+    numbers = [a for a in args if isinstance(a, int)]
+    if not args or len(args) > 3 or len(numbers) != len(args):
         raise IllegalFunctionCall(
             "BGMPLAY takes song, track,song or track,song,vol (numbers), or MML strings"
         )
-    numbers = [int(str(a)) for a in args]
     if len(numbers) == 1:
         return 0, numbers[0], VOL_MAX
     if len(numbers) == 2:

@@ -219,6 +219,7 @@ class _Reader:
         self.text = channel.text
         self.i = 0
         self.budget = budget  # shared note count across channels
+        self.loop_mark = Fraction(0)  # where the outermost '[' being read started
 
     # -- helpers
     def fail(self, message: str, at: int | None = None) -> _Error:
@@ -302,8 +303,6 @@ class _Reader:
             self.i = body
             self.run(stop_at_bracket=True, depth=depth + 1)
         self.i = end
-
-    loop_mark: Fraction = Fraction(0)
 
     def command(self) -> None:
         ch, st = self.ch, self.ch.state
