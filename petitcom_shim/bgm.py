@@ -40,6 +40,7 @@ import pygame.sndarray
 from petitcom_shim.errors import IllegalFunctionCall, OutOfRange
 from petitcom_shim.mml import Envelope, Note, Song, parse
 from petitcom_shim.sound import (
+    MIXER_CHANNELS,
     SAMPLE_RATE,
     _pan_gains,
     _poly_blep,
@@ -458,7 +459,8 @@ class Bgm:
             return False
         self._rate, self._channels, self._dtype = frequency, channels, formats[size]
         # Channels 0-7 are BGM's alone: BEEP's find_channel() skips reserved ones.
-        pygame.mixer.set_num_channels(max(pygame.mixer.get_num_channels(), 16) + TRACKS)
+        wanted = MIXER_CHANNELS + TRACKS
+        pygame.mixer.set_num_channels(max(pygame.mixer.get_num_channels(), wanted))
         pygame.mixer.set_reserved(TRACKS)
         return True
 
@@ -580,6 +582,10 @@ class Bgm:
                 self._tracks[t] = _Track(volume=state.volume)
                 continue
             if not self.enabled or state.audio is None:
+                continue
+            if state.audio.done() and state.audio.exception() is not None:
+                _log.warning("BGM track %d is silent: %s", t, state.audio.exception())
+                state.audio = None  # BGMCHK still follows the song
                 continue
             try:
                 if not state.playing and state.audio.done():

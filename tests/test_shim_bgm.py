@@ -414,3 +414,30 @@ def test_a_silent_and_a_sounding_machine_agree_on_bgmchk(loud_machine: Machine) 
         assert quiet.bgmchk() == loud_machine.bgmchk()
     assert quiet.bgmchk() == 0
     quiet.close()
+
+
+def test_a_failed_render_leaves_the_track_silent_but_timed(
+    loud_machine: Machine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from petitcom_shim import bgm
+
+    def broken(*args: object) -> None:
+        raise MemoryError("no room")
+
+    monkeypatch.setattr(bgm, "render_song", broken)
+    m = loud_machine
+    m.bgmplay("T120 E4 F4")
+    (future,) = m.bgm._cache.values()
+    assert isinstance(future.exception(timeout=30), MemoryError)
+    m.vsync()
+    assert m.bgm._tracks[0].audio is None  # given up on
+    assert m.bgmchk() == 1 and not m.bgm._tracks[0].playing
+    m.vsync(60)
+    assert m.bgmchk() == 0
+
+
+def test_machines_do_not_pile_up_mixer_channels(loud_machine: Machine) -> None:
+    before = pygame.mixer.get_num_channels()
+    again = Machine(headless=True, audio=True)
+    assert pygame.mixer.get_num_channels() == before
+    again.bgm.close()
