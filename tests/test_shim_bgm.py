@@ -421,7 +421,7 @@ def test_a_failed_render_leaves_the_track_silent_but_timed(
 ) -> None:
     from petitcom_shim import bgm
 
-    def broken(*args: object) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
         raise MemoryError("no room")
 
     monkeypatch.setattr(bgm, "render_song", broken)
