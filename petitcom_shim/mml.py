@@ -65,7 +65,7 @@ DEFAULT_VELOCITY = 100
 MAX_LENGTH = 192
 MAX_TEMPO = 512
 #: Guards against songs that would take too long to render (e.g. nested repeats).
-MAX_NOTES = 50_000
+MAX_NOTES = 20_000
 MAX_SONG_SECONDS = 600.0
 MAX_NESTING = 16
 

@@ -246,7 +246,7 @@ def test_a_full_chord_does_not_clip() -> None:
         ("@E1,2", "@E needs four numbers"),
         ("V", "V needs a number"),
         ("@X", "'@X' is not an MML command"),
-        ("[[[[C]99]99]99]99", "more than 50000 notes"),
+        ("[[[C]99]99]99", "more than 20000 notes"),
     ],
 )
 def test_bad_mml_raises_a_typed_error_with_a_clear_message(mml: str, words: str) -> None:
