@@ -259,3 +259,15 @@ def test_no_audio_device_prints_one_line_of_ours(tmp_path: Path) -> None:
     assert len(lines) <= 1
     if lines:  # no device here: our own message says so
         assert "no audio device" in lines[0]
+
+
+@pytest.mark.parametrize("name", ["title", "match"])
+def test_loops_join_without_a_click(name: str) -> None:
+    audio = render_song(song(name))
+    assert audio.loop is not None and audio.first is not None
+    loop = audio.loop.astype(np.float64)
+    steps = np.abs(np.diff(loop, axis=0)).max(axis=1)
+    seam = float(np.abs(loop[0] - loop[-1]).max())
+    assert seam < float(np.percentile(steps, 99))  # no bigger than an ordinary step
+    before_first = audio.head[-1] if len(audio.head) else audio.loop[-1]
+    assert float(np.abs(audio.first[0] - before_first).max()) < float(np.percentile(steps, 99))
