@@ -4,6 +4,7 @@ MUSIC and SOUND FX settings (and old settings files); a quiet start with no audi
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import json
 import os
@@ -18,7 +19,7 @@ import numpy as np
 import pytest
 
 from petitcom_shim import Button, Machine
-from petitcom_shim.bgm import render_song
+from petitcom_shim.bgm import SongAudio, render_song
 from petitcom_shim.mml import Song, parse
 from petitcom_shim.sound import SAMPLE_RATE as RATE
 from royalnine.app import App
@@ -43,6 +44,12 @@ SCALES = {
 
 def song(name: str) -> Song:
     return parse(song_text(name))
+
+
+@functools.cache
+def rendered(name: str) -> SongAudio:
+    """Each song rendered once for the whole module."""
+    return render_song(song(name))
 
 
 def test_packaged_songs_equal_the_sources(load_tool: Callable[[str], ModuleType]) -> None:
@@ -74,7 +81,7 @@ def test_songs_have_their_shape(name: str, loops: bool, low: float, high: float)
 
 @pytest.mark.parametrize("name", list(SONGS))
 def test_songs_are_gentle_and_never_clip(name: str) -> None:
-    audio = render_song(song(name))
+    audio = rendered(name)
     part = audio.loop if audio.loop is not None else audio.head
     assert part is not None
     peak = float(np.abs(part).max())
@@ -263,7 +270,7 @@ def test_no_audio_device_prints_one_line_of_ours(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name", ["title", "match"])
 def test_loops_join_without_a_click(name: str) -> None:
-    audio = render_song(song(name))
+    audio = rendered(name)
     assert audio.loop is not None and audio.first is not None
     loop = audio.loop.astype(np.float64)
     steps = np.abs(np.diff(loop, axis=0)).max(axis=1)
