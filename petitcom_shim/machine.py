@@ -10,6 +10,7 @@ looks at them, so tests and simulations run as fast as the logic allows.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
@@ -17,10 +18,12 @@ import numpy.typing as npt
 import pygame
 
 from petitcom_shim import charset, font, ptcres
+from petitcom_shim.bgm import Bgm, parse_play_args
 from petitcom_shim.config import ShimConfig
 from petitcom_shim.display import create_frontend
 from petitcom_shim.errors import IllegalFunctionCall, OutOfRange
 from petitcom_shim.input import Input
+from petitcom_shim.mml import parse as parse_mml
 from petitcom_shim.sound import Sound
 from petitcom_shim.video.bg import BGLayer, decode_tile, tile_word
 from petitcom_shim.video.chr import ChrStore, ResourceRef, parse_resource
@@ -97,6 +100,7 @@ class Machine:
             config=config,
         )
         self.sound = Sound(enabled=audio if audio is not None else not headless)
+        self.bgm = Bgm(enabled=self.sound.enabled, clock=lambda: self._frames / FPS)
         self._clock = pygame.time.Clock()
         self.chr = ChrStore(font.load_font())
         transforms = TransformCache()  # the same sprite art on both screens turns once
@@ -133,6 +137,7 @@ class Machine:
         for screen in self.screens:
             screen.step()
         self._frames += 1
+        self.bgm.update()
         if not self.headless:
             self.frontend.present(self.screen_surface(0), self.screen_surface(1))
         if self.realtime:
@@ -158,6 +163,7 @@ class Machine:
         """Close the window and the audio device."""
         self.running = False
         self.frontend.close()
+        self.bgm.close()
         self.sound.close()
 
     # -- whole-machine visuals -------------------------------------------------
@@ -685,3 +691,47 @@ class Machine:
     def beep(self, n: int = 0, pitch: int = 0, vol: int = 127, pan: int = 64) -> None:
         """BEEP: play preset sound effect n (0-69); silent without audio."""
         self.sound.beep(n, pitch, vol, pan)
+
+    def bgmplay(self, *args: int | str) -> None:
+        """BGMPLAY song / track,song[,vol] / "mml"[,"mml"...]: play a song and return at once.
+
+        Songs 0-29 are our own presets, 128-255 user songs (BGMSET); MML strings
+        play on track 0. Silent without audio, but BGMCHK still follows the song.
+
+        Raises:
+            OutOfRange: a track, song or volume out of range.
+            MmlError: bad MML.
+            IllegalFunctionCall: arguments of no BGMPLAY form.
+        """
+        track, song, vol = parse_play_args(args)
+        tune = parse_mml(*song) if isinstance(song, tuple) else self.bgm.song(song)
+        self.bgm.play(track, tune, vol)
+
+    def bgmstop(self, track: int | None = None, fade: int = 0) -> None:
+        """BGMSTOP [track[,fade]]: stop one track or all, fading out over ``fade`` frames."""
+        self.bgm.stop(track, fade)
+
+    def bgmvol(self, *args: int) -> None:
+        """BGMVOL [track,]vol: a track's volume 0-127 (track 0 when omitted)."""
+        if len(args) == 1:
+            self.bgm.volume(0, args[0])
+        elif len(args) == 2:
+            self.bgm.volume(args[0], args[1])
+        else:
+            raise IllegalFunctionCall("BGMVOL takes vol or track,vol")
+
+    def bgmchk(self, track: int = 0) -> int:
+        """BGMCHK(track): 1 while the track plays, else 0 (by machine time, also when silent)."""
+        return int(self.bgm.check(track))
+
+    def bgmset(self, n: int, *mml: str) -> None:
+        """BGMSET n,"mml"...: define user song n (128-255); it is rendered ahead."""
+        self.bgm.set(n, *mml)
+
+    def bgmsetd(self, n: int, data: Iterable[object]) -> None:
+        """BGMSETD n,@label: user song n from DATA strings, up to the first number."""
+        self.bgm.setd(n, data)
+
+    def bgmclear(self, n: int | None = None) -> None:
+        """BGMCLEAR [n]: forget user song n, or every user song."""
+        self.bgm.clear(n)

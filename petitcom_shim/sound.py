@@ -33,8 +33,11 @@ from __future__ import annotations
 import logging
 import math
 import operator
+import os
+import sys
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import lru_cache
@@ -626,6 +629,45 @@ def _mix(n: int, pitch: int, vol: int, pan: int, sample_rate: int) -> Int16Stere
 # ---------------------------------------------------------------------------- playback
 
 
+def mixer_samples(samples: Int16Stereo, channels: int, dtype: type[np.generic]) -> npt.NDArray[Any]:
+    """16-bit stereo samples in the layout of an open mixer (``channels``, sample ``dtype``).
+
+    Mono mixers want a 1-D array (the two sides averaged); float mixers want
+    -1..1. Pure numpy, so BGM can convert in its render thread.
+    """
+    out: npt.NDArray[Any] = samples
+    if channels == 1:
+        out = samples.astype(np.int32).sum(axis=1) // 2
+    if dtype is np.float32:
+        out = out.astype(np.float32) / 32768.0
+    return np.ascontiguousarray(out.astype(dtype))
+
+
+@contextmanager
+def _quiet_c_stderr() -> Iterator[None]:
+    """Send the C libraries' stderr to /dev/null for the duration (the mixer probe only).
+
+    With no sound card, ALSA prints about nine lines while SDL looks for a device;
+    our own one-line warning says what matters. Python's sys.stderr is untouched
+    when it is not a real file descriptor (e.g. under a test runner's capture).
+    """
+    try:
+        fd = sys.stderr.fileno()
+        sys.stderr.flush()
+        saved = os.dup(fd)
+    except (AttributeError, OSError, ValueError):
+        yield
+        return
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, fd)
+        os.close(null)
+        yield
+    finally:
+        os.dup2(saved, fd)
+        os.close(saved)
+
+
 class Sound:
     """Plays BEEP effects on the pygame mixer; silent when there is no audio device.
 
@@ -652,11 +694,12 @@ class Sound:
     def _open(self) -> bool:
         try:
             if pygame.mixer.get_init() is None:
-                pygame.mixer.init(frequency=SAMPLE_RATE, size=-16, channels=2, buffer=512)
+                with _quiet_c_stderr():
+                    pygame.mixer.init(frequency=SAMPLE_RATE, size=-16, channels=2, buffer=512)
                 self._owns_mixer = True
             settings = pygame.mixer.get_init()
         except (pygame.error, OSError) as err:
-            _log.info("BEEP is silent: no audio device (%s)", err)
+            _log.warning("petitcom_shim: no audio device, sound is off (%s)", err)
             return False
         if settings is None:  # pragma: no cover - init succeeded but reports nothing
             return False
@@ -682,12 +725,8 @@ class Sound:
         if cached is not None:
             self._cache.move_to_end(key)
             return cached
-        samples: npt.NDArray[Any] = _mix(*key, self._rate)
-        if self._channels == 1:
-            samples = samples.astype(np.int32).sum(axis=1) // 2  # mono mixers want 1-D
-        if self._dtype is np.float32:
-            samples = samples.astype(np.float32) / 32768.0
-        sound = pygame.sndarray.make_sound(np.ascontiguousarray(samples.astype(self._dtype)))
+        samples = mixer_samples(_mix(*key, self._rate), self._channels, self._dtype)
+        sound = pygame.sndarray.make_sound(samples)
         self._cache[key] = sound
         if len(self._cache) > _SOUND_CACHE_SIZE:
             self._cache.popitem(last=False)
@@ -710,11 +749,17 @@ class Sound:
         if not self.enabled:
             return
         try:
-            channel = pygame.mixer.find_channel(True)
+            sound = self._sound(key)
+            # Sound.play() takes a free channel outside the reserved ones (BGM's);
+            # find_channel() would not respect that reservation.
+            channel = sound.play()
+            if channel is None and self._playing:  # all busy: cut off the oldest effect
+                channel = self._playing[0]
+                channel.play(sound)
             if channel is not None:
-                channel.play(self._sound(key))
-                if channel not in self._playing:
-                    self._playing.append(channel)
+                # Channel objects compare by identity; keep one per channel id.
+                self._playing = [c for c in self._playing if c.id != channel.id]
+                self._playing.append(channel)  # oldest first
         except pygame.error as err:  # the device went away mid-run: go quiet
             _log.info("BEEP is silent from now on (%s)", err)
             self.enabled = False

@@ -20,6 +20,7 @@ from petitcom_shim.sound import Beep
 from royalnine.art import load_art
 from royalnine.core import HAND_SIZE, Action, Card, Deal, Match, PlayerView, placement_actions
 from royalnine.i18n import tr
+from royalnine.music import Music
 from royalnine.storage import Notice, Settings, Storage
 
 # The BEEP preset played for each game event.
@@ -161,8 +162,10 @@ class App:
         self.frames = 0
         self.on_frame: list[Callable[[App], None]] = []
         load_art(m)
+        self.music = Music(m, self.settings)
         self.scene: Scene = first(self)
         self.scene.enter(self)
+        self.music.follow(self.scene)
 
     # --- helpers for scenes ---
 
@@ -176,9 +179,9 @@ class App:
         return tr(key, self.lang, **args)
 
     def beep(self, event: str) -> None:
-        """Play the sound of a game event (if sound is on)."""
-        if self.settings.sound and event in SOUNDS:
-            self.m.beep(SOUNDS[event])
+        """Play the sound of a game event (if SOUND FX is on, at its volume)."""
+        if self.settings.effects and event in SOUNDS:
+            self.m.beep(SOUNDS[event], 0, round(127 * self.settings.effects_volume / 100))
 
     def store(self, what: str, write: Callable[[], object]) -> bool:
         """Run one storage write; a failure (full disk, read-only folder) becomes a notice.
@@ -199,6 +202,7 @@ class App:
         """Make ``scene`` active now."""
         self.scene = scene
         scene.enter(self)
+        self.music.follow(scene)
 
     # --- the loop ---
 

@@ -27,6 +27,8 @@ LANGS = ("en", "ja")
 LAYOUTS = ("vertical", "horizontal", "separate", "single")
 DIFFICULTIES = ("easy", "normal", "hard", "match")
 MODES = ("cpu", "local")
+#: Music and sound-effect volumes (percent) the options offer.
+VOLUMES = (20, 40, 60, 80, 100)
 SETTINGS_FILE = "settings.json"
 SAVE_FILE = "saves/current.json"
 STATS_FILE = "stats.json"
@@ -93,6 +95,13 @@ class Settings:
     tens: bool = False
     rounds: int = 5
     sound: bool = True
+    """Any sound at all: False turns MUSIC and SOUND FX off (what files before the two
+    existed said); saved as "music or effects"."""
+    music: bool = True
+    music_volume: int = 80
+    """Percent, one of VOLUMES."""
+    effects: bool = True
+    effects_volume: int = 100
     layout: str = "vertical"
     scale: int = 0
     fullscreen: bool = False
@@ -104,14 +113,26 @@ class Settings:
     answered the next morning, and a shorter wait would let an impatient player claim
     against an honest one who is asleep."""
 
+    def __post_init__(self) -> None:
+        if self.sound is False:
+            self.music = self.effects = False
+
     def validated(self) -> Settings:
         """A copy with every out-of-range value replaced by its default."""
         d = Settings()
+        music = self.music if isinstance(self.music, bool) else d.music
+        effects = self.effects if isinstance(self.effects, bool) else d.effects
         return Settings(
             lang=self.lang if self.lang in LANGS else d.lang,
             tens=self.tens if isinstance(self.tens, bool) else d.tens,
             rounds=self.rounds if _int_in(self.rounds, 1, 99) else d.rounds,
-            sound=self.sound if isinstance(self.sound, bool) else d.sound,
+            sound=music or effects,
+            music=music,
+            music_volume=self.music_volume if self.music_volume in VOLUMES else d.music_volume,
+            effects=effects,
+            effects_volume=(
+                self.effects_volume if self.effects_volume in VOLUMES else d.effects_volume
+            ),
             layout=self.layout if self.layout in LAYOUTS else d.layout,
             scale=self.scale if _int_in(self.scale, 0, 6) else d.scale,
             fullscreen=self.fullscreen if isinstance(self.fullscreen, bool) else d.fullscreen,

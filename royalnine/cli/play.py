@@ -136,7 +136,7 @@ def run_play(args: argparse.Namespace) -> int:
         scale=settings.scale,
         fullscreen=bool(settings.fullscreen),
         title="Royal Nine",
-        audio=settings.sound,
+        audio=True,  # MUSIC and SOUND FX can be turned on in OPTIONS at any time
         config=_shim_config(args, storage),
     )
     if _invisible() and not os.environ.get("SDL_VIDEODRIVER"):
@@ -165,7 +165,8 @@ def run_demo(args: argparse.Namespace) -> int:
     from royalnine.screens.autoplay import AutoPlayer
 
     storage, settings = _settings(args)
-    settings.sound = settings.sound and not args.headless
+    if args.headless:
+        settings.music = settings.effects = settings.sound = False
     if args.home is None and not os.environ.get("ROYALNINE_HOME"):
         # The demo must not touch the player's real save: use a scratch folder.
         import tempfile
@@ -176,7 +177,7 @@ def run_demo(args: argparse.Namespace) -> int:
         layout=settings.layout,
         scale=settings.scale,
         title="Royal Nine demo",
-        audio=settings.sound,
+        audio=settings.music or settings.effects,
         config=_shim_config(args, storage),
     )
     app = new_game(m, storage, settings, seed=args.seed if args.seed is not None else 2013)

@@ -95,6 +95,8 @@ class Message:
 class MatchScene:
     """A match in progress."""
 
+    music = "match"  # the song royalnine.music plays while this scene is active
+
     def __init__(self, match: Match, mode: str, meta: dict[str, MetaValue] | None = None) -> None:
         self.match = match
         self.mode = mode

@@ -1,8 +1,10 @@
-"""Options: language, tens, rounds, sound, CPU level, screen layout and scale.
+"""Options: language, tens, rounds, music, sound effects, CPU level, screen layout and scale.
 
 Each row is a button showing its value; a tap (or A) steps to the next value
 and the settings are saved at once. Layout and scale apply at the next start
-(the window is opened before the title), as the screen says.
+(the window is opened before the title), as the screen says. MUSIC and SOUND FX
+each step through their volumes and OFF (on at 100% the next tap is OFF), and
+apply at once, so the player hears the change.
 """
 
 from __future__ import annotations
@@ -10,17 +12,60 @@ from __future__ import annotations
 from royalnine import art
 from royalnine.app import App, InputFrame, Scene
 from royalnine.screens import draw
-from royalnine.screens.layout import TOP
-from royalnine.screens.menu import Menu, column
-from royalnine.storage import DIFFICULTIES, LAYOUTS
+from royalnine.screens.layout import TOP, Rect
+from royalnine.screens.menu import Menu, MenuItem, column
+from royalnine.storage import DIFFICULTIES, LAYOUTS, VOLUMES, Settings
 
 ROUND_CHOICES = (1, 3, 5, 7, 9)
 SCALES = (0, 1, 2, 3, 4)
-ROWS = ("lang", "tens", "rounds", "sound", "difficulty", "layout", "scale", "back")
+ROWS = ("lang", "tens", "rounds", "music", "effects", "difficulty", "layout", "scale", "back")
+#: The bottom screen's height: rows are separate 3-tile buttons while they fit.
+SCREEN_H = 192
+#: Each sound row's switch and volume settings.
+SOUND_ROWS = {"music": ("music", "music_volume"), "effects": ("effects", "effects_volume")}
 
 
 def _cycle(values: tuple[object, ...], current: object) -> object:
     return values[(values.index(current) + 1) % len(values)] if current in values else values[0]
+
+
+def step_sound(s: Settings, key: str) -> None:
+    """One tap on MUSIC or SOUND FX: OFF -> the lowest volume -> ... -> 100% -> OFF."""
+    switch, volume = SOUND_ROWS[key]
+    if not getattr(s, switch):
+        setattr(s, switch, True)
+        setattr(s, volume, VOLUMES[0])
+    elif getattr(s, volume) >= VOLUMES[-1]:
+        setattr(s, switch, False)
+    else:
+        setattr(s, volume, int(str(_cycle(VOLUMES, getattr(s, volume)))))
+    s.sound = s.music or s.effects
+
+
+def fits(rows: int) -> bool:
+    """True while every row fits on the bottom screen as a separate 3-tile button."""
+    return rows * 24 <= SCREEN_H
+
+
+class StackedMenu(Menu):
+    """A menu of rows 2 tiles apart that share their borders, for lists too long for
+    3-tile buttons: each row is drawn as a 3-tile button one tile above its 2-tile
+    touch area, and the next row's top edge covers its bottom edge, so every label
+    has a middle row of its own and 9 rows take 19 tiles instead of 27."""
+
+    def draw(self, app: App) -> None:
+        """Draw every row, top to bottom (each covers the bottom edge of the one above)."""
+        for i, item in enumerate(self.items):
+            down = i == self.pressed or (self.cursor_shown and i == self.cursor)
+            pal = art.BG_BUTTON_DOWN if down else art.BG_BUTTON
+            r = item.rect
+            box = Rect(r.x, r.y - 8, r.w, r.h + 8)
+            draw.button(app.m, self.screen, box, item.label, pal=pal, colour=art.TEXT_BLACK)
+
+
+def stacked(items: list[tuple[str, str]], width: int = 192) -> list[MenuItem]:
+    """Touch areas of a :class:`StackedMenu`: 16 pixels a row, below a first border tile."""
+    return column(items, top=8, height=16, gap=0, width=width)
 
 
 class OptionsScene:
@@ -35,8 +80,11 @@ class OptionsScene:
         on_off = {True: app.t("opt_on"), False: app.t("opt_off")}
         if key == "lang":
             return "English" if s.lang == "en" else "ﾆﾎﾝｺﾞ"
-        if key in ("tens", "sound"):
-            return on_off[bool(getattr(s, key))]
+        if key == "tens":
+            return on_off[bool(s.tens)]
+        if key in SOUND_ROWS:
+            switch, volume = SOUND_ROWS[key]
+            return f"{getattr(s, volume)}%" if getattr(s, switch) else on_off[False]
         if key == "rounds":
             return str(s.rounds)
         if key == "difficulty":
@@ -57,7 +105,8 @@ class OptionsScene:
             "lang": "opt_lang",
             "tens": "opt_tens",
             "rounds": "opt_rounds",
-            "sound": "opt_sound",
+            "music": "opt_music",
+            "effects": "opt_effects",
             "difficulty": "opt_level",
             "layout": "opt_layout",
             "scale": "opt_scale",
@@ -71,7 +120,10 @@ class OptionsScene:
                 items.append((key, f"{label:<10}{self.value_text(app, key):>10}"))
         cursor = self.menu.cursor if self.menu else 0
         shown = self.menu.cursor_shown if self.menu else False
-        self.menu = Menu(column(items, top=0, height=24, gap=0, width=192), cursor=cursor)
+        if fits(len(items)):
+            self.menu = Menu(column(items, top=0, height=24, gap=0, width=192), cursor=cursor)
+        else:
+            self.menu = StackedMenu(stacked(items), cursor=cursor)
         self.menu.cursor_shown = shown
         self.menu.draw(app)
 
@@ -88,8 +140,13 @@ class OptionsScene:
         s = app.settings
         if choice == "lang":
             s.lang = "ja" if s.lang == "en" else "en"
-        elif choice in ("tens", "sound"):
-            setattr(s, choice, not getattr(s, choice))
+        elif choice == "tens":
+            s.tens = not s.tens
+        elif choice in SOUND_ROWS:
+            step_sound(s, choice)
+            app.music.apply()
+            if choice == "effects":
+                app.beep("select")  # at the new volume
         elif choice == "rounds":
             s.rounds = int(str(_cycle(ROUND_CHOICES, s.rounds)))
         elif choice == "difficulty":

@@ -23,6 +23,8 @@ GRP_COLOURS = {GRP_AXIS: "F8F8F8", GRP_SEAT0: "60D8F8", GRP_SEAT1: "F890C8", GRP
 class MatchResultScene:
     """The end of a match."""
 
+    music = "result"  # the song royalnine.music plays while this scene is active
+
     def __init__(
         self,
         match: Match,

@@ -55,6 +55,8 @@ def fan_cards(board: SpriteBoard) -> None:
 class TitleScene:
     """Title and main menu (and the CPU-level and continue? sub-menus)."""
 
+    music = "title"  # the song royalnine.music plays while this scene is active
+
     def __init__(self, notice: str | None = None) -> None:
         self.menu: Menu | None = None
         self.page = "main"

@@ -1,0 +1,567 @@
+"""PTC's MML (Music Macro Language) dialect, parsed into timed notes.
+
+BGMPLAY and BGMSET take songs written in MML. This module turns that text into a
+:class:`Song`: for each of up to 8 channels (``:0``-``:7``) a list of
+:class:`Note` with exact start and length in whole notes (``Fraction``), plus
+one tempo map shared by all channels. It is pure (no numpy, no pygame), so a
+song's length, and therefore BGMCHK, is known without rendering a sample.
+
+Commands (case-insensitive, blanks ignored; petitcom.md §7 and
+docs/petitcom-decisions.md "BGM and MML" for the choices):
+
+========== ================================================================
+``C``-``B`` note; ``#``/``+`` sharp, ``-`` flat, then a length 1-192 and dots
+``R``       rest, with a length and dots like a note
+``N``\\ n   note by number 0-127 (N60 = O4 C, middle C) at the current length
+``&``       tie/slur to the next note: no new attack; a different pitch glides
+            in at once (PTC changes pitch on a tie)
+``O``\\ n   octave 0-8 (default 4); ``<`` one octave up, ``>`` one down (PTC's
+            direction, the reverse of most MML)
+``L``\\ n   default length 1-192 (4 = quarter, default), dots allowed
+``T``\\ n   tempo 1-512 quarter notes a minute (default 120), for every channel
+            from that point of the song on
+``V``\\ n   velocity 0-127 (default 100); ``(``\\ n / ``)``\\ n raise / lower it
+``@V``\\ n  channel volume 0-127 (default 127)
+``@``\\ n   tone 0-255 (our own instruments, see petitcom_shim.bgm)
+``@E``\\ a,d,s,r  envelope 0-127 each; ``@ER`` back to the tone's own
+``P``\\ n   pan 0-127 (0 left, 64 centre)
+``Q``\\ n   gate 1-8: a note sounds for n/8 of its length (default 8)
+``[`` … ``]``\\ n   repeat n times (1-255); ``]0`` or a bare ``]`` repeats forever
+``:``\\ n   the following MML is for channel n (0-7); before any ``:`` it is 0
+``@D``, ``@MA``, ``@MP``, ``@MON``, ``@MOF``  accepted and ignored (detune,
+            tremolo, vibrato)
+========== ================================================================
+
+An endless loop makes the whole song loop: the song's ``loop_start``/``loop_end``
+(in seconds) say which part repeats. Errors raise :class:`MmlError` (an
+:class:`~petitcom_shim.errors.IllegalFunctionCall`) naming the position.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_right
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from itertools import pairwise
+
+from petitcom_shim.errors import IllegalFunctionCall
+
+__all__ = [
+    "CHANNELS",
+    "DEFAULT_TEMPO",
+    "Envelope",
+    "MmlError",
+    "Note",
+    "Song",
+    "parse",
+]
+
+#: Channels of one song (``:0``-``:7``).
+CHANNELS = 8
+DEFAULT_TEMPO = 120
+DEFAULT_OCTAVE = 4
+DEFAULT_VELOCITY = 100
+MAX_LENGTH = 192
+MAX_TEMPO = 512
+#: Guards against songs that would take too long to render (e.g. nested repeats).
+MAX_NOTES = 20_000
+MAX_SONG_SECONDS = 600.0
+MAX_NESTING = 16
+
+_SEMITONES = {"C": 0, "D": 2, "E": 4, "F": 5, "G": 7, "A": 9, "B": 11}
+_IGNORED_AT = ("MON", "MOF", "MA", "MP", "D")
+
+
+class MmlError(IllegalFunctionCall):
+    """MML text the shim cannot play; the message names the position and the problem."""
+
+
+class _Error(Exception):
+    """A parse error at an index of the normalised text (turned into MmlError by parse)."""
+
+    def __init__(self, index: int, message: str) -> None:
+        super().__init__(message)
+        self.index = index
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """An ``@E`` envelope: attack, decay, sustain level and release, each 0-127.
+
+    127 is the fastest attack/decay/release and the loudest sustain (the DS's
+    sense of the numbers); petitcom_shim.bgm turns them into seconds.
+    """
+
+    attack: int
+    decay: int
+    sustain: int
+    release: int
+
+
+@dataclass(frozen=True)
+class Note:
+    """One sounding note of a channel.
+
+    Attributes:
+        start: Start in whole notes from the start of the song.
+        length: Written length in whole notes (ties included).
+        keys: ``(offset, key)`` pairs: the MIDI key (60 = middle C) from ``offset``
+            whole notes into the note on; more than one when a tie changes pitch.
+        velocity: V 0-127.
+        volume: @V 0-127.
+        pan: P 0-127.
+        tone: @ 0-255.
+        gate: Q 1-8.
+        envelope: @E, or None for the tone's own.
+    """
+
+    start: Fraction
+    length: Fraction
+    keys: tuple[tuple[Fraction, int], ...]
+    velocity: int = DEFAULT_VELOCITY
+    volume: int = 127
+    pan: int = 64
+    tone: int = 0
+    gate: int = 8
+    envelope: Envelope | None = None
+
+    @property
+    def key(self) -> int:
+        """The first (usually only) key."""
+        return self.keys[0][1]
+
+
+@dataclass(frozen=True)
+class Song:
+    """A parsed MML song.
+
+    Attributes:
+        channels: Notes of each channel that has any MML, keyed 0-7.
+        tempos: ``(position, bpm)`` changes in whole notes, sorted; starts at 0.
+        end: Where the song ends, in whole notes (the longest channel).
+        loop_from: Position where the endless part starts, or None.
+        text: The MML it was parsed from.
+    """
+
+    channels: dict[int, tuple[Note, ...]]
+    tempos: tuple[tuple[Fraction, float], ...]
+    end: Fraction
+    loop_from: Fraction | None = None
+    text: str = ""
+    _seconds_at: tuple[float, ...] = field(default=(), repr=False, compare=False)
+
+    def seconds(self, position: Fraction | float) -> float:
+        """Seconds from the start to ``position`` (whole notes), through the tempo map."""
+        starts = [p for p, _ in self.tempos]
+        i = max(0, bisect_right(starts, position) - 1)
+        pos, bpm = self.tempos[i]
+        before = self._seconds_at[i] if self._seconds_at else _integrate(self.tempos, i)
+        return before + float(position - pos) * 240.0 / bpm
+
+    @property
+    def duration(self) -> float:
+        """Length of one play in seconds (for a looping song: up to the loop's end)."""
+        return self.seconds(self.end)
+
+    @property
+    def loops(self) -> bool:
+        """True when the song repeats forever."""
+        return self.loop_from is not None
+
+    @property
+    def loop_start(self) -> float:
+        """Seconds where the repeating part starts (the duration when it does not loop)."""
+        return self.seconds(self.loop_from) if self.loop_from is not None else self.duration
+
+
+def _integrate(tempos: tuple[tuple[Fraction, float], ...], upto: int) -> float:
+    total = 0.0
+    for (pos, bpm), (nxt, _) in pairwise(tempos[: upto + 1]):
+        total += float(nxt - pos) * 240.0 / bpm
+    return total
+
+
+# ------------------------------------------------------------------------- parsing
+
+
+@dataclass
+class _State:
+    octave: int = DEFAULT_OCTAVE
+    length: Fraction = Fraction(1, 4)
+    velocity: int = DEFAULT_VELOCITY
+    volume: int = 127
+    pan: int = 64
+    tone: int = 0
+    gate: int = 8
+    envelope: Envelope | None = None
+
+
+@dataclass
+class _Channel:
+    number: int
+    text: str
+    offset: int  # of text[0] in the whole MML, for messages
+    state: _State = field(default_factory=_State)
+    pos: Fraction = Fraction(0)
+    notes: list[Note] = field(default_factory=list)
+    tempos: list[tuple[Fraction, float]] = field(default_factory=list)
+    tie: bool = False
+    loop_from: Fraction | None = None
+
+
+class _Reader:
+    """Reads one channel's MML, executing it as it goes (repeats run their body again)."""
+
+    def __init__(self, channel: _Channel, budget: list[int]) -> None:
+        self.ch = channel
+        self.text = channel.text
+        self.i = 0
+        self.budget = budget  # shared note count across channels
+        self.loop_mark = Fraction(0)  # where the outermost '[' being read started
+
+    # -- helpers
+    def fail(self, message: str, at: int | None = None) -> _Error:
+        where = self.ch.offset + (self.i if at is None else at)
+        return _Error(where, f" (channel {self.ch.number}): {message}")
+
+    def peek(self) -> str:
+        return self.text[self.i] if self.i < len(self.text) else ""
+
+    def number(self, what: str, low: int, high: int, *, required: bool = True) -> int | None:
+        start = self.i
+        sign = 1
+        if self.peek() == "-" and low < 0:
+            sign = -1
+            self.i += 1
+        digits = start if sign == 1 else start + 1
+        while self.peek().isdigit():
+            self.i += 1
+        if self.i == digits:
+            if required:
+                raise self.fail(f"{what} needs a number")
+            return None
+        value = sign * int(self.text[digits : self.i])
+        if not low <= value <= high:
+            raise self.fail(f"{what} {value} is out of range ({low} to {high})", start)
+        return value
+
+    def dots(self, base: Fraction) -> Fraction:
+        total, add = base, base
+        while self.peek() == ".":
+            self.i += 1
+            add /= 2
+            total += add
+        return total
+
+    def length(self) -> Fraction:
+        value = self.number("length", 1, MAX_LENGTH, required=False)
+        return self.dots(self.ch.state.length if value is None else Fraction(1, value))
+
+    # -- the loop
+    def run(self, stop_at_bracket: bool = False, depth: int = 0) -> None:
+        while self.i < len(self.text):
+            c = self.text[self.i]
+            if c == "]":
+                if not stop_at_bracket:
+                    raise self.fail("']' without a matching '['")
+                return
+            if c == "[":
+                self.repeat(depth)
+                continue
+            self.command()
+        if stop_at_bracket:
+            raise self.fail("'[' is never closed")
+
+    def repeat(self, depth: int) -> None:
+        if depth >= MAX_NESTING:
+            raise self.fail(f"repeats nested deeper than {MAX_NESTING}")
+        open_at = self.i
+        if depth == 0:
+            self.loop_mark = self.ch.pos
+        self.i += 1
+        body = self.i
+        self.run(stop_at_bracket=True, depth=depth + 1)
+        self.i += 1  # past ']'
+        count = self.number("repeat count", 0, 255, required=False)
+        after = self.i
+        if not count:  # ]0 or a bare ]: forever
+            if depth > 0:
+                raise self.fail("an endless repeat cannot be inside another repeat", open_at)
+            rest = self.text[after:]
+            if rest.strip():
+                raise self.fail("nothing may follow an endless repeat in its channel", after)
+            if self.ch.tie:
+                raise self.fail("'&' must be followed by a note", after)
+            # Rewind the first pass: every pass of an endless loop starts from the
+            # same state, so the song repeats exactly (see the decisions doc).
+            self.ch.loop_from = self.loop_mark
+            return
+        end = self.i
+        for _ in range(count - 1):
+            self.i = body
+            self.run(stop_at_bracket=True, depth=depth + 1)
+        self.i = end
+
+    def command(self) -> None:
+        ch, st = self.ch, self.ch.state
+        at = self.i
+        c = self.text[self.i]
+        self.i += 1
+        if c in _SEMITONES:
+            key = 12 * (st.octave + 1) + _SEMITONES[c]
+            while self.peek() in ("#", "+", "-"):
+                key += -1 if self.peek() == "-" else 1
+                self.i += 1
+            self.note(key, self.length(), at)
+        elif c == "N":
+            number = self.number("N", 0, 127)
+            assert number is not None
+            self.note(number, self.dots(st.length), at)
+        elif c == "R":
+            length = self.length()
+            if ch.tie:
+                raise self.fail("'&' must be followed by a note", at)
+            ch.pos += length
+        elif c == "&":
+            if not ch.notes or ch.notes[-1].start + ch.notes[-1].length != ch.pos:
+                raise self.fail("'&' must follow a note", at)
+            ch.tie = True
+        elif c == "O":
+            value = self.number("O", 0, 8)
+            assert value is not None
+            st.octave = value
+        elif c == "<":
+            if st.octave >= 8:
+                raise self.fail("'<' takes the octave above 8", at)
+            st.octave += 1
+        elif c == ">":
+            if st.octave <= 0:
+                raise self.fail("'>' takes the octave below 0", at)
+            st.octave -= 1
+        elif c == "L":
+            value = self.number("L", 1, MAX_LENGTH)
+            assert value is not None
+            st.length = self.dots(Fraction(1, value))
+        elif c == "T":
+            value = self.number("T", 1, MAX_TEMPO)
+            assert value is not None
+            ch.tempos.append((ch.pos, float(value)))
+        elif c == "V":
+            value = self.number("V", 0, 127)
+            assert value is not None
+            st.velocity = value
+        elif c in "()":
+            step = self.number(c, 0, 127, required=False)
+            delta = 1 if step is None else step
+            st.velocity = min(127, max(0, st.velocity + (delta if c == "(" else -delta)))
+        elif c == "P":
+            value = self.number("P", 0, 127)
+            assert value is not None
+            st.pan = value
+        elif c == "Q":
+            value = self.number("Q", 1, 8)
+            assert value is not None
+            st.gate = value
+        elif c == "@":
+            self.at_command(at)
+        elif c == ":":
+            raise self.fail("internal: channel marker reached the reader", at)  # pragma: no cover
+        else:
+            raise self.fail(f"{c!r} is not an MML command", at)
+
+    def at_command(self, at: int) -> None:
+        st = self.ch.state
+        if self.text.startswith("ER", self.i):
+            self.i += 2
+            st.envelope = None
+        elif self.peek() == "E":
+            self.i += 1
+            parts = []
+            for n in range(4):
+                if n:
+                    if self.peek() != ",":
+                        raise self.fail("@E needs four numbers: attack,decay,sustain,release")
+                    self.i += 1
+                value = self.number("@E", 0, 127)
+                assert value is not None
+                parts.append(value)
+            st.envelope = Envelope(*parts)
+        elif self.peek() == "V":
+            self.i += 1
+            value = self.number("@V", 0, 127)
+            assert value is not None
+            st.volume = value
+        elif self.peek().isdigit():
+            value = self.number("@", 0, 255)
+            assert value is not None
+            st.tone = value
+        else:
+            for name in _IGNORED_AT:
+                if self.text.startswith(name, self.i):
+                    self.i += len(name)
+                    while self.peek().isdigit() or self.peek() in (",", "-"):
+                        self.i += 1
+                    return
+            raise self.fail(f"'@{self.peek()}' is not an MML command", at)
+
+    def note(self, key: int, length: Fraction, at: int) -> None:
+        ch, st = self.ch, self.ch.state
+        if not 0 <= key <= 127:
+            raise self.fail(f"note {key} is outside the keys 0-127 (octave {st.octave})", at)
+        if ch.tie:
+            ch.tie = False
+            prev = ch.notes[-1]
+            keys = prev.keys
+            if keys[-1][1] != key:
+                keys = (*keys, (prev.length, key))
+            ch.notes[-1] = replace(prev, length=prev.length + length, keys=keys)
+        else:
+            self.budget[0] -= 1
+            if self.budget[0] < 0:
+                raise self.fail(f"the song has more than {MAX_NOTES} notes")
+            ch.notes.append(
+                Note(
+                    start=ch.pos,
+                    length=length,
+                    keys=((Fraction(0), key),),
+                    velocity=st.velocity,
+                    volume=st.volume,
+                    pan=st.pan,
+                    tone=st.tone,
+                    gate=st.gate,
+                    envelope=st.envelope,
+                )
+            )
+        ch.pos += length
+
+
+def _split_channels(text: str) -> list[_Channel]:
+    """Cut the MML at ``:n`` markers; text for the same channel is joined in order."""
+    pieces: dict[int, list[tuple[int, str]]] = {}
+    current, start, i = 0, 0, 0
+    while i < len(text):
+        if text[i] == ":":
+            pieces.setdefault(current, []).append((start, text[start:i]))
+            j = i + 1
+            while j < len(text) and text[j].isdigit():
+                j += 1
+            if j == i + 1:
+                raise _Error(i, ": ':' needs a channel 0-7")
+            number = int(text[i + 1 : j])
+            if number >= CHANNELS:
+                raise _Error(i, f": channel {number} is out of range (0 to 7)")
+            current, start, i = number, j, j
+            continue
+        i += 1
+    pieces.setdefault(current, []).append((start, text[start:]))
+    channels = []
+    for number in sorted(pieces):
+        parts = [p for p in pieces[number] if p[1]]
+        if not parts:
+            continue
+        channels.append(_Channel(number, "".join(p[1] for p in parts), parts[0][0]))
+    return channels
+
+
+def _normalise(text: str) -> tuple[str, tuple[int, ...]]:
+    """Upper case with blanks removed (PTC ignores them), and where each kept character was."""
+    kept = [(i, c) for i, c in enumerate(text) if not c.isspace()]
+    return "".join(c for _, c in kept).upper(), tuple(i for i, _ in kept)
+
+
+def parse(*mml: str) -> Song:
+    """Parse MML (several strings are joined, as BGMSET/BGMPLAY join theirs).
+
+    Raises:
+        MmlError: text that is not valid MML, with the position and the reason.
+        TypeError: an argument that is not a string.
+    """
+    for part in mml:
+        if not isinstance(part, str):
+            raise TypeError(f"MML must be text, not {type(part).__name__}")
+    text, origin = _normalise("".join(mml))
+    budget = [MAX_NOTES]
+    try:
+        channels = _split_channels(text)
+        for channel in channels:
+            reader = _Reader(channel, budget)
+            reader.run()
+            if channel.tie:
+                raise _Error(
+                    channel.offset + len(channel.text) - 1,
+                    f" (channel {channel.number}): '&' must be followed by a note",
+                )
+    except _Error as err:
+        where = origin[min(err.index, len(origin) - 1)] + 1 if origin else 1
+        raise MmlError(f"MML error at character {where}{err.message}") from None
+    end = max((c.pos for c in channels), default=Fraction(0))
+    loop_from, end = _song_loop(channels, end)
+    tempos: dict[Fraction, float] = {Fraction(0): float(DEFAULT_TEMPO)}
+    for channel in channels:
+        for pos, bpm in channel.tempos:
+            tempos[pos] = bpm
+    tempo_map = tuple(sorted(tempos.items()))
+    seconds_at = tuple(_integrate(tempo_map, i) for i in range(len(tempo_map)))
+    song = Song(
+        channels={c.number: tuple(c.notes) for c in channels if c.notes},
+        tempos=tempo_map,
+        end=end,
+        loop_from=loop_from,
+        text=text,
+        _seconds_at=seconds_at,
+    )
+    if song.duration > MAX_SONG_SECONDS:
+        raise MmlError(f"MML error: the song lasts {song.duration:.0f} s (at most 600 s)")
+    return song
+
+
+def _song_loop(channels: list[_Channel], end: Fraction) -> tuple[Fraction | None, Fraction]:
+    """The song loops when a channel has an endless repeat.
+
+    Channels that loop are unrolled up to the song's end (already done once by
+    the reader); the song's repeating part runs from the latest loop start to
+    the end, and every looping channel's body must fit that part a whole number
+    of times, so that the repeat is seamless.
+    """
+    looping = [c for c in channels if c.loop_from is not None]
+    if not looping:
+        return None, end
+    start = max(c.loop_from for c in looping if c.loop_from is not None)
+    bodies = []
+    for c in looping:
+        assert c.loop_from is not None
+        body = c.pos - c.loop_from
+        if body <= 0:
+            raise MmlError(f"MML error (channel {c.number}): an endless repeat must last some time")
+        bodies.append(body)
+    period = bodies[0]
+    for body in bodies[1:]:
+        period = _lcm(period, body)
+    if period > 64:  # whole notes
+        raise MmlError("MML error: the endless repeats of the channels do not line up")
+    # Unroll each looping channel so that it covers [start, start + period).
+    for c in looping:
+        assert c.loop_from is not None
+        body = c.pos - c.loop_from
+        notes = [n for n in c.notes if n.start >= c.loop_from]
+        tempos = [t for t in c.tempos if t[0] >= c.loop_from]
+        shift = body
+        while c.loop_from + shift < start + period:
+            c.notes.extend(replace(n, start=n.start + shift) for n in notes)
+            c.tempos.extend((pos + shift, bpm) for pos, bpm in tempos)
+            shift += body
+        c.pos = c.loop_from + shift
+    song_end = start + period
+    for c in channels:
+        c.notes = [n for n in c.notes if n.start < song_end]
+        c.tempos = [t for t in c.tempos if t[0] < song_end]
+    return start, song_end
+
+
+def _lcm(a: Fraction, b: Fraction) -> Fraction:
+    num = a.numerator * b.denominator
+    other = b.numerator * a.denominator
+    den = a.denominator * b.denominator
+    return Fraction(num * other // math.gcd(num, other), den)
