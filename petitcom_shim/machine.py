@@ -19,8 +19,9 @@ import pygame
 from petitcom_shim import charset, font
 from petitcom_shim.config import ShimConfig
 from petitcom_shim.display import create_frontend
-from petitcom_shim.errors import IllegalFunctionCall, OutOfRange
-from petitcom_shim.input import Input
+from petitcom_shim.errors import Break, IllegalFunctionCall, OutOfRange
+from petitcom_shim.input import Button, Input
+from petitcom_shim.numbers import to_int
 from petitcom_shim.sound import Sound
 from petitcom_shim.video.bg import BGLayer, decode_tile, tile_word
 from petitcom_shim.video.chr import ChrStore, ResourceRef, parse_resource
@@ -65,6 +66,10 @@ class Machine:
         title: Window title.
         config: Key bindings and window settings (see ``petitcom_shim.config``).
         audio: Enable sound; defaults to ``not headless``.
+        select_break: SELECT ends the program as on PTC: the next ``vsync``/``wait``
+            after SELECT goes down raises :class:`~petitcom_shim.errors.Break`. Off by
+            default, so a program can use SELECT as an ordinary button; also settable
+            later as the attribute of the same name.
     """
 
     def __init__(
@@ -80,8 +85,10 @@ class Machine:
         title: str = "Petit Computer",
         config: ShimConfig | None = None,
         audio: bool | None = None,
+        select_break: bool = False,
     ) -> None:
         self.headless = headless
+        self.select_break = select_break
         self.realtime = (not headless) if realtime is None else realtime
         self.running = True
         self._random = random.Random(seed)
@@ -130,6 +137,8 @@ class Machine:
     def _frame(self) -> None:
         self.running = self.frontend.pump(self.input) and self.running
         self.input.latch()
+        if self.select_break and self.input.button(2) & Button.SELECT:
+            raise Break()
         for screen in self.screens:
             screen.step()
         self._frames += 1
@@ -354,12 +363,13 @@ class Machine:
 
     def bgput(self, layer: int, x: int, y: int, *tile: object) -> None:
         """BGPUT: one tile as (chr[, pal, h, v]), a tile word, or a 4-hex-digit string."""
-        self._bg(layer).put(int(x), int(y), tile_word(tile))
+        self._bg(layer).put(to_int(x), to_int(y), tile_word(tile))
 
     def bgfill(self, layer: int, x1: int, y1: int, x2: int, y2: int, *tile: object) -> None:
         """BGFILL: fill a tile rectangle (corners clamped to 0-63, any order)."""
         target = self._bg(layer)
         word = tile_word(tile)
+        x1, y1, x2, y2 = (to_int(v) for v in (x1, y1, x2, y2))
         left, right = sorted((min(max(x1, 0), 63), min(max(x2, 0), 63)))
         top, bottom = sorted((min(max(y1, 0), 63), min(max(y2, 0), 63)))
         target.map[top : bottom + 1, left : right + 1] = word
@@ -380,8 +390,8 @@ class Machine:
     def bgofs(self, layer: int, x: float, y: float, t: int = 0) -> None:
         """BGOFS: scroll offset in pixels (wraps at 512), optionally over t frames."""
         target = self._bg(layer)
-        target.ofs_x.set(float(x), t)
-        target.ofs_y.set(float(y), t)
+        target.ofs_x.set(to_int(x), to_int(t))
+        target.ofs_y.set(to_int(y), to_int(t))
 
     def bgchk(self, layer: int) -> bool:
         """BGCHK: True while a timed BGOFS is still moving."""
@@ -393,11 +403,12 @@ class Machine:
 
     def bgreadw(self, layer: int, x: int, y: int) -> int:
         """BGREAD as the 16-bit tile word."""
-        return int(self._bg(layer).map[int(y) & 63, int(x) & 63])
+        return int(self._bg(layer).map[to_int(y) & 63, to_int(x) & 63])
 
     def bgcopy(self, layer: int, x1: int, y1: int, x2: int, y2: int, x3: int, y3: int) -> None:
         """BGCOPY: copy a tile block within a layer; the destination wraps at 64."""
         target = self._bg(layer)
+        x1, y1, x2, y2, x3, y3 = (to_int(v) for v in (x1, y1, x2, y2, x3, y3))
         left, right = sorted((x1 & 63, x2 & 63))
         top, bottom = sorted((y1 & 63, y2 & 63))
         block = target.map[top : bottom + 1, left : right + 1].copy()
@@ -468,13 +479,13 @@ class Machine:
         """SPSETV: store per-sprite variable i (0-7)."""
         if not 0 <= i <= 7:
             raise OutOfRange(f"sprite variable {i} not in 0-7")
-        self._sp.get(id).vars[i] = val
+        self._sp.live(id, "SPSETV").vars[i] = val
 
     def spgetv(self, id: int, i: int) -> float:
         """SPGETV: read per-sprite variable i (0-7)."""
         if not 0 <= i <= 7:
             raise OutOfRange(f"sprite variable {i} not in 0-7")
-        return self._sp.get(id).vars[i]
+        return self._sp.live(id, "SPGETV").vars[i]
 
     def spread(self, id: int) -> SpriteState:
         """SPREAD: (x, y, angle, scale, chr) now; chr is the base, not the animation frame."""
@@ -545,44 +556,45 @@ class Machine:
         return self.grp_pages[self._gvideo.grp_draw]
 
     def _c(self, c: int | None) -> int:
-        return self._gvideo.gcolor if c is None else int(c) & 0xFF
+        return self._gvideo.gcolor if c is None else to_int(c) & 0xFF
 
-    def gcls(self, c: int = 0) -> None:
-        """GCLS: fill the drawing page with colour c."""
-        self._page.clear(int(c))
+    def gcls(self, c: int | None = None) -> None:
+        """GCLS [c]: fill the drawing page with colour c, by default the current GCOLOR."""
+        self._page.clear(self._c(c))
 
     def gcolor(self, c: int) -> None:
         """GCOLOR: default colour of the GRP verbs on this GRP screen."""
-        self._gvideo.gcolor = int(c) & 0xFF
+        self._gvideo.gcolor = to_int(c) & 0xFF
 
     def gpset(self, x: int, y: int, c: int | None = None) -> None:
         """GPSET: plot one pixel."""
-        xs, ys = line_points(int(x), int(y), int(x), int(y))
+        xs, ys = line_points(to_int(x), to_int(y), to_int(x), to_int(y))
         self._page.plot(xs, ys, self._c(c), self._xor)
 
     def gline(self, x1: int, y1: int, x2: int, y2: int, c: int | None = None) -> None:
         """GLINE: a line, both ends included."""
-        xs, ys = line_points(int(x1), int(y1), int(x2), int(y2))
+        xs, ys = line_points(to_int(x1), to_int(y1), to_int(x2), to_int(y2))
         self._page.plot(xs, ys, self._c(c), self._xor)
 
     def gbox(self, x1: int, y1: int, x2: int, y2: int, c: int | None = None) -> None:
         """GBOX: rectangle outline."""
-        self._page.box(int(x1), int(y1), int(x2), int(y2), self._c(c), self._xor)
+        self._page.box(to_int(x1), to_int(y1), to_int(x2), to_int(y2), self._c(c), self._xor)
 
     def gfill(self, x1: int, y1: int, x2: int, y2: int, c: int | None = None) -> None:
         """GFILL: filled rectangle."""
-        self._page.fill_rect(int(x1), int(y1), int(x2), int(y2), self._c(c), self._xor)
+        self._page.fill_rect(to_int(x1), to_int(y1), to_int(x2), to_int(y2), self._c(c), self._xor)
 
     def gcircle(self, x: int, y: int, r: int, c: int | None = None) -> None:
         """GCIRCLE: circle outline of radius r."""
         if r < 0:
             raise OutOfRange(f"GCIRCLE radius {r} is negative")
-        xs, ys = circle_points(int(x), int(y), int(r))
+        xs, ys = circle_points(to_int(x), to_int(y), to_int(r))
         self._page.plot(xs, ys, self._c(c), self._xor)
 
     def gpaint(self, x: int, y: int, c: int | None = None, border: int | None = None) -> None:
         """GPAINT: flood fill from (x, y); with ``border``, fill up to that colour."""
-        self._page.paint(int(x), int(y), self._c(c), border)
+        edge = None if border is None else to_int(border) & 0xFF
+        self._page.paint(to_int(x), to_int(y), self._c(c), edge)
 
     def gputchr(self, x: int, y: int, res: str, chr: int, pal: int, scale: int) -> None:
         """GPUTCHR: draw a CHR tile (scale 1/2/4/8) and copy its palette into COL2.
@@ -596,18 +608,18 @@ class Machine:
             raise OutOfRange(f"character {chr} not in 0-255")
         ref = self._ref(res, self._gpage)
         tile = self.chr.bank(ref)[chr]
-        self._page.blit_chr(int(x), int(y), tile, int(pal), int(scale))
-        self._gvideo.palettes.copy_palette(1 if ref.family.startswith("SP") else 0, int(pal))
+        self._page.blit_chr(to_int(x), to_int(y), tile, to_int(pal), to_int(scale))
+        self._gvideo.palettes.copy_palette(1 if ref.family.startswith("SP") else 0, to_int(pal))
 
     def gprio(self, p: int) -> None:
         """GPRIO: where the GRP page sits among the layers (0 front - 3 back)."""
         if not 0 <= p <= 3:
             raise OutOfRange(f"GPRIO {p} not in 0-3")
-        self._gvideo.gprio = int(p)
+        self._gvideo.gprio = to_int(p)
 
     def gspoit(self, x: int, y: int) -> int:
         """GSPOIT: colour of a pixel of the drawing page, -1 off the page."""
-        return self._page.get(int(x), int(y))
+        return self._page.get(to_int(x), to_int(y))
 
     def gcopy(
         self, src: int, x1: int, y1: int, x2: int, y2: int, x3: int, y3: int, mode: int
@@ -617,7 +629,8 @@ class Machine:
         Mode 0 skips colour-0 pixels; mode 1 copies everything.
         """
         source = self.grp_pages[check_page(src)]
-        self._page.copy_from(source, x1, y1, x2, y2, x3, y3, mode)
+        x1, y1, x2, y2, x3, y3 = (to_int(v) for v in (x1, y1, x2, y2, x3, y3))
+        self._page.copy_from(source, x1, y1, x2, y2, x3, y3, to_int(mode))
 
     def gdrawmd(self, xor: bool | int) -> None:
         """GDRAWMD: 1/True = XOR drawing, 0/False = normal."""
