@@ -122,6 +122,20 @@ def test_verbs_floor_their_numbers(m: Machine) -> None:
     assert m.bgread(0, 63, 0)[0] == 5
 
 
+def test_spread_reports_whole_pixels_and_spangle_whole_degrees(m: Machine) -> None:
+    """[SBC] cmd_spread FP_TO_INT / [EMK] spread_ floor; SPANGLE's angle is an
+    integer in both ([SBC] STACK_INT, [EMK] "rounds down always")."""
+    m.spset(0, 0, 0, 0, 0, 0)
+    m.spofs(0, 10, -10, 4)
+    m.vsync(1)
+    assert m.spread(0)[:2] == (2, -3)  # exactly 2.5, -2.5 mid-move
+    assert m.screens[0].sprites.position(0) == (2.5, -2.5)
+    m.spangle(0, 45.9)
+    assert m.spread(0).angle == 45
+    m.spangle(0, -0.5)
+    assert m.spread(0).angle == 359
+
+
 # -- errors ----------------------------------------------------------------------
 @pytest.mark.parametrize(
     "verb",

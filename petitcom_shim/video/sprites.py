@@ -386,11 +386,12 @@ class SpriteScreen:
         self._animating.add(sid)
 
     def spangle(self, sid: int, deg: float, t: int = 0, direction: int = 1) -> None:
-        """SPANGLE: clockwise angle; over t frames turning ``direction`` (1 cw, -1 ccw)."""
+        """SPANGLE: clockwise angle in whole degrees (floored, as [SBC] and [EMK] take
+        it); over t frames turning ``direction`` (1 cw, -1 ccw)."""
         sp = self._check_affine(sid, "SPANGLE")
         if direction not in (1, -1):
             raise IllegalFunctionCall(f"SPANGLE direction must be 1 or -1, got {direction}")
-        target = float(deg) % 360
+        target = float(to_int(deg) % 360)
         if t <= 0:
             self._motion.set(sid, _ANGLES, (target,))
         else:
@@ -419,10 +420,15 @@ class SpriteScreen:
         )
 
     def spread(self, sid: int) -> SpriteState:
-        """SPREAD: position, angle, scale and base character."""
+        """SPREAD: position, angle, scale and base character.
+
+        The position reads back as whole pixels, rounded toward -infinity like
+        every PTC integer ([SBC] cmd_spread ``FP_TO_INT``, [EMK] ``floor``), even
+        mid-move; :meth:`position` has the exact value.
+        """
         sp = self.get(sid)
         x, y = self.position(sid)
-        return SpriteState(x, y, self.angle(sid), self.scale(sid), sp.chr)
+        return SpriteState(to_int(x), to_int(y), self.angle(sid), self.scale(sid), sp.chr)
 
     # -- per frame -------------------------------------------------------------
     def step(self) -> None:
