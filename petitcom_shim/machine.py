@@ -9,6 +9,7 @@ looks at them, so tests and simulations run as fast as the logic allows.
 
 from __future__ import annotations
 
+import datetime
 import random
 from pathlib import Path
 
@@ -37,6 +38,8 @@ __all__ = ["FPS", "MAINCNTL_WRAP", "Machine", "SpriteState"]
 FPS = 60
 #: MAINCNTL counts 0..524287 and then wraps, MAINCNTH counting the wraps (see decisions doc).
 MAINCNTL_WRAP = 524288
+#: PNLTYPE's panel names: off, plain panel, alphanumeric, symbol and kana keyboards.
+PANEL_TYPES = ("OFF", "PNL", "KYA", "KYM", "KYK")
 SCREEN_W = 256
 SCREEN_H = 192
 
@@ -119,6 +122,8 @@ class Machine:
         self._sppage = 0
         self._gpage = 0
         self._xor = False
+        #: The panel PNLTYPE last chose; "OFF" (what the shim always shows) until then.
+        self.panel = "OFF"
 
     # -- frame loop ------------------------------------------------------------
     def vsync(self, n: int = 1) -> None:
@@ -668,6 +673,40 @@ class Machine:
     def tchtime(self) -> int:
         """TCHTIME: frames the current touch has lasted (0 when released)."""
         return self.input.tchtime
+
+    def inkey(self) -> str:
+        """INKEY$(): the next character typed on the keyboard (PTC charset), or ""."""
+        return self.input.inkey()
+
+    @property
+    def keyboard(self) -> int:
+        """KEYBOARD: the software-keyboard key being touched; always 0, as the shim
+        shows no keyboard panel (type on the real keyboard and read INKEY$)."""
+        return 0
+
+    def pnltype(self, kind: str) -> None:
+        """PNLTYPE "OFF"|"PNL"|"KYA"|"KYM"|"KYK": accepted and remembered in
+        :attr:`panel`; the shim draws no panel, the lower screen always shows its
+        layers as with "OFF" (docs/petitcom-decisions.md).
+
+        Raises:
+            IllegalFunctionCall: any other name.
+        """
+        name = str(kind).upper()
+        if name not in PANEL_TYPES:
+            names = ", ".join(PANEL_TYPES)
+            raise IllegalFunctionCall(f"PNLTYPE must be one of {names}, got {kind!r}")
+        self.panel = name
+
+    @property
+    def date(self) -> str:
+        """DATE$: today's local date as "YYYY/MM/DD" ([SBC] sys_date)."""
+        return datetime.datetime.now().strftime("%Y/%m/%d")
+
+    @property
+    def time(self) -> str:
+        """TIME$: the local time as "HH:MM:SS" ([SBC] sys_time)."""
+        return datetime.datetime.now().strftime("%H:%M:%S")
 
     def dropped_files(self) -> list[Path]:
         """Files dropped on any window since the last call."""
