@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pygame
 import pytest
@@ -67,3 +68,36 @@ def test_date_and_time_formats(m: Machine) -> None:
     """DATE$ "YYYY/MM/DD", TIME$ "HH:MM:SS" ([SBC] sysvars.c sys_date/sys_time)."""
     assert re.fullmatch(r"20\d\d/(0[1-9]|1[0-2])/(0[1-9]|[12]\d|3[01])", m.date)
     assert re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d:[0-5]\d", m.time)
+
+
+def _coverage_rows() -> list[tuple[list[str], str]]:
+    """(keywords, shim cell) of every row of the coverage table in the decisions doc."""
+    doc = Path(__file__).resolve().parent.parent / "docs" / "petitcom-decisions.md"
+    text = doc.read_text(encoding="utf-8").split("## Keyword coverage", 1)[1]
+    rows = []
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 3 or cells[0] in ("Keyword", "---") or cells[0].startswith("("):
+            continue
+        keywords = [k.strip() for k in cells[0].replace(" / ?", "").split(",")]
+        rows.append((keywords, cells[1]))
+    return rows
+
+
+def test_coverage_table_matches_the_machine() -> None:
+    """docs/petitcom-decisions.md: a "Yes" keyword exists on Machine (its lower-case
+    name, or the names given in backticks); a plain "No" one does not."""
+    rows = _coverage_rows()
+    assert sum(len(k) for k, _ in rows) == 109
+    have = 0
+    for keywords, shim in rows:
+        named = re.findall(r"`(\w+)", shim)
+        names = named if len(named) == len(keywords) else [k.lower().rstrip("$") for k in keywords]
+        if shim.startswith("Yes"):
+            have += len(keywords)
+            missing = [n for n in names if not hasattr(Machine, n)]
+            assert not missing, f"table says Yes but Machine lacks {missing}"
+        elif shim == "No":
+            present = [n for n in names if hasattr(Machine, n)]
+            assert not present, f"table says No but Machine has {present}"
+    assert have == 78
