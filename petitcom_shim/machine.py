@@ -622,18 +622,31 @@ class Machine:
             raise OutOfRange(f"GPRIO {p} not in 0-3")
         self._gvideo.gprio = to_int(p)
 
-    def gspoit(self, x: int, y: int) -> int:
-        """GSPOIT: colour of a pixel of the drawing page, -1 off the page."""
-        return self._page.get(to_int(x), to_int(y))
+    def gspoit(self, *args: float) -> int:
+        """GSPOIT([page,]x,y): colour of a pixel of GRP page ``page`` (0-3) or, without
+        it, of the drawing page; -1 off the page ([SBS] docs-ptc-graphics)."""
+        if len(args) == 3:
+            page = self.grp_pages[check_page(to_int(args[0]))]
+        elif len(args) == 2:
+            page = self._page
+        else:
+            raise IllegalFunctionCall(f"GSPOIT takes [page,]x,y, got {len(args)} values")
+        return page.get(to_int(args[-2]), to_int(args[-1]))
 
-    def gcopy(
-        self, src: int, x1: int, y1: int, x2: int, y2: int, x3: int, y3: int, mode: int
-    ) -> None:
-        """GCOPY: copy a rectangle of page ``src`` to (x3, y3) of the drawing page.
+    def gcopy(self, *args: float) -> None:
+        """GCOPY [src,]x1,y1,x2,y2,x3,y3,mode: copy a rectangle of page ``src`` (by
+        default the drawing page itself) to (x3, y3) of the drawing page.
 
         Mode 0 skips colour-0 pixels; mode 1 copies everything.
         """
-        source = self.grp_pages[check_page(src)]
+        if len(args) == 8:
+            src, x1, y1, x2, y2, x3, y3, mode = args
+            source = self.grp_pages[check_page(to_int(src))]
+        elif len(args) == 7:
+            x1, y1, x2, y2, x3, y3, mode = args
+            source = self._page
+        else:
+            raise IllegalFunctionCall(f"GCOPY takes 7 or 8 values, got {len(args)}")
         x1, y1, x2, y2, x3, y3 = (to_int(v) for v in (x1, y1, x2, y2, x3, y3))
         self._page.copy_from(source, x1, y1, x2, y2, x3, y3, to_int(mode))
 

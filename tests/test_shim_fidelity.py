@@ -92,6 +92,24 @@ def test_gcls_without_argument_uses_gcolor(m: Machine) -> None:
     assert m.gspoit(10, 10) == 2
 
 
+def test_gspoit_and_gcopy_take_an_optional_page_first(m: Machine) -> None:
+    """[SBS] docs-ptc-graphics / petitcom.md §5: GSPOIT([page,]x,y) and
+    GCOPY [src,]x1,y1,x2,y2,x3,y3,mode; without it, the drawing page."""
+    m.gpage(0, 2, 0)
+    m.gpset(1, 1, 6)
+    m.gpage(0, 0, 0)
+    assert m.gspoit(2, 1, 1) == 6 and m.gspoit(1, 1) == 0
+    m.gpset(3, 3, 9)
+    m.gcopy(0, 0, 4, 4, 100, 100, 1)  # 7 values: within the drawing page
+    assert m.gspoit(103, 103) == 9
+    m.gcopy(2, 0, 0, 4, 4, 50, 50, 0)  # 8 values: from page 2
+    assert m.gspoit(51, 51) == 6 and m.gspoit(0, 51, 51) == 6
+    with pytest.raises(IllegalFunctionCall, match="GSPOIT"):
+        m.gspoit(1)
+    with pytest.raises(IllegalFunctionCall, match="GCOPY"):
+        m.gcopy(0, 0, 4, 4, 100, 100)
+
+
 # -- numbers ---------------------------------------------------------------------
 def test_to_int_rounds_toward_negative_infinity() -> None:
     """20.12 fixed point, integer part by arithmetic shift ([SBC] FP_TO_INT)."""
