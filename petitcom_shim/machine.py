@@ -438,23 +438,23 @@ class Machine:
         Raises:
             IllegalFunctionCall: the size is not one of the 12 legal DS shapes.
         """
-        self._sp.spset(id, chr, pal, h, v, prio, w, h_)
+        self._sp.spset(*(to_int(a) for a in (id, chr, pal, h, v, prio, w, h_)))
 
     def spclr(self, id: int | None = None) -> None:
         """SPCLR: clear one sprite or all sprites of the current sprite page."""
-        self._sp.spclr(id)
+        self._sp.spclr(None if id is None else to_int(id))
 
     def spexists(self, id: int) -> bool:
         """True if sprite id has been set (SPSET) and not cleared."""
-        return self._sp.get(id).active
+        return self._sp.get(to_int(id)).active
 
     def spofs(self, id: int, x: float, y: float, t: int = 0) -> None:
         """SPOFS: move the home point to (x, y), over t frames from where it is now."""
-        self._sp.spofs(id, x, y, t)
+        self._sp.spofs(to_int(id), x, y, t)
 
     def sphome(self, id: int, hx: int, hy: int) -> None:
         """SPHOME: origin for SPOFS, rotation and scale (signed 8-bit each)."""
-        self._sp.sphome(id, hx, hy)
+        self._sp.sphome(to_int(id), hx, hy)
 
     def spchr(
         self,
@@ -466,39 +466,41 @@ class Machine:
         prio: int | None = None,
     ) -> None:
         """SPCHR: change character (and optionally palette, flips, priority)."""
-        self._sp.spchr(id, chr, pal, h, v, prio)
+        self._sp.spchr(to_int(id), chr, pal, h, v, prio)
 
     def spanim(self, id: int, n: int, t: int, loop: int = 0) -> None:
         """SPANIM: cycle n characters, t frames each; loop 0 = forever."""
-        self._sp.spanim(id, n, t, loop)
+        self._sp.spanim(to_int(id), n, t, loop)
 
     def spangle(self, id: int, deg: float, t: int = 0, direction: int = 1) -> None:
         """SPANGLE: clockwise rotation about the home point (ids 0-31)."""
-        self._sp.spangle(id, deg, t, direction)
+        self._sp.spangle(to_int(id), deg, t, direction)
 
     def spscale(self, id: int, pct: float, t: int = 0) -> None:
         """SPSCALE: 0-200 % about the home point (ids 0-31)."""
-        self._sp.spscale(id, pct, t)
+        self._sp.spscale(to_int(id), pct, t)
 
     def spsetv(self, id: int, i: int, val: float) -> None:
         """SPSETV: store per-sprite variable i (0-7)."""
+        i = to_int(i)
         if not 0 <= i <= 7:
             raise OutOfRange(f"sprite variable {i} not in 0-7")
-        self._sp.live(id, "SPSETV").vars[i] = val
+        self._sp.live(to_int(id), "SPSETV").vars[i] = val
 
     def spgetv(self, id: int, i: int) -> float:
         """SPGETV: read per-sprite variable i (0-7)."""
+        i = to_int(i)
         if not 0 <= i <= 7:
             raise OutOfRange(f"sprite variable {i} not in 0-7")
-        return self._sp.live(id, "SPGETV").vars[i]
+        return self._sp.live(to_int(id), "SPGETV").vars[i]
 
     def spread(self, id: int) -> SpriteState:
         """SPREAD: (x, y, angle, scale, chr) now; chr is the base, not the animation frame."""
-        return self._sp.spread(id)
+        return self._sp.spread(to_int(id))
 
     def spchk(self, id: int) -> int:
         """SPCHK: 1 moving, 2 rotating, 4 scaling, 8 animating."""
-        return self._sp.spchk(id)
+        return self._sp.spchk(to_int(id))
 
     def spcol(
         self,
@@ -511,25 +513,25 @@ class Machine:
         group: int = 0xFF,
     ) -> None:
         """SPCOL: hitbox relative to the sprite box, scale flag and 8-bit group mask."""
-        self._sp.spcol(id, x, y, w, h, scaleflag, group)
+        self._sp.spcol(to_int(id), x, y, w, h, scaleflag, group)
 
     def spcolvec(self, id: int, dx: float, dy: float) -> None:
         """SPCOLVEC: per-frame displacement used for swept collision."""
-        self._sp.spcolvec(id, dx, dy)
+        self._sp.spcolvec(to_int(id), dx, dy)
 
     def sphit(self, id: int, start: int = 0) -> bool:
         """SPHIT: does sprite id touch another active sprite from ``start`` on?"""
-        return self._sp.sphit(id, start)
+        return self._sp.sphit(to_int(id), to_int(start))
 
     def sphitsp(self, a: int, b: int) -> bool:
         """SPHITSP: do sprites a and b touch? (SPHITNO is left alone.)"""
-        return self._sp.sphitsp(a, b)
+        return self._sp.sphitsp(to_int(a), to_int(b))
 
     def sphitrc(
         self, id: int, x: float, y: float, w: float, h: float, dx: float = 0, dy: float = 0
     ) -> bool:
         """SPHITRC: does the sprite touch the rectangle (moving dx, dy per frame)?"""
-        return self._sp.sphitrc(id, x, y, w, h, dx, dy)
+        return self._sp.sphitrc(to_int(id), x, y, w, h, dx, dy)
 
     @property
     def sphitno(self) -> int:

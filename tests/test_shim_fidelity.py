@@ -138,6 +138,13 @@ def test_verbs_floor_their_numbers(m: Machine) -> None:
     assert (m.csrx, m.csry) == (1, 2)
     m.bgput(0, -0.5, 0, 5)  # x = -1 wraps to 63
     assert m.bgread(0, 63, 0)[0] == 5
+    m.spset(2.7, 3.5, 1.2, 0, 0, 1.9)  # ids and looks floor too
+    assert m.spexists(2) and m.spread(2.2).chr == 3
+    assert m.screens[0].sprites.get(2).prio == 1
+    m.spsetv(2, 7.9, 5)
+    assert m.spgetv(2, 7) == 5
+    m.spclr(2.5)
+    assert not m.spexists(2)
 
 
 def test_spread_reports_whole_pixels_and_spangle_whole_degrees(m: Machine) -> None:
