@@ -18,16 +18,18 @@ __all__ = ["Break", "IllegalFunctionCall", "OutOfRange", "PetitcomError"]
 class PetitcomError(ValueError):
     """Base class of every error the shim raises for bad arguments.
 
-    Subclasses set :attr:`ptc_name`, the error message Petit Computer shows
-    (the list in [PEMU] data.c ``GetErrorMessage``); the detail given to the
-    constructor follows it after a colon.
+    Subclasses for PTC's own errors set :attr:`ptc_name`, the message Petit
+    Computer shows (the list in [PEMU] data.c ``GetErrorMessage``); the detail
+    given to the constructor follows it after a colon. Without a ``ptc_name``
+    (other shim errors) the message is the detail alone.
     """
 
-    ptc_name: ClassVar[str] = "Error"
+    ptc_name: ClassVar[str] = ""
 
     def __init__(self, detail: str = "") -> None:
         self.detail = detail
-        super().__init__(f"{self.ptc_name}: {detail}" if detail else self.ptc_name)
+        name = self.ptc_name
+        super().__init__(f"{name}: {detail}" if name and detail else detail or name)
 
 
 class IllegalFunctionCall(PetitcomError):

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from petitcom_shim import Break, Button, IllegalFunctionCall, Machine, OutOfRange
+from petitcom_shim import Break, Button, IllegalFunctionCall, Machine, OutOfRange, PetitcomError
 from petitcom_shim.numbers import to_int
 from petitcom_shim.video.palette import decode_color, encode_color
 
@@ -244,3 +244,13 @@ def test_select_breaks_only_when_the_program_opts_in() -> None:
     finally:
         plain.close()
         strict.close()
+
+
+def test_other_shim_errors_keep_their_own_message() -> None:
+    """Only PTC's own errors get PTC's name in front."""
+
+    class Other(PetitcomError):
+        pass
+
+    assert str(Other("a file is damaged")) == "a file is damaged"
+    assert str(OutOfRange("x")) == "Out of range: x"
