@@ -196,6 +196,18 @@ def test_spchr_takes_all_or_none_of_its_options(m: Machine) -> None:
     assert m.spread(0).chr == 5
 
 
+def test_lower_screen_sprite_characters_stop_at_117(m: Machine) -> None:
+    """[WIKI] SPCHR, [SBC] cmd_spchr: chr 0-511 on the upper screen, 0-117 on the lower."""
+    m.spset(0, 511, 0, 0, 0, 0)
+    m.sppage(1)
+    m.spset(0, 117, 0, 0, 0, 0)
+    with pytest.raises(OutOfRange, match="117"):
+        m.spset(1, 118, 0, 0, 0, 0)
+    with pytest.raises(OutOfRange):
+        m.spchr(0, 118)
+    assert m.spread(0).chr == 117
+
+
 def test_errors_carry_the_ptc_message(m: Machine) -> None:
     """[PEMU] data.c GetErrorMessage: "Out of range", "Illegal function call"."""
     with pytest.raises(OutOfRange) as out:

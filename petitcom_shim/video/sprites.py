@@ -72,6 +72,10 @@ class HitResult(NamedTuple):
     t: float
 
 
+#: The highest sprite character on the lower screen ([WIKI] SPCHR, [SBC] cmd_spchr).
+LOWER_MAX_CHR = 117
+
+
 def _s16(v: float) -> int:
     return ((to_int(v) & 0xFFFF) ^ 0x8000) - 0x8000
 
@@ -243,7 +247,9 @@ class SpriteScreen:
         self._chr = chr_store
         self._pal = palettes
         self._family = ("SPU", 0) if screen == 0 else ("SPS", 1)
-        self.max_chr = len(chr_store.tiles[self._family]) // 4 - 1
+        # Upper screen 0-511 (all of SPU0-SPU7); the lower screen stops at 117 although
+        # SPS0L/SPS1L hold 128 ([WIKI] SPCHR, [SBC] cmd_spchr).
+        self.max_chr = len(chr_store.tiles[self._family]) // 4 - 1 if screen == 0 else LOWER_MAX_CHR
         self.sprites = [Sprite(sid=i) for i in range(SPRITE_COUNT)]
         # x, y, angle, scale of every sprite (angle/scale stay 0/100 for ids 32-99)
         self._motion = TweenArray([0.0, 0.0, 0.0, 100.0], SPRITE_COUNT)
