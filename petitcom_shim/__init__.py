@@ -10,8 +10,16 @@ import os
 # pygame prints a banner on import; a hardware layer should be quiet.
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-from petitcom_shim.errors import IllegalFunctionCall, OutOfRange, PetitcomError
+from petitcom_shim.errors import Break, IllegalFunctionCall, OutOfRange, PetitcomError
 from petitcom_shim.input import Button
 from petitcom_shim.machine import Machine, SpriteState
 
-__all__ = ["Button", "IllegalFunctionCall", "Machine", "OutOfRange", "PetitcomError", "SpriteState"]
+__all__ = [
+    "Break",
+    "Button",
+    "IllegalFunctionCall",
+    "Machine",
+    "OutOfRange",
+    "PetitcomError",
+    "SpriteState",
+]

@@ -4,8 +4,8 @@ Petit Computer stores program text, console cells (CHKCHR) and CHR$ values as
 one byte per character: ASCII in 0x20-0x7E, newline as 0x0D, half-width
 katakana in 0xA1-0xDF (JIS X 0201 order) and line graphics and symbols in
 0x01-0x1F, 0x80-0x9F and 0xE0-0xFF, with the card suits at 0xF0-0xF3.  The
-symbol codes are our own table (the real one exists only as ROM art); it is
-documented in docs/font.md and drawn by our font in assets/font/font8x8.txt.
+symbol codes follow PTC's own table ([PTT] common.py); our font draws them
+(assets/font/font8x8.txt) and docs/font.md lists them.
 
 :func:`to_ptc` also accepts the text people actually type: full-width ASCII,
 full-width katakana and hiragana (shown as katakana, voiced kana split into
@@ -35,25 +35,33 @@ NEWLINE: Final = 0x0D
 REPLACEMENT: Final = 0x3F
 """The code ``to_ptc(..., errors="replace")`` puts in place of an unmappable character: '?'."""
 
-# Symbol codes.  Layout idea (blocks and box pieces in 0x80-0x9F, more graphics
-# and the suits in 0xE0-0xFF) follows the 8-bit Japanese home-computer
-# tradition the real PTC set comes from; the exact choice of symbols is ours.
+# Symbol codes, as Petit Computer (US v2) has them: [PTT] common.py ``CHARS``
+# names the symbol at each code by its nearest Unicode look-alike.  The glyphs
+# are our own drawings (assets/font/font8x8.txt).  Where [PTT] has no
+# character for a code (0x03-0x06, 0x0E, 0x0F, 0x13, 0x14, 0x1B, 0x7F,
+# 0xE8-0xEF, 0xF5-0xF7) the symbol is our own choice; docs/font.md marks them.
 _SYMBOLS_01_1F: Final = (
-    "○●◆◇★☆■□▲▼◀▶"  # 0x01-0x0C
+    "🅐🅑"  # 0x01-0x02: the A and B buttons
+    "◆◀▶☆"  # 0x03-0x06: ours
+    "☺☻⇥★🖛🅻"  # 0x07-0x0C
     "\n"  # 0x0D: newline, drawn blank
-    "♪♫←↑→↓×÷±°¥∞≠≤≥√π…"  # 0x0E-0x1F
+    "×÷"  # 0x0E-0x0F: ours
+    "♪♫🆁"  # 0x10-0x12
+    "±°"  # 0x13-0x14: ours
+    "🭽🭶🭾🅧🅨⭗"  # 0x15-0x1A: frame top pieces, the X and Y buttons, a ring
+    "¥"  # 0x1B: ours
+    "→←↑↓"  # 0x1C-0x1F
 )
 _SYMBOLS_80_9F: Final = (
-    "▁▂▃▄▅▆▇█"  # 0x80-0x87: lower blocks, 1/8 steps
-    "▏▎▍▌▋▊▉┼"  # 0x88-0x8F: left blocks, 1/8 steps; cross
-    "┴┬┤├▔─│▕"  # 0x90-0x97
-    "┌┐└┘╭╮╰╯"  # 0x98-0x9F
+    "◇▘▝▀▖▌▞▛▗▚▐▜▄▙▟█"  # 0x80-0x8F: 0x80 + quadrant bits (1 TL, 2 TR, 4 BL, 8 BR)
+    "┻┳┣╋┫━┃■┏┓┗┛◢◣◥◤"  # 0x90-0x9F
 )
 _SYMBOLS_E0_FF: Final = (
-    "═║╔╗╚╝◢◣"  # 0xE0-0xE7
-    "◥◤░▒▓╱╲╳"  # 0xE8-0xEF
-    "♠♥♦♣▘▝▖▗"  # 0xF0-0xF7: suits (fixed by PTC), quadrants
-    "▚▞▀▐♤♡♢♧"  # 0xF8-0xFF
+    "◼●▲▼□○△▽"  # 0xE0-0xE7
+    "∞≠≤≥√π…░"  # 0xE8-0xEF: ours
+    "♠♥♦♣🯅"  # 0xF0-0xF4
+    "▓♤♡"  # 0xF5-0xF7: ours
+    "▔▏▕▁╱╲╳▒"  # 0xF8-0xFF
 )
 
 
@@ -63,10 +71,10 @@ def _build_table() -> tuple[str, ...]:
         table[0x01 + offset] = symbol
     for code in range(0x20, 0x7F):
         table[code] = chr(code)
-    table[0x7F] = "◎"
+    table[0x7F] = "◎"  # ours
     for offset, symbol in enumerate(_SYMBOLS_80_9F):
         table[0x80 + offset] = symbol
-    table[0xA0] = "\u00a0"  # no-break space: a second blank cell
+    table[0xA0] = "〜"  # a wave dash, as on PTC
     for code in range(0xA1, 0xE0):
         table[code] = chr(0xFF61 + code - 0xA1)  # U+FF61..U+FF9F, same order as JIS X 0201
     for offset, symbol in enumerate(_SYMBOLS_E0_FF):
@@ -74,10 +82,18 @@ def _build_table() -> tuple[str, ...]:
     return tuple(table)
 
 
+#: Characters PTC has no code for, written with the PTC symbol that looks like
+#: them: light box drawing becomes PTC's (heavy) box pieces.
+_LOOK_ALIKES: Final = {
+    "─": "━", "│": "┃", "┌": "┏", "┐": "┓", "└": "┗", "┘": "┛", "├": "┣", "┤": "┫",
+    "┬": "┳", "┴": "┻", "┼": "╋", "╭": "┏", "╮": "┓", "╰": "┗", "╯": "┛",
+}  # fmt: skip
+
+
 PTC_TO_UNICODE: Final[tuple[str, ...]] = _build_table()
 """The canonical Unicode character of every PTC code 0x00-0xFF (index = code).
 
-0x00 is U+0000 and 0x0D is '\\n'; 0xA0 is U+00A0 (a blank cell).  Every entry is
+0x00 is U+0000 and 0x0D is '\\n'; 0xA0 is the wave dash U+301C.  Every entry is
 one character and all 256 are distinct, so the table is a bijection.
 """
 
@@ -148,7 +164,9 @@ def _build_encoder() -> dict[str, bytes]:
     encoder = {char: bytes([code]) for code, char in enumerate(PTC_TO_UNICODE)}
     encoder["\r"] = bytes([NEWLINE])  # a lone CR; CRLF is folded before lookup
     encoder["\u3000"] = b" "  # ideographic (full-width) space
-    encoder["〜"] = b"~"  # wave dash, the usual full-width tilde in Japanese text
+    encoder["\u00a0"] = b" "  # no-break space
+    for char, symbol in _LOOK_ALIKES.items():
+        encoder[char] = encoder[symbol]
     encoder["￥"] = encoder["¥"]
     for code in range(0xFF01, 0xFF5F):  # full-width ASCII ！..～
         encoder[chr(code)] = bytes([code - 0xFEE0])

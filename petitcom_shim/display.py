@@ -360,6 +360,8 @@ def _feed_common(event: pygame.event.Event, inp: Input) -> bool | None:
         inp.key_up(int(event.key))
     elif kind == pygame.DROPFILE:
         inp.drop_file(str(event.file))
+    elif kind == pygame.TEXTINPUT:
+        inp.type_text(str(event.text))
     elif kind == pygame.WINDOWFOCUSLOST:
         inp.release_all()
     elif not inp.handle_pad_event(event):

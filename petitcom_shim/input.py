@@ -15,11 +15,13 @@ between two latches still shows for one frame, so a quick tap is never lost.
 from __future__ import annotations
 
 import pathlib
+from collections import deque
 from collections.abc import Hashable
 from typing import Any, Final
 
 import pygame
 
+from petitcom_shim import charset
 from petitcom_shim.config import DPAD, PAD_BUTTONS, Button, ShimConfig, key_code
 
 __all__ = ["BUTTON_COUNT", "TOUCH_H", "TOUCH_W", "Button", "Input"]
@@ -32,6 +34,9 @@ TOUCH_W: Final = 256
 
 TOUCH_H: Final = 192
 """Height of the touch screen; TCHY is 0..TOUCH_H-1."""
+
+KEY_BUFFER: Final = 256
+"""Characters INKEY$ keeps before the oldest are dropped ([PEMU] ``KEYBUFFER_MAX``)."""
 
 _AXIS_MAX: Final = 32767.0
 """Full deflection of an SDL game-controller axis."""
@@ -73,6 +78,7 @@ class Input:
         self._cursor_moving = 0
         self._sticks: dict[int, tuple[float, float]] = {}  # instance id -> cursor stick
         self._drops: list[pathlib.Path] = []
+        self._typed: deque[int] = deque(maxlen=KEY_BUFFER)  # PTC codes for INKEY$
         self._devices: dict[int, Any] = {}  # instance id -> open Joystick/Controller
         self._controller_ids: set[int] = set()
         # Latched state, what the program reads.
@@ -196,6 +202,16 @@ class Input:
         out, self._drops = self._drops, []
         return out
 
+    def inkey(self) -> str:
+        """INKEY$: the oldest character typed and not yet read, or "" (PTC charset).
+
+        Unlike the buttons this is a queue, not a per-frame snapshot: PTC buffers
+        what the keyboard types ([EMK], [SBC] ``get_inkey``).
+        """
+        if not self._typed:
+            return ""
+        return charset.from_ptc(bytes((self._typed.popleft(),)))
+
     @property
     def cursor_visible(self) -> bool:
         """True while the keyboard/gamepad stylus cursor is shown (and steals d-pad and A)."""
@@ -243,6 +259,15 @@ class Input:
     def drop_file(self, path: str | pathlib.Path) -> None:
         """Queue a file as if it had been dropped on a window."""
         self._drops.append(pathlib.Path(path))
+
+    def type_text(self, text: str) -> None:
+        """Queue typed text for INKEY$ (a window's text input, or a test).
+
+        Characters the PTC charset cannot show are dropped; a line break is CHR$(13).
+        """
+        for char in text:
+            if charset.is_mappable(char):
+                self._typed.extend(charset.to_ptc(char))
 
     # ------------------------------------------------------------------ front-end side
 

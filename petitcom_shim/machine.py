@@ -9,6 +9,7 @@ looks at them, so tests and simulations run as fast as the logic allows.
 
 from __future__ import annotations
 
+import datetime
 import random
 from collections.abc import Iterable
 from pathlib import Path
@@ -21,9 +22,10 @@ from petitcom_shim import charset, font, ptcres
 from petitcom_shim.bgm import Bgm, parse_play_args
 from petitcom_shim.config import ShimConfig
 from petitcom_shim.display import create_frontend
-from petitcom_shim.errors import IllegalFunctionCall, OutOfRange
-from petitcom_shim.input import Input
+from petitcom_shim.errors import Break, IllegalFunctionCall, OutOfRange
+from petitcom_shim.input import Button, Input
 from petitcom_shim.mml import parse as parse_mml
+from petitcom_shim.numbers import to_int
 from petitcom_shim.sound import Sound
 from petitcom_shim.video.bg import BGLayer, decode_tile, tile_word
 from petitcom_shim.video.chr import ChrStore, ResourceRef, parse_resource
@@ -39,6 +41,8 @@ __all__ = ["FPS", "MAINCNTL_WRAP", "Machine", "SpriteState"]
 FPS = 60
 #: MAINCNTL counts 0..524287 and then wraps, MAINCNTH counting the wraps (see decisions doc).
 MAINCNTL_WRAP = 524288
+#: PNLTYPE's panel names: off, plain panel, alphanumeric, symbol and kana keyboards.
+PANEL_TYPES = ("OFF", "PNL", "KYA", "KYM", "KYK")
 SCREEN_W = 256
 SCREEN_H = 192
 
@@ -68,6 +72,10 @@ class Machine:
         title: Window title.
         config: Key bindings and window settings (see ``petitcom_shim.config``).
         audio: Enable sound; defaults to ``not headless``.
+        select_break: SELECT ends the program as on PTC: the next ``vsync``/``wait``
+            after SELECT goes down raises :class:`~petitcom_shim.errors.Break`. Off by
+            default, so a program can use SELECT as an ordinary button; also settable
+            later as the attribute of the same name.
     """
 
     def __init__(
@@ -83,8 +91,10 @@ class Machine:
         title: str = "Petit Computer",
         config: ShimConfig | None = None,
         audio: bool | None = None,
+        select_break: bool = False,
     ) -> None:
         self.headless = headless
+        self.select_break = select_break
         self.realtime = (not headless) if realtime is None else realtime
         self.running = True
         self._random = random.Random(seed)
@@ -116,6 +126,8 @@ class Machine:
         self._sppage = 0
         self._gpage = 0
         self._xor = False
+        #: The panel PNLTYPE last chose; "OFF" (what the shim always shows) until then.
+        self.panel = "OFF"
 
     # -- frame loop ------------------------------------------------------------
     def vsync(self, n: int = 1) -> None:
@@ -134,6 +146,8 @@ class Machine:
     def _frame(self) -> None:
         self.running = self.frontend.pump(self.input) and self.running
         self.input.latch()
+        if self.select_break and self.input.button(2) & Button.SELECT:
+            raise Break()
         for screen in self.screens:
             screen.step()
         self._frames += 1
@@ -381,12 +395,13 @@ class Machine:
 
     def bgput(self, layer: int, x: int, y: int, *tile: object) -> None:
         """BGPUT: one tile as (chr[, pal, h, v]), a tile word, or a 4-hex-digit string."""
-        self._bg(layer).put(int(x), int(y), tile_word(tile))
+        self._bg(layer).put(to_int(x), to_int(y), tile_word(tile))
 
     def bgfill(self, layer: int, x1: int, y1: int, x2: int, y2: int, *tile: object) -> None:
         """BGFILL: fill a tile rectangle (corners clamped to 0-63, any order)."""
         target = self._bg(layer)
         word = tile_word(tile)
+        x1, y1, x2, y2 = (to_int(v) for v in (x1, y1, x2, y2))
         left, right = sorted((min(max(x1, 0), 63), min(max(x2, 0), 63)))
         top, bottom = sorted((min(max(y1, 0), 63), min(max(y2, 0), 63)))
         target.map[top : bottom + 1, left : right + 1] = word
@@ -407,8 +422,8 @@ class Machine:
     def bgofs(self, layer: int, x: float, y: float, t: int = 0) -> None:
         """BGOFS: scroll offset in pixels (wraps at 512), optionally over t frames."""
         target = self._bg(layer)
-        target.ofs_x.set(float(x), t)
-        target.ofs_y.set(float(y), t)
+        target.ofs_x.set(to_int(x), to_int(t))
+        target.ofs_y.set(to_int(y), to_int(t))
 
     def bgchk(self, layer: int) -> bool:
         """BGCHK: True while a timed BGOFS is still moving."""
@@ -420,11 +435,12 @@ class Machine:
 
     def bgreadw(self, layer: int, x: int, y: int) -> int:
         """BGREAD as the 16-bit tile word."""
-        return int(self._bg(layer).map[int(y) & 63, int(x) & 63])
+        return int(self._bg(layer).map[to_int(y) & 63, to_int(x) & 63])
 
     def bgcopy(self, layer: int, x1: int, y1: int, x2: int, y2: int, x3: int, y3: int) -> None:
         """BGCOPY: copy a tile block within a layer; the destination wraps at 64."""
         target = self._bg(layer)
+        x1, y1, x2, y2, x3, y3 = (to_int(v) for v in (x1, y1, x2, y2, x3, y3))
         left, right = sorted((x1 & 63, x2 & 63))
         top, bottom = sorted((y1 & 63, y2 & 63))
         block = target.map[top : bottom + 1, left : right + 1].copy()
@@ -449,23 +465,23 @@ class Machine:
         Raises:
             IllegalFunctionCall: the size is not one of the 12 legal DS shapes.
         """
-        self._sp.spset(id, chr, pal, h, v, prio, w, h_)
+        self._sp.spset(*(to_int(a) for a in (id, chr, pal, h, v, prio, w, h_)))
 
     def spclr(self, id: int | None = None) -> None:
         """SPCLR: clear one sprite or all sprites of the current sprite page."""
-        self._sp.spclr(id)
+        self._sp.spclr(None if id is None else to_int(id))
 
     def spexists(self, id: int) -> bool:
         """True if sprite id has been set (SPSET) and not cleared."""
-        return self._sp.get(id).active
+        return self._sp.get(to_int(id)).active
 
     def spofs(self, id: int, x: float, y: float, t: int = 0) -> None:
         """SPOFS: move the home point to (x, y), over t frames from where it is now."""
-        self._sp.spofs(id, x, y, t)
+        self._sp.spofs(to_int(id), x, y, t)
 
     def sphome(self, id: int, hx: int, hy: int) -> None:
         """SPHOME: origin for SPOFS, rotation and scale (signed 8-bit each)."""
-        self._sp.sphome(id, hx, hy)
+        self._sp.sphome(to_int(id), hx, hy)
 
     def spchr(
         self,
@@ -477,39 +493,41 @@ class Machine:
         prio: int | None = None,
     ) -> None:
         """SPCHR: change character (and optionally palette, flips, priority)."""
-        self._sp.spchr(id, chr, pal, h, v, prio)
+        self._sp.spchr(to_int(id), chr, pal, h, v, prio)
 
     def spanim(self, id: int, n: int, t: int, loop: int = 0) -> None:
         """SPANIM: cycle n characters, t frames each; loop 0 = forever."""
-        self._sp.spanim(id, n, t, loop)
+        self._sp.spanim(to_int(id), n, t, loop)
 
     def spangle(self, id: int, deg: float, t: int = 0, direction: int = 1) -> None:
         """SPANGLE: clockwise rotation about the home point (ids 0-31)."""
-        self._sp.spangle(id, deg, t, direction)
+        self._sp.spangle(to_int(id), deg, t, direction)
 
     def spscale(self, id: int, pct: float, t: int = 0) -> None:
         """SPSCALE: 0-200 % about the home point (ids 0-31)."""
-        self._sp.spscale(id, pct, t)
+        self._sp.spscale(to_int(id), pct, t)
 
     def spsetv(self, id: int, i: int, val: float) -> None:
         """SPSETV: store per-sprite variable i (0-7)."""
+        i = to_int(i)
         if not 0 <= i <= 7:
             raise OutOfRange(f"sprite variable {i} not in 0-7")
-        self._sp.get(id).vars[i] = val
+        self._sp.live(to_int(id), "SPSETV").vars[i] = val
 
     def spgetv(self, id: int, i: int) -> float:
         """SPGETV: read per-sprite variable i (0-7)."""
+        i = to_int(i)
         if not 0 <= i <= 7:
             raise OutOfRange(f"sprite variable {i} not in 0-7")
-        return self._sp.get(id).vars[i]
+        return self._sp.live(to_int(id), "SPGETV").vars[i]
 
     def spread(self, id: int) -> SpriteState:
         """SPREAD: (x, y, angle, scale, chr) now; chr is the base, not the animation frame."""
-        return self._sp.spread(id)
+        return self._sp.spread(to_int(id))
 
     def spchk(self, id: int) -> int:
         """SPCHK: 1 moving, 2 rotating, 4 scaling, 8 animating."""
-        return self._sp.spchk(id)
+        return self._sp.spchk(to_int(id))
 
     def spcol(
         self,
@@ -522,25 +540,25 @@ class Machine:
         group: int = 0xFF,
     ) -> None:
         """SPCOL: hitbox relative to the sprite box, scale flag and 8-bit group mask."""
-        self._sp.spcol(id, x, y, w, h, scaleflag, group)
+        self._sp.spcol(to_int(id), x, y, w, h, scaleflag, group)
 
     def spcolvec(self, id: int, dx: float, dy: float) -> None:
         """SPCOLVEC: per-frame displacement used for swept collision."""
-        self._sp.spcolvec(id, dx, dy)
+        self._sp.spcolvec(to_int(id), dx, dy)
 
     def sphit(self, id: int, start: int = 0) -> bool:
         """SPHIT: does sprite id touch another active sprite from ``start`` on?"""
-        return self._sp.sphit(id, start)
+        return self._sp.sphit(to_int(id), to_int(start))
 
     def sphitsp(self, a: int, b: int) -> bool:
         """SPHITSP: do sprites a and b touch? (SPHITNO is left alone.)"""
-        return self._sp.sphitsp(a, b)
+        return self._sp.sphitsp(to_int(a), to_int(b))
 
     def sphitrc(
         self, id: int, x: float, y: float, w: float, h: float, dx: float = 0, dy: float = 0
     ) -> bool:
         """SPHITRC: does the sprite touch the rectangle (moving dx, dy per frame)?"""
-        return self._sp.sphitrc(id, x, y, w, h, dx, dy)
+        return self._sp.sphitrc(to_int(id), x, y, w, h, dx, dy)
 
     @property
     def sphitno(self) -> int:
@@ -572,44 +590,45 @@ class Machine:
         return self.grp_pages[self._gvideo.grp_draw]
 
     def _c(self, c: int | None) -> int:
-        return self._gvideo.gcolor if c is None else int(c) & 0xFF
+        return self._gvideo.gcolor if c is None else to_int(c) & 0xFF
 
-    def gcls(self, c: int = 0) -> None:
-        """GCLS: fill the drawing page with colour c."""
-        self._page.clear(int(c))
+    def gcls(self, c: int | None = None) -> None:
+        """GCLS [c]: fill the drawing page with colour c, by default the current GCOLOR."""
+        self._page.clear(self._c(c))
 
     def gcolor(self, c: int) -> None:
         """GCOLOR: default colour of the GRP verbs on this GRP screen."""
-        self._gvideo.gcolor = int(c) & 0xFF
+        self._gvideo.gcolor = to_int(c) & 0xFF
 
     def gpset(self, x: int, y: int, c: int | None = None) -> None:
         """GPSET: plot one pixel."""
-        xs, ys = line_points(int(x), int(y), int(x), int(y))
+        xs, ys = line_points(to_int(x), to_int(y), to_int(x), to_int(y))
         self._page.plot(xs, ys, self._c(c), self._xor)
 
     def gline(self, x1: int, y1: int, x2: int, y2: int, c: int | None = None) -> None:
         """GLINE: a line, both ends included."""
-        xs, ys = line_points(int(x1), int(y1), int(x2), int(y2))
+        xs, ys = line_points(to_int(x1), to_int(y1), to_int(x2), to_int(y2))
         self._page.plot(xs, ys, self._c(c), self._xor)
 
     def gbox(self, x1: int, y1: int, x2: int, y2: int, c: int | None = None) -> None:
         """GBOX: rectangle outline."""
-        self._page.box(int(x1), int(y1), int(x2), int(y2), self._c(c), self._xor)
+        self._page.box(to_int(x1), to_int(y1), to_int(x2), to_int(y2), self._c(c), self._xor)
 
     def gfill(self, x1: int, y1: int, x2: int, y2: int, c: int | None = None) -> None:
         """GFILL: filled rectangle."""
-        self._page.fill_rect(int(x1), int(y1), int(x2), int(y2), self._c(c), self._xor)
+        self._page.fill_rect(to_int(x1), to_int(y1), to_int(x2), to_int(y2), self._c(c), self._xor)
 
     def gcircle(self, x: int, y: int, r: int, c: int | None = None) -> None:
         """GCIRCLE: circle outline of radius r."""
         if r < 0:
             raise OutOfRange(f"GCIRCLE radius {r} is negative")
-        xs, ys = circle_points(int(x), int(y), int(r))
+        xs, ys = circle_points(to_int(x), to_int(y), to_int(r))
         self._page.plot(xs, ys, self._c(c), self._xor)
 
     def gpaint(self, x: int, y: int, c: int | None = None, border: int | None = None) -> None:
         """GPAINT: flood fill from (x, y); with ``border``, fill up to that colour."""
-        self._page.paint(int(x), int(y), self._c(c), border)
+        edge = None if border is None else to_int(border) & 0xFF
+        self._page.paint(to_int(x), to_int(y), self._c(c), edge)
 
     def gputchr(self, x: int, y: int, res: str, chr: int, pal: int, scale: int) -> None:
         """GPUTCHR: draw a CHR tile (scale 1/2/4/8) and copy its palette into COL2.
@@ -623,28 +642,42 @@ class Machine:
             raise OutOfRange(f"character {chr} not in 0-255")
         ref = self._ref(res, self._gpage)
         tile = self.chr.bank(ref)[chr]
-        self._page.blit_chr(int(x), int(y), tile, int(pal), int(scale))
-        self._gvideo.palettes.copy_palette(1 if ref.family.startswith("SP") else 0, int(pal))
+        self._page.blit_chr(to_int(x), to_int(y), tile, to_int(pal), to_int(scale))
+        self._gvideo.palettes.copy_palette(1 if ref.family.startswith("SP") else 0, to_int(pal))
 
     def gprio(self, p: int) -> None:
         """GPRIO: where the GRP page sits among the layers (0 front - 3 back)."""
         if not 0 <= p <= 3:
             raise OutOfRange(f"GPRIO {p} not in 0-3")
-        self._gvideo.gprio = int(p)
+        self._gvideo.gprio = to_int(p)
 
-    def gspoit(self, x: int, y: int) -> int:
-        """GSPOIT: colour of a pixel of the drawing page, -1 off the page."""
-        return self._page.get(int(x), int(y))
+    def gspoit(self, *args: float) -> int:
+        """GSPOIT([page,]x,y): colour of a pixel of GRP page ``page`` (0-3) or, without
+        it, of the drawing page; -1 off the page ([SBS] docs-ptc-graphics)."""
+        if len(args) == 3:
+            page = self.grp_pages[check_page(to_int(args[0]))]
+        elif len(args) == 2:
+            page = self._page
+        else:
+            raise IllegalFunctionCall(f"GSPOIT takes [page,]x,y, got {len(args)} values")
+        return page.get(to_int(args[-2]), to_int(args[-1]))
 
-    def gcopy(
-        self, src: int, x1: int, y1: int, x2: int, y2: int, x3: int, y3: int, mode: int
-    ) -> None:
-        """GCOPY: copy a rectangle of page ``src`` to (x3, y3) of the drawing page.
+    def gcopy(self, *args: float) -> None:
+        """GCOPY [src,]x1,y1,x2,y2,x3,y3,mode: copy a rectangle of page ``src`` (by
+        default the drawing page itself) to (x3, y3) of the drawing page.
 
         Mode 0 skips colour-0 pixels; mode 1 copies everything.
         """
-        source = self.grp_pages[check_page(src)]
-        self._page.copy_from(source, x1, y1, x2, y2, x3, y3, mode)
+        if len(args) == 8:
+            src, x1, y1, x2, y2, x3, y3, mode = args
+            source = self.grp_pages[check_page(to_int(src))]
+        elif len(args) == 7:
+            x1, y1, x2, y2, x3, y3, mode = args
+            source = self._page
+        else:
+            raise IllegalFunctionCall(f"GCOPY takes 7 or 8 values, got {len(args)}")
+        x1, y1, x2, y2, x3, y3 = (to_int(v) for v in (x1, y1, x2, y2, x3, y3))
+        self._page.copy_from(source, x1, y1, x2, y2, x3, y3, to_int(mode))
 
     def gdrawmd(self, xor: bool | int) -> None:
         """GDRAWMD: 1/True = XOR drawing, 0/False = normal."""
@@ -682,6 +715,40 @@ class Machine:
     def tchtime(self) -> int:
         """TCHTIME: frames the current touch has lasted (0 when released)."""
         return self.input.tchtime
+
+    def inkey(self) -> str:
+        """INKEY$(): the next character typed on the keyboard (PTC charset), or ""."""
+        return self.input.inkey()
+
+    @property
+    def keyboard(self) -> int:
+        """KEYBOARD: the software-keyboard key being touched; always 0, as the shim
+        shows no keyboard panel (type on the real keyboard and read INKEY$)."""
+        return 0
+
+    def pnltype(self, kind: str) -> None:
+        """PNLTYPE "OFF"|"PNL"|"KYA"|"KYM"|"KYK": accepted and remembered in
+        :attr:`panel`; the shim draws no panel, the lower screen always shows its
+        layers as with "OFF" (docs/petitcom-decisions.md).
+
+        Raises:
+            IllegalFunctionCall: any other name.
+        """
+        name = str(kind).upper()
+        if name not in PANEL_TYPES:
+            names = ", ".join(PANEL_TYPES)
+            raise IllegalFunctionCall(f"PNLTYPE must be one of {names}, got {kind!r}")
+        self.panel = name
+
+    @property
+    def date(self) -> str:
+        """DATE$: today's local date as "YYYY/MM/DD" ([SBC] sys_date)."""
+        return datetime.datetime.now().strftime("%Y/%m/%d")
+
+    @property
+    def time(self) -> str:
+        """TIME$: the local time as "HH:MM:SS" ([SBC] sys_time)."""
+        return datetime.datetime.now().strftime("%H:%M:%S")
 
     def dropped_files(self) -> list[Path]:
         """Files dropped on any window since the last call."""

@@ -91,15 +91,21 @@ def test_table_fixed_ranges() -> None:
 
 
 def test_documented_symbols() -> None:
-    """A sample of our own symbol table (docs/font.md) so it cannot drift silently."""
+    """PTC's own symbol codes ([PTT] common.py CHARS), a sample, so it cannot drift."""
     expected = {
-        0x01: "○", 0x02: "●", 0x05: "★", 0x0E: "♪", 0x10: "←", 0x11: "↑", 0x12: "→",
-        0x13: "↓", 0x14: "×", 0x15: "÷", 0x87: "█", 0x8F: "┼", 0x95: "─", 0x96: "│",
-        0x98: "┌", 0x99: "┐", 0x9A: "└", 0x9B: "┘", 0xEA: "░", 0xEB: "▒", 0xEC: "▓",
+        0x01: "🅐", 0x02: "🅑", 0x0A: "★", 0x10: "♪", 0x11: "♫", 0x18: "🅧", 0x19: "🅨",
+        0x1C: "→", 0x1D: "←", 0x1E: "↑", 0x1F: "↓", 0x80: "◇", 0x81: "▘", 0x8F: "█",
+        0x93: "╋", 0x95: "━", 0x96: "┃", 0x97: "■", 0x98: "┏", 0x99: "┓", 0x9A: "┗",
+        0x9B: "┛", 0xA0: "〜", 0xE0: "◼", 0xE1: "●", 0xE5: "○", 0xF4: "🯅", 0xFF: "▒",
     }  # fmt: skip
     for code, char in expected.items():
         assert PTC_TO_UNICODE[code] == char
         assert to_ptc(char) == bytes([code])
+
+
+def test_light_box_drawing_writes_ptc_box_pieces() -> None:
+    """PTC has only the heavy box set; light pieces are spelled with it."""
+    assert to_ptc("┌─┬┐│├┼┤└┴┘╭╮╰╯") == to_ptc("┏━┳┓┃┣╋┫┗┻┛┏┓┗┛")
 
 
 def test_ascii_and_newlines() -> None:
@@ -162,7 +168,8 @@ def test_cjk_punctuation_and_spaces() -> None:
     for full, half in CJK_PUNCTUATION.items():
         assert to_ptc(full) == half_to_ptc(half)
     assert to_ptc("\u3000") == b" "
-    assert to_ptc("〜") == b"~"
+    assert to_ptc("〜") == b"\xa0"  # PTC has a wave dash of its own
+    assert to_ptc("\u00a0") == b" "
     assert to_ptc("￥") == to_ptc("¥")
 
 
@@ -259,7 +266,7 @@ def test_any_text_encodes_or_names_the_first_bad_character(text: str) -> None:
 def test_docs_table_matches_code() -> None:
     """docs/font.md shows the whole code table; it must say what the code does."""
     doc = (Path(__file__).resolve().parent.parent / "docs" / "font.md").read_text("utf-8")
-    names = {"NUL": "\x00", "NL": "\n", "SP": " ", "NBSP": "\u00a0"}
+    names = {"NUL": "\x00", "NL": "\n", "SP": " "}
     rows = [line for line in doc.splitlines() if line.startswith("| **")]
     assert len(rows) == 16
     for high, line in enumerate(rows):

@@ -26,7 +26,7 @@ from petitcom_shim.font import (
 )
 
 REPO = Path(__file__).resolve().parent.parent
-BLANK_BY_DESIGN = {0x00, 0x0D, 0x20, 0xA0}
+BLANK_BY_DESIGN = {0x00, 0x0D, 0x20}
 
 
 @pytest.fixture(scope="module")
@@ -130,8 +130,9 @@ def test_glyphs_are_all_distinct(font: NDArray[np.uint8]) -> None:
         "ｸﾀ",
         "ｦｺﾖ",
         "ﾛｺ",
-        "-─",
-        "ｰ─",
+        "-━",
+        "ｰ━",
+        "~〜",
         "ｴI",
         "ﾊﾍ",
         "ﾉﾒ",
@@ -162,10 +163,9 @@ def test_text_glyphs_leave_a_gap(font: NDArray[np.uint8]) -> None:
 
 # Box pieces and which cell edges they reach: (left, right, up, down).
 BOX_EDGES = {
-    "─": (1, 1, 0, 0), "│": (0, 0, 1, 1), "┌": (0, 1, 0, 1), "┐": (1, 0, 0, 1),
-    "└": (0, 1, 1, 0), "┘": (1, 0, 1, 0), "├": (0, 1, 1, 1), "┤": (1, 0, 1, 1),
-    "┬": (1, 1, 0, 1), "┴": (1, 1, 1, 0), "┼": (1, 1, 1, 1), "╭": (0, 1, 0, 1),
-    "╮": (1, 0, 0, 1), "╰": (0, 1, 1, 0), "╯": (1, 0, 1, 0),
+    "━": (1, 1, 0, 0), "┃": (0, 0, 1, 1), "┏": (0, 1, 0, 1), "┓": (1, 0, 0, 1),
+    "┗": (0, 1, 1, 0), "┛": (1, 0, 1, 0), "┣": (0, 1, 1, 1), "┫": (1, 0, 1, 1),
+    "┳": (1, 1, 0, 1), "┻": (1, 1, 1, 0), "╋": (1, 1, 1, 1),
 }  # fmt: skip
 
 
@@ -184,14 +184,21 @@ def test_box_pieces_join_neighbours(font: NDArray[np.uint8], char: str) -> None:
 
 def test_block_elements_fill_as_named(font: NDArray[np.uint8]) -> None:
     assert glyph(font, "█").all()
-    for eighths, char in enumerate("▁▂▃▄▅▆▇", start=1):
-        assert int(glyph(font, char).sum()) == 8 * eighths
-        assert glyph(font, char)[7].all()
-    for eighths, char in enumerate("▏▎▍▌▋▊▉", start=1):
-        assert int(glyph(font, char).sum()) == 8 * eighths
-        assert glyph(font, char)[:, 0].all()
+    for char, cells in (("▁", (7, slice(None))), ("▔", (0, slice(None))),
+                        ("▏", (slice(None), 0)), ("▕", (slice(None), 7))):  # fmt: skip
+        assert int(glyph(font, char).sum()) == 8 and glyph(font, char)[cells].all()
     assert int(glyph(font, "▒").sum()) == 32
     assert int(glyph(font, "░").sum()) < 32 < int(glyph(font, "▓").sum())
+
+
+def test_quadrant_blocks_follow_their_code_bits(font: NDArray[np.uint8]) -> None:
+    """PTC's 0x81-0x8F: code - 0x80 has bit 1 top-left, 2 top-right, 4 bottom-left,
+    8 bottom-right ([PTT] common.py lists them in this order)."""
+    for bits in range(1, 16):
+        cell = font[0x80 + bits]
+        for bit, (rows, cols) in enumerate(((0, 0), (0, 4), (4, 0), (4, 4))):
+            quarter = cell[rows : rows + 4, cols : cols + 4]
+            assert quarter.all() if bits >> bit & 1 else not quarter.any()
 
 
 # --- the build tool -------------------------------------------------------------------------

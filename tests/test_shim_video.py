@@ -214,9 +214,12 @@ def test_locate_color_cls(m: Machine) -> None:
     con = m.screens[0].console
     assert con.fg_cells[22, 30] == 3 and con.bg_cells[22, 30] == 13
     m.locate(31, 23)
-    m.print("R", end="")  # the last cell: the cursor wraps, so the console scrolls
+    m.print("R", end="")  # the last cell: no scroll until the next character
+    assert m.chkchr(30, 22) == ord("Q") and m.chkchr(31, 23) == ord("R")
+    assert (m.csrx, m.csry) == (0, 24)
+    m.print("S", end="")
     assert m.chkchr(30, 21) == ord("Q") and m.chkchr(31, 22) == ord("R")
-    assert (m.csrx, m.csry) == (0, 23)
+    assert m.chkchr(0, 23) == ord("S") and (m.csrx, m.csry) == (1, 23)
     with pytest.raises(OutOfRange):
         m.color(16)
     m.cls()
@@ -455,7 +458,7 @@ def _scene(m: Machine, late: bool) -> None:
     m.colset("SP", 16 + 9, "FF8000")
     m.chrset("SPU0", 1, "3" * 64)
     m.bgput(0, 5, 5, 2, 7, 1, 0)
-    m.spchr(0, 0, 2)
+    m.spchr(0, 0, 2, 0, 0, 0)
     m.color(4, 9)
     m.print("AFTER")
     m.chrset("BGF0", ord("A"), "F0" * 32)

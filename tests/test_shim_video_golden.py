@@ -55,13 +55,15 @@ def test_golden_layer_priority(m: Machine, golden: Golden) -> None:
     golden("shim_layer_priority", m.screen_array(0))
 
 
-def test_golden_equal_priority_lower_id_in_front(m: Machine, golden: Golden) -> None:
+def test_golden_equal_priority_higher_id_in_front(m: Machine, golden: Golden) -> None:
+    """Equal priority: the higher id is drawn over the lower, as both emulators
+    draw ([EMK] Visual::draw, [SBC] display_draw_all; docs/petitcom-decisions.md)."""
     _sprite_tiles(m)
     for sid in range(6):
         m.spset(sid, 1, sid + 1, 0, 0, 1)
         m.spofs(sid, 40 + sid * 8, 40 + sid * 8)
     m.spset(50, 2, 13, 0, 0, 1, 16, 16)
-    m.spofs(50, 44, 44)  # id 50 is behind id 0 although set later
+    m.spofs(50, 44, 44)  # id 50 is in front of ids 0-5
     golden("shim_sprite_equal_priority", m.screen_array(0))
 
 

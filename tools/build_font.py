@@ -193,7 +193,7 @@ def render_sheet(glyphs: NDArray[np.uint8]) -> NDArray[np.uint8]:
 
     Rows are the high hex digit of the code and columns the low digit; labels
     are drawn with the font itself.  Cells of codes that are blank by design
-    (0x00, 0x0D newline, 0x20 space, 0xA0) are tinted so they read as intentional.
+    (0x00, 0x0D newline, 0x20 space) are tinted so they read as intentional.
 
     Returns:
         An RGB array (height, width, 3).
@@ -207,7 +207,7 @@ def render_sheet(glyphs: NDArray[np.uint8]) -> NDArray[np.uint8]:
     canvas[:] = _SHEET_BACKGROUND
     _draw_text(canvas, glyphs, "Royal Nine 8x8 font: PTC codes", left, label // 2, _SHEET_INK)
     _draw_text(canvas, glyphs, "row = high digit, column = low", left, 2 * label, _SHEET_LABEL)
-    blank_by_design = {0x00, 0x0D, 0x20, 0xA0}
+    blank_by_design = {0x00, 0x0D, 0x20}
     for index in range(SHEET_COLUMNS):
         digit = f"{index:X}"
         x = left + index * _SHEET_PITCH + (_SHEET_PITCH - label) // 2

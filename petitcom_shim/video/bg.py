@@ -16,6 +16,7 @@ import numpy.typing as npt
 import pygame
 
 from petitcom_shim.errors import IllegalFunctionCall, OutOfRange
+from petitcom_shim.numbers import to_int
 from petitcom_shim.video.chr import ChrStore
 from petitcom_shim.video.interp import Tween
 from petitcom_shim.video.palette import Palettes
@@ -58,7 +59,7 @@ def tile_word(args: tuple[object, ...]) -> int:
             raise IllegalFunctionCall(f"tile string is not hex: {text!r}") from None
     if not 1 <= len(args) <= 4 or not all(isinstance(a, int | float) for a in args):
         raise IllegalFunctionCall("expected chr[, pal, h, v], one tile word or a hex4 string")
-    values = [int(cast(float, a)) for a in args]
+    values = [to_int(cast(float, a)) for a in args]
     if len(values) == 1:
         return values[0] & 0xFFFF
     return encode_tile(*values)

@@ -5,7 +5,7 @@ Layers are drawn back to front exactly as petitcom.md §1.3 lists them::
     backdrop, GRP (GPRIO 3), sprites prio 3, BG1, GRP (2), sprites 2, BG0,
     GRP (1), sprites 1, console (COLOR backgrounds, then text), GRP (0), sprites 0
 
-Among sprites of equal priority the lower id is in front (DS OAM rule; see
+Among sprites of equal priority the higher id is in front (as both emulators draw; see
 docs/petitcom-decisions.md). The backdrop is COL0 colour 0 (DS rule).
 """
 

@@ -15,6 +15,7 @@ import numpy.typing as npt
 import pygame
 
 from petitcom_shim.errors import OutOfRange
+from petitcom_shim.numbers import to_int
 from petitcom_shim.video.chr import SOLID_TILE, ChrStore
 from petitcom_shim.video.palette import Palettes
 from petitcom_shim.video.surfaces import keyed_surface, new_surface
@@ -92,23 +93,27 @@ class Console:
 
     def locate(self, x: int, y: int) -> None:
         """LOCATE; out-of-range coordinates are ignored as on PTC."""
+        x, y = to_int(x), to_int(y)
         if 0 <= x < COLS and 0 <= y < ROWS:
-            self.csrx, self.csry = int(x), int(y)
+            self.csrx, self.csry = x, y
 
     def color(self, fg: int, bg: int | None = None) -> None:
         """COLOR fg[,bg]: the COL0 palettes for text and for the cell background."""
+        fg = to_int(fg)
+        bg = None if bg is None else to_int(bg)
         for v in (fg, bg):
             if v is not None and not 0 <= v <= 15:
                 raise OutOfRange(f"COLOR {v} not in 0-15")
-        self.fg = int(fg)
+        self.fg = fg
         if bg is not None:
-            self.bg = int(bg)
+            self.bg = bg
 
     def cls(self) -> None:
-        """CLS: blank every cell, clear cell backgrounds, cursor home."""
-        for rows in (self._codes, self._fgs, self._bgs):
+        """CLS: blank every cell, cursor home; every cell takes the current COLOR
+        (so a COLOR background fills the whole console, as on PTC)."""
+        for rows, fill in ((self._codes, 0), (self._fgs, self.fg), (self._bgs, self.bg)):
             for row in rows:
-                row[:] = bytes(COLS)
+                row[:] = bytes((fill,)) * COLS
         self.csrx = self.csry = 0
         self._all_dirty = True
 
@@ -168,6 +173,8 @@ class Console:
                 self._newline()
                 i += 1
                 continue
+            if self.csry >= ROWS:  # the last cell was filled: scroll only now
+                self._scroll()
             end = codes.find(_NEWLINE, i)
             y, x = self.csry, self.csrx
             run = codes[i : min(n if end < 0 else end, i + COLS - x)]
@@ -188,7 +195,7 @@ class Console:
             i += k
             self.csrx += k
             if self.csrx == COLS:
-                self._newline()
+                self._newline(scroll=False)
 
     def _tab(self) -> None:
         target = (self.csrx // self._tabstep + 1) * self._tabstep
@@ -197,15 +204,26 @@ class Console:
             return
         self._write(b" " * (target - self.csrx))
 
-    def _newline(self) -> None:
+    def _newline(self, scroll: bool = True) -> None:
+        """Cursor to the start of the next line.
+
+        Filling the last column wraps without scrolling (``scroll=False``): on the
+        bottom row the cursor then waits at (0, 24) and the console scrolls when the
+        next character or line break needs the space ([SBC] console.c ``con_put``).
+        """
         self.csrx = 0
         self.csry += 1
-        if self.csry == ROWS:
-            self.csry = ROWS - 1
-            for rows in (self._codes, self._fgs, self._bgs):
-                rows.append(bytearray(COLS))
-                del rows[0]
-            self._all_dirty = True
+        if scroll:
+            while self.csry >= ROWS:
+                self._scroll()
+
+    def _scroll(self) -> None:
+        """Move every row up one; the new bottom row is blank in the current COLOR."""
+        self.csry -= 1
+        for rows, fill in ((self._codes, 0), (self._fgs, self.fg), (self._bgs, self.bg)):
+            rows.append(bytearray((fill,)) * COLS)
+            del rows[0]
+        self._all_dirty = True
 
     # -- rendering -----------------------------------------------------------
     def surface(self) -> pygame.Surface:

@@ -5,8 +5,9 @@ bit 15 (petitcom.md §0, §1.4). Stored words are expanded to 8-bit RGB the way
 COLREAD reports them, round(n*255/31) and round(n*255/63), and that expansion is
 also what the screen shows.
 
-The default palettes are our own design (no ROM palette is copied); see
-docs/petitcom-decisions.md for the layout and reasoning.
+The console colours and every default colour the references document are
+Petit Computer's; the rest of the default palettes is our own design (the ROM
+palette is not published); see docs/petitcom-decisions.md.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from petitcom_shim.errors import IllegalFunctionCall, OutOfRange
 
 __all__ = [
     "CONSOLE_COLOURS",
+    "DOCUMENTED_DEFAULTS",
     "KEY_PIXEL",
     "KINDS",
     "Palettes",
@@ -36,26 +38,36 @@ KINDS: dict[str, int] = {"BG": 0, "SP": 1, "GRP": 2}
 #: collides with it.
 KEY_PIXEL = 0xFF00FE
 
-#: Our console colours for COLOR 0-15 (entry 15 of COL0 palette n). Own design:
-#: the same roles a BASIC console needs (white text, black, greys, bright hues).
+#: The console colours for COLOR 0-15 (entry 15 of COL0 palette n), as
+#: Petit Computer shows them. Source: [PEMU] data.h ``consolecharcolor`` (the
+#: only published table; petitcom.md §1.4 marks it approximate). COLSET-style
+#: quantisation to 5/6/5 bits happens when the palette is built, so COLREAD
+#: returns the nearest colour the hardware can hold.
 CONSOLE_COLOURS: tuple[tuple[int, int, int], ...] = (
     (255, 255, 255),  # 0 white (default text)
     (0, 0, 0),  # 1 black
-    (184, 184, 196),  # 2 light grey
-    (252, 216, 40),  # 3 yellow
-    (64, 212, 84),  # 4 green
-    (24, 124, 56),  # 5 dark green
-    (252, 192, 152),  # 6 peach
-    (252, 144, 32),  # 7 orange
-    (144, 92, 48),  # 8 brown
-    (88, 192, 252),  # 9 sky blue
-    (152, 96, 232),  # 10 violet
-    (40, 84, 224),  # 11 blue
-    (240, 112, 184),  # 12 pink
-    (232, 40, 40),  # 13 red
-    (80, 80, 92),  # 14 dark grey
-    (224, 236, 255),  # 15 pale ice
+    (191, 191, 191),  # 2 light grey
+    (255, 224, 0),  # 3 yellow
+    (0, 240, 31),  # 4 green
+    (0, 127, 0),  # 5 dark green
+    (255, 203, 167),  # 6 peach
+    (255, 160, 0),  # 7 orange
+    (151, 94, 46),  # 8 brown
+    (0, 191, 255),  # 9 sky blue
+    (127, 63, 255),  # 10 violet
+    (0, 63, 240),  # 11 blue
+    (255, 95, 192),  # 12 pink
+    (255, 31, 0),  # 13 red
+    (63, 63, 63),  # 14 dark grey
+    (255, 255, 255),  # 15 white
 )
+
+#: Default colours the references document outside the console colours:
+#: (COL number, colour number) -> RGB as COLREAD returns it. [WIKI] COLREAD:
+#: ``COLREAD("BG",20)`` gives 33,57,132.
+DOCUMENTED_DEFAULTS: dict[tuple[int, int], tuple[int, int, int]] = {
+    (0, 20): (33, 57, 132),
+}
 
 
 def _expand5(n: int) -> int:
@@ -128,6 +140,9 @@ def _default_rgb(kind: int) -> list[tuple[int, int, int]]:
             target = CONSOLE_COLOURS[n]
             start = (255, 255, 255) if n == 1 else (16, 16, 24)
             colours += [(0, 0, 0), *_ramp(target, start)]
+        for (col, n), rgb in DOCUMENTED_DEFAULTS.items():
+            if col == kind:
+                colours[n] = rgb
         return colours
     # COL2 (GRP): 0-15 the console colours, 16-231 a 6x6x6 cube, 232-255 greys.
     colours = [(0, 0, 0), *CONSOLE_COLOURS[1:]]

@@ -20,6 +20,7 @@ import numpy as np
 import pygame
 
 from petitcom_shim.errors import IllegalFunctionCall, OutOfRange
+from petitcom_shim.numbers import to_int
 from petitcom_shim.video.chr import ChrStore
 from petitcom_shim.video.interp import TweenArray
 from petitcom_shim.video.palette import KEY_PIXEL, Palettes
@@ -71,12 +72,16 @@ class HitResult(NamedTuple):
     t: float
 
 
+#: The highest sprite character on the lower screen ([WIKI] SPCHR, [SBC] cmd_spchr).
+LOWER_MAX_CHR = 117
+
+
 def _s16(v: float) -> int:
-    return ((int(v) & 0xFFFF) ^ 0x8000) - 0x8000
+    return ((to_int(v) & 0xFFFF) ^ 0x8000) - 0x8000
 
 
 def _s8(v: float) -> int:
-    return ((int(v) & 0xFF) ^ 0x80) - 0x80
+    return ((to_int(v) & 0xFF) ^ 0x80) - 0x80
 
 
 @dataclass(eq=False, slots=True)
@@ -242,7 +247,9 @@ class SpriteScreen:
         self._chr = chr_store
         self._pal = palettes
         self._family = ("SPU", 0) if screen == 0 else ("SPS", 1)
-        self.max_chr = len(chr_store.tiles[self._family]) // 4 - 1
+        # Upper screen 0-511 (all of SPU0-SPU7); the lower screen stops at 117 although
+        # SPS0L/SPS1L hold 128 ([WIKI] SPCHR, [SBC] cmd_spchr).
+        self.max_chr = len(chr_store.tiles[self._family]) // 4 - 1 if screen == 0 else LOWER_MAX_CHR
         self.sprites = [Sprite(sid=i) for i in range(SPRITE_COUNT)]
         # x, y, angle, scale of every sprite (angle/scale stay 0/100 for ids 32-99)
         self._motion = TweenArray([0.0, 0.0, 0.0, 100.0], SPRITE_COUNT)
@@ -277,11 +284,20 @@ class SpriteScreen:
         """Current scale in percent (always 100 for ids 32-99)."""
         return float(self._motion.value[sid, _SCALE])
 
-    def _check_affine(self, sid: int) -> Sprite:
+    def live(self, sid: int, verb: str) -> Sprite:
+        """Sprite ``sid``, which must have been SPSET: PTC stops with "Illegal
+        function call" when SPOFS, SPHOME, SPANGLE, SPSCALE, SPCOL, SPSETV or
+        SPGETV name a sprite that does not exist ([SBC] sprites.c)."""
         sp = self.get(sid)
-        if sid >= AFFINE_IDS:
-            raise IllegalFunctionCall(f"SPANGLE/SPSCALE need sprite id 0-31, got {sid}")
+        if not sp.active:
+            raise IllegalFunctionCall(f"{verb}: sprite {sid} was not set with SPSET")
         return sp
+
+    def _check_affine(self, sid: int, verb: str) -> Sprite:
+        if not 0 <= sid < AFFINE_IDS:
+            self.get(sid)
+            raise IllegalFunctionCall(f"SPANGLE/SPSCALE need sprite id 0-31, got {sid}")
+        return self.live(sid, verb)
 
     def _check_look(self, chr_: int, pal: int, prio: int) -> None:
         if not 0 <= chr_ <= self.max_chr:
@@ -335,8 +351,11 @@ class SpriteScreen:
         v: int | None = None,
         prio: int | None = None,
     ) -> None:
-        """SPCHR: change the look (size stays)."""
+        """SPCHR: change the look (size stays); pal, h, v and prio come all or none."""
         sp = self.get(sid)
+        given = [a is None for a in (pal, h, v, prio)]
+        if any(given) and not all(given):
+            raise IllegalFunctionCall("SPCHR takes id,chr or id,chr,pal,h,v,prio")
         pal = sp.pal if pal is None else pal
         prio = sp.prio if prio is None else prio
         self._check_look(chr_, pal, prio)
@@ -351,12 +370,12 @@ class SpriteScreen:
 
     def spofs(self, sid: int, x: float, y: float, t: int = 0) -> None:
         """SPOFS: move (over t frames) from the current, possibly mid-move, position."""
-        self.get(sid)
+        self.live(sid, "SPOFS")
         self._motion.set(sid, _XY, (_s16(x), _s16(y)), int(t))
 
     def sphome(self, sid: int, hx: int, hy: int) -> None:
         """SPHOME: home point, each kept as a signed 8-bit value."""
-        sp = self.get(sid)
+        sp = self.live(sid, "SPHOME")
         sp.hx, sp.hy = _s8(hx), _s8(hy)
         sp.looks = None
         sp.stale = True
@@ -373,11 +392,12 @@ class SpriteScreen:
         self._animating.add(sid)
 
     def spangle(self, sid: int, deg: float, t: int = 0, direction: int = 1) -> None:
-        """SPANGLE: clockwise angle; over t frames turning ``direction`` (1 cw, -1 ccw)."""
-        sp = self._check_affine(sid)
+        """SPANGLE: clockwise angle in whole degrees (floored, as [SBC] and [EMK] take
+        it); over t frames turning ``direction`` (1 cw, -1 ccw)."""
+        sp = self._check_affine(sid, "SPANGLE")
         if direction not in (1, -1):
             raise IllegalFunctionCall(f"SPANGLE direction must be 1 or -1, got {direction}")
-        target = float(deg) % 360
+        target = float(to_int(deg) % 360)
         if t <= 0:
             self._motion.set(sid, _ANGLES, (target,))
         else:
@@ -388,7 +408,7 @@ class SpriteScreen:
 
     def spscale(self, sid: int, pct: float, t: int = 0) -> None:
         """SPSCALE: 0-200 %, optionally over t frames."""
-        sp = self._check_affine(sid)
+        sp = self._check_affine(sid, "SPSCALE")
         if not 0 <= pct <= 200:
             raise OutOfRange(f"SPSCALE {pct} not in 0-200")
         self._motion.set(sid, _SCALES, (float(pct),), int(t))
@@ -406,10 +426,15 @@ class SpriteScreen:
         )
 
     def spread(self, sid: int) -> SpriteState:
-        """SPREAD: position, angle, scale and base character."""
+        """SPREAD: position, angle, scale and base character.
+
+        The position reads back as whole pixels, rounded toward -infinity like
+        every PTC integer ([SBC] cmd_spread ``FP_TO_INT``, [EMK] ``floor``), even
+        mid-move; :meth:`position` has the exact value.
+        """
         sp = self.get(sid)
         x, y = self.position(sid)
-        return SpriteState(x, y, self.angle(sid), self.scale(sid), sp.chr)
+        return SpriteState(to_int(x), to_int(y), self.angle(sid), self.scale(sid), sp.chr)
 
     # -- per frame -------------------------------------------------------------
     def step(self) -> None:
@@ -452,9 +477,14 @@ class SpriteScreen:
             self.gen += 1
 
     def draw_lists(self) -> list[list[tuple[pygame.Surface, tuple[int, int]]]]:
-        """Blit lists for priorities 0-3, each back to front (higher id first)."""
+        """Blit lists for priorities 0-3, each back to front (lower id first).
+
+        At equal priority a higher id is drawn over a lower one, as both
+        emulators draw ([EMK] ``Visual::draw``, [SBC] ``display_draw_all``);
+        see docs/petitcom-decisions.md.
+        """
         if self._order is None:
-            self._order = [sp for sp in reversed(self.sprites) if sp.active]
+            self._order = [sp for sp in self.sprites if sp.active]
         if self._drawn_gen != self.gen:
             self._drawn_gen = self.gen
             for sp in self._order:
@@ -531,8 +561,17 @@ class SpriteScreen:
     def spcol(
         self, sid: int, x: int, y: int, w: int, h: int, scaleflag: bool = True, group: int = 0xFF
     ) -> None:
-        """SPCOL: hitbox relative to the sprite box, scaling flag and 8-bit group mask."""
-        self.get(sid).col = (int(x), int(y), int(w), int(h), bool(scaleflag), int(group) & 0xFF)
+        """SPCOL: hitbox relative to the sprite box, scaling flag and 8-bit group mask.
+
+        Ranges as [SBC] checks them: x, y -128..127, w, h 0..255, group 0..255.
+        """
+        sp = self.live(sid, "SPCOL")
+        x, y, w, h, group = (to_int(v) for v in (x, y, w, h, group))
+        for name, v, lo, hi in (("x", x, -128, 127), ("y", y, -128, 127), ("w", w, 0, 255),
+                                ("h", h, 0, 255), ("group", group, 0, 255)):  # fmt: skip
+            if not lo <= v <= hi:
+                raise OutOfRange(f"SPCOL {name} {v} not in {lo}-{hi}")
+        sp.col = (x, y, w, h, bool(scaleflag), group)
 
     def spcolvec(self, sid: int, dx: float, dy: float) -> None:
         """SPCOLVEC: the displacement of the last frame, used for swept collision."""
