@@ -6,7 +6,8 @@ How the pieces fit:
   machine's input into an ``InputFrame`` (pad keys, stylus down/move/up,
   files dropped on the window) and calls ``scene.frame(app, inp)``, which
   returns the next scene or None. ``scene.enter(app)`` redraws from scratch.
-* :mod:`.title` (menus), :mod:`.match` (deal, place, reveal, round result),
+* :mod:`.title` (menus), :mod:`.match` (deal, place, reveal, round result;
+  drawn by :mod:`.match_draw`, remote codes in :mod:`.match_remote`),
   :mod:`.result` (match result), :mod:`.rules`, :mod:`.options`, :mod:`.pause`.
 * Pure parts with no machine: :mod:`.layout` (geometry, hit-testing),
   :mod:`.placement` (stylus/pad -> core actions, with reasons for refusals),
