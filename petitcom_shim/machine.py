@@ -84,6 +84,8 @@ class Machine:
         self.headless = headless
         self.realtime = (not headless) if realtime is None else realtime
         self.running = True
+        self.layout = layout
+        """The window layout in use ("vertical", "horizontal", "single", "separate")."""
         self._random = random.Random(seed)
         self._frames = 0
         self.input = Input(config)

@@ -23,8 +23,17 @@ from royalnine.core.record import MatchRecord, MetaValue, load_record, write_ato
 
 ENV_HOME = "ROYALNINE_HOME"
 LANGS = ("en", "ja")
-LAYOUTS = ("vertical", "horizontal", "separate", "single")
-DIFFICULTIES = ("easy", "normal", "hard", "match")
+LAYOUTS = ("vertical", "side", "separate", "single")
+DIFFICULTIES = ("easy", "normal", "hard", "master")
+OLD_NAMES = {"horizontal": "side", "match": "master"}
+"""Names of earlier versions (settings files, saves, command-line flags) -> today's names."""
+
+
+def current_name(name: object) -> object:
+    """Today's name of a layout or CPU level (an older spelling is mapped; others unchanged)."""
+    return OLD_NAMES.get(name, name) if isinstance(name, str) else name
+
+
 MODES = ("cpu", "local")
 SETTINGS_FILE = "settings.json"
 SAVE_FILE = "saves/current.json"
@@ -63,15 +72,20 @@ class Settings:
     def validated(self) -> Settings:
         """A copy with every out-of-range value replaced by its default."""
         d = Settings()
+        layout, difficulty = current_name(self.layout), current_name(self.difficulty)
         return Settings(
             lang=self.lang if self.lang in LANGS else d.lang,
             tens=self.tens if isinstance(self.tens, bool) else d.tens,
             rounds=self.rounds if _int_in(self.rounds, 1, 99) else d.rounds,
             sound=self.sound if isinstance(self.sound, bool) else d.sound,
-            layout=self.layout if self.layout in LAYOUTS else d.layout,
+            layout=layout if isinstance(layout, str) and layout in LAYOUTS else d.layout,
             scale=self.scale if _int_in(self.scale, 0, 6) else d.scale,
             fullscreen=self.fullscreen if isinstance(self.fullscreen, bool) else d.fullscreen,
-            difficulty=self.difficulty if self.difficulty in DIFFICULTIES else d.difficulty,
+            difficulty=(
+                difficulty
+                if isinstance(difficulty, str) and difficulty in DIFFICULTIES
+                else d.difficulty
+            ),
             hints=self.hints if isinstance(self.hints, bool) else d.hints,
         )
 

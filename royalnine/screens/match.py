@@ -55,7 +55,7 @@ from royalnine.screens.menu import Menu, row
 from royalnine.screens.placement import Feedback, Outcome, PlacementController
 from royalnine.screens.remote import RemoteLink
 from royalnine.screens.reveal import RevealStep, reveal_steps
-from royalnine.storage import DIFFICULTIES, SaveGame
+from royalnine.storage import DIFFICULTIES, SaveGame, current_name
 
 DEAL_FRAMES = 30
 STEP_FRAMES = 55
@@ -81,7 +81,7 @@ class MatchScene:
         self.match = match
         self.mode = mode
         self.meta: dict[str, MetaValue] = dict(meta or {})
-        level = self.meta.get("level", "normal")
+        level = current_name(self.meta.get("level", "normal"))  # "match" in older saves
         self.level: str = str(level) if level in DIFFICULTIES else "normal"
         bottom = self.meta.get("bottom", 0)
         self.bottom_seat: int = 1 if bottom == 1 else 0

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from royalnine import art
 from royalnine.app import App
-from royalnine.core import CENTRE, Phase, PlayerView
+from royalnine.core import CENTRE, Card, Phase, PlayerView
 from royalnine.screens import draw
 from royalnine.screens.draw import SpriteBoard, card_look
 from royalnine.screens.layout import (
@@ -28,13 +28,14 @@ from royalnine.screens.layout import (
     HAND_RECTS,
     MESSAGE_ROWS,
     PANEL_COL,
+    REVEAL_ROWS,
     TOP,
     Rect,
     Target,
     Zone,
-    target_rect,
 )
 from royalnine.screens.match_remote import draw_remote_code, draw_remote_panel
+from royalnine.screens.placement import hand_slots
 from royalnine.screens.reveal import RevealStep
 
 if TYPE_CHECKING:
@@ -43,6 +44,9 @@ if TYPE_CHECKING:
 FLIP_FRAMES = 16
 CENTRE_SID = 31  # highest card id: dealt cards fly over it (lower ids draw in front)
 STAR_SPOTS = ((0, 8), (96, 12), (110, 64), (0, 96), (52, 120), (100, 116), (40, 4), (60, 80))
+TOP_ROWS = {"round": 1, "totals": 3, "table": 6, "running": 12}
+"""Console rows of the top screen's side panel (a blank row between groups)."""
+TABLE_ROWS = 5  # the rounds table shows the latest five rounds (all of a 5-round match)
 
 
 def card_sid(index: int) -> int:
@@ -137,12 +141,15 @@ def draw_sprites(scene: MatchScene, app: App, v: PlayerView) -> None:
             elif seat != scene.bottom_seat and v.phase.is_place:
                 pal = art.SP_LOCKED
             board.show(card_sid(card.index), card_look(card, r.x, r.y, pal))
+        hand: tuple[Card | None, ...]
         if seat == scene.bottom_seat:
-            hand = v.hand
+            hand = hand_slots(v)
         else:
             known = {c for c in v.opponent_grid if c is not None}
-            hand = tuple(c for c in v.opponent_dealt if c not in known)
+            hand = tuple(None if c in known else c for c in v.opponent_dealt)
         for i, card in enumerate(hand):
+            if card is None:  # placed: the other cards keep their slots
+                continue
             r = HAND_RECTS[i]
             pal = art.SP_SELECTED if card == held else art.SP_NORMAL
             on_cursor = ctrl.cursor_visible and ctrl.cursor == Target(Zone.HAND, i)
@@ -185,8 +192,7 @@ def _stars(scene: MatchScene, board: SpriteBoard, seat: int) -> None:
 def draw_top(scene: MatchScene, app: App, v: PlayerView) -> None:
     """Opponent's grid slots, names, totals and the rounds table."""
     m = app.m
-    m.cpage(TOP)
-    m.cls()
+    draw.clear_text(m, TOP)
     opp = 1 - scene.bottom_seat
     names = scene.names(app)
     for rect in CELL_RECTS:
@@ -197,23 +203,8 @@ def draw_top(scene: MatchScene, app: App, v: PlayerView) -> None:
     if scene.mode == "cpu":
         title += " (" + app.t("level_" + scene.level) + ")"
     draw.text(m, TOP, 1, 0, title, art.TEXT_YELLOW)
-    draw.text(
-        m,
-        TOP,
-        PANEL_COL,
-        1,
-        app.t("round_of", n=v.round_number, rounds=v.config.rounds),
-        art.TEXT_WHITE,
-    )
-    if v.phase.half:
-        draw.text(
-            m,
-            TOP,
-            PANEL_COL,
-            2,
-            app.t("half_1" if v.phase.half == 1 else "half_2"),
-            art.TEXT_GREY,
-        )
+    round_of = app.t("round_of", n=v.round_number, rounds=v.config.rounds)
+    draw.text(m, TOP, PANEL_COL, TOP_ROWS["round"], round_of, art.TEXT_WHITE)
     me = scene.bottom_seat
     totals, results = v.totals, v.results
     if scene.state == "reveal" and results:
@@ -221,17 +212,20 @@ def draw_top(scene: MatchScene, app: App, v: PlayerView) -> None:
         last = results[-1].points
         totals = (totals[0] - last[0], totals[1] - last[1])
         results = results[:-1]
-    draw.text(m, TOP, PANEL_COL, 4, f"{names[me]:<8}{totals[me]:>4}", art.TEXT_CYAN)
-    draw.text(m, TOP, PANEL_COL, 5, f"{names[opp]:<8}{totals[opp]:>4}", art.TEXT_PINK)
-    # rounds so far: RND1  5  3
-    for k, res in enumerate(results[-4:]):
+    row = TOP_ROWS["totals"]
+    draw.text(m, TOP, PANEL_COL, row, f"{names[me]:<8}{totals[me]:>4}", art.TEXT_CYAN)
+    draw.text(m, TOP, PANEL_COL, row + 1, f"{names[opp]:<8}{totals[opp]:>4}", art.TEXT_PINK)
+    # rounds so far, the latest TABLE_ROWS (all of a 5-round match): RND1  5  3
+    for k, res in enumerate(results[-TABLE_ROWS:]):
         pts = res.points
-        line = f"{app.t('rnd_short')}{res.number:<2}{pts[me]:>5}{pts[opp]:>5}"
-        draw.text(m, TOP, PANEL_COL, 7 + k, line, art.TEXT_GREY)
+        line = f"{app.t('rnd_short')}{res.number:<2}{pts[me]:>4}{pts[opp]:>4}"
+        draw.text(m, TOP, PANEL_COL, TOP_ROWS["table"] + k, line, art.TEXT_GREY)
     if v.phase.is_place:
         decided = scene.opponent_decided(v)
         status = "OK!" if decided else app.t("waiting")
         draw.text(m, TOP, 1, 22, status, art.TEXT_YELLOW if decided else art.TEXT_GREY)
+    if app.layout == "single":
+        draw.text(m, TOP, 1, 23, app.t("swap_short"), art.TEXT_GREY)
     _reveal_text(scene, app, TOP, opp)
     draw_remote_code(scene, app)
 
@@ -244,20 +238,18 @@ def _reveal_text(scene: MatchScene, app: App, screen: int, seat: int) -> None:
         step.kind, art.TEXT_WHITE
     )
     for k, line in enumerate(step.lines):
-        draw.text(app.m, screen, 1, 18 + k, line, colour)
+        draw.text(app.m, screen, 1, REVEAL_ROWS[k], line, colour)
     if step.kind != "total":
         who = scene.names(app)[seat]
         running = app.t("score_line", who=who, pts=step.running)
-        draw.text(app.m, screen, PANEL_COL, 12, running, art.TEXT_YELLOW)
+        draw.text(app.m, screen, PANEL_COL, TOP_ROWS["running"], running, art.TEXT_YELLOW)
 
 
 def draw_bottom(scene: MatchScene, app: App, v: PlayerView) -> None:
     """The own grid slots (with target/illegal colours), buttons and help text."""
     m = app.m
-    m.cpage(BOTTOM)
-    m.cls()
-    m.bgpage(BOTTOM)
-    m.bgclr(0)
+    draw.clear_text(m, BOTTOM)
+    draw.clear_bg(m, BOTTOM, 0)
     ctrl = scene.ctrl[scene.bottom_seat]
     held = ctrl.held()
     hover = ctrl.hover()
@@ -268,7 +260,7 @@ def draw_bottom(scene: MatchScene, app: App, v: PlayerView) -> None:
         if v.phase.is_place and held is not None and i in v.empty_cells:
             pal = art.BG_SLOT_TARGET
         if ctrl.cursor_visible and ctrl.cursor == target and v.phase.is_place:
-            pal = art.BG_SLOT_TARGET
+            pal = art.BG_SLOT_CURSOR
         if (
             hover == target and ctrl.refusal(v, target, held) is not None
         ) or flash_target == target:
@@ -278,6 +270,8 @@ def draw_bottom(scene: MatchScene, app: App, v: PlayerView) -> None:
         draw.felt_at(m, BOTTOM, rect)
     names = scene.names(app)
     draw.text(m, BOTTOM, 1, 0, names[scene.bottom_seat], art.TEXT_CYAN)
+    if app.layout == "single":
+        draw.text(m, BOTTOM, 10, 0, app.t("swap_short"), art.TEXT_GREY)
     draw.button(m, BOTTOM, BUTTON_RECTS[Zone.MENU], app.t("btn_menu"))
     if v.phase.is_place and not v.confirmed:
         undo_pal = (
@@ -308,23 +302,22 @@ def draw_bottom(scene: MatchScene, app: App, v: PlayerView) -> None:
             lines = [(app.t(scene.message.key, **scene.message.args), scene.message.colour)]
             if scene.message.key == "hint_done":
                 lines.append((app.t("hint_move"), art.TEXT_WHITE))
-        elif held is not None:
-            lines = [(app.t("help_selected"), art.TEXT_YELLOW)]
-        elif not v.hand:
-            lines = [
-                (app.t("help_confirm"), art.TEXT_YELLOW),
-                (app.t("help_confirm2"), art.TEXT_YELLOW),
-                (app.t("help_confirm3"), art.TEXT_GREY),
-            ]
         else:
-            lines = [
-                (app.t(k), art.TEXT_WHITE) for k in ("help_place", "help_place2", "help_place3")
-            ]
+            # The prompts follow what the player uses: the keys once the pad cursor is shown.
+            keys = ctrl.cursor_visible
+            if held is not None:
+                lines = [(app.t("keys_selected" if keys else "help_selected"), art.TEXT_YELLOW)]
+            elif not v.hand:
+                lines = [
+                    (app.t("help_confirm"), art.TEXT_YELLOW),
+                    (app.t("keys_confirm2" if keys else "help_confirm2"), art.TEXT_YELLOW),
+                    (app.t("help_confirm3"), art.TEXT_GREY),
+                ]
+            else:
+                prefix = "keys_place" if keys else "help_place"
+                lines = [(app.t(prefix + k), art.TEXT_WHITE) for k in ("", "2", "3")]
         for k, (line, colour) in enumerate(lines):
             draw.text(m, BOTTOM, PANEL_COL, MESSAGE_ROWS[k], line, colour)
-        if ctrl.cursor_visible:
-            r = target_rect(ctrl.cursor)
-            draw.text(m, BOTTOM, max(0, r.x // 8 - 1), r.y // 8 + r.h // 16, "▶", art.TEXT_YELLOW)
     elif scene.state == "deal":
         draw.text(
             m,
@@ -338,14 +331,12 @@ def draw_bottom(scene: MatchScene, app: App, v: PlayerView) -> None:
         draw.text(m, BOTTOM, PANEL_COL, MESSAGE_ROWS[0], app.t("waiting"), art.TEXT_GREY)
     draw_remote_panel(scene, app)
     if scene.state == "reveal" and scene.step_i < 0:
-        draw.centred(m, BOTTOM, 18, app.t("reveal"), art.TEXT_YELLOW)
+        draw.centred(m, BOTTOM, REVEAL_ROWS[0], app.t("reveal"), art.TEXT_YELLOW)
     _reveal_text(scene, app, BOTTOM, scene.bottom_seat)
     if scene.state == "round_over" and scene.next_menu is not None:
         res = scene.match.results[-1]
         me, opp = scene.bottom_seat, 1 - scene.bottom_seat
-        draw.text(
-            m, BOTTOM, PANEL_COL, 3, app.t("round_result", n=res.number)[:15], art.TEXT_YELLOW
-        )
+        draw.text(m, BOTTOM, PANEL_COL, 3, app.t("round_result", n=res.number), art.TEXT_YELLOW)
         draw.text(m, BOTTOM, PANEL_COL, 5, f"{names[me]:<8}{res.points[me]:>4}", art.TEXT_CYAN)
         draw.text(m, BOTTOM, PANEL_COL, 6, f"{names[opp]:<8}{res.points[opp]:>4}", art.TEXT_PINK)
         draw.text(m, BOTTOM, PANEL_COL, 8, app.t("total"), art.TEXT_GREY)
@@ -353,7 +344,7 @@ def draw_bottom(scene: MatchScene, app: App, v: PlayerView) -> None:
         draw.text(m, BOTTOM, PANEL_COL, 10, f"{names[opp]:<8}{v.totals[opp]:>4}", art.TEXT_PINK)
         scene.next_menu.draw(app)
     elif scene.state == "reveal" and scene.step_i >= 0:
-        draw.text(m, BOTTOM, 1, 22, app.t("tap_next"), art.TEXT_GREY)
+        draw.text(m, BOTTOM, 1, 23, app.t("tap_next"), art.TEXT_GREY)
 
 
 def draw_handover(scene: MatchScene, app: App) -> None:
@@ -367,6 +358,8 @@ def draw_handover(scene: MatchScene, app: App) -> None:
     who = scene.names(app)[scene.handover_to if scene.handover_to is not None else 0]
     draw.centred(m, TOP, 10, app.t("handover", who=who), art.TEXT_YELLOW)
     draw.centred(m, TOP, 12, app.t("handover2"), art.TEXT_WHITE)
-    draw.box(m, BOTTOM, Rect(40, 72, 176, 48), art.BG_BUTTON)
-    draw.centred(m, BOTTOM, 10, app.t("handover", who=who), art.TEXT_BLACK, left=5, width=22)
-    draw.centred(m, BOTTOM, 12, app.t("handover3"), art.TEXT_BLACK, left=5, width=22)
+    panel = Rect(32, 64, 192, 64)
+    inner = Rect(panel.x + 8, panel.y + 8, panel.w - 16, panel.h - 16)
+    draw.box(m, BOTTOM, panel, art.BG_BUTTON)
+    for row, text in ((9, app.t("handover", who=who)), (11, app.t("handover3"))):
+        draw.centred(m, BOTTOM, row, text, art.TEXT_BLACK, left=5, width=22, box=inner)

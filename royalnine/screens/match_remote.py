@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING
 
 from royalnine import art
 from royalnine.app import App, InputFrame
+from royalnine.i18n import cells
 from royalnine.screens import draw
-from royalnine.screens.layout import BOTTOM, PANEL_COL, TOP
+from royalnine.screens.layout import BOTTOM, PANEL_COL, PANEL_WIDTH, TOP
 from royalnine.screens.remote import draw_code, take_inbox
 
 if TYPE_CHECKING:
@@ -44,13 +45,13 @@ def draw_remote_code(scene: MatchScene, app: App) -> None:
     wanted = None if shown is None else shown[1]
     if wanted != scene._code_drawn:  # the GRP page changes only when the code does
         if wanted is None:
-            m.gpage(TOP)
-            m.gcls()
+            draw.clear_grp(m, TOP)
         else:
             draw_code(app, TOP, wanted, 256 - CODE_PX, 192 - CODE_PX, max_size=CODE_PX)
         scene._code_drawn = wanted
-    if shown is not None:
-        draw.text(m, TOP, PANEL_COL, 11, app.t("remote_send", n=shown[0]), art.TEXT_YELLOW)
+    if shown is not None:  # the caption under the code (the code's border is white)
+        caption = app.t("remote_send", n=shown[0])
+        draw.text(m, TOP, 31 - cells(caption), 23, caption, art.TEXT_YELLOW)
 
 
 def draw_remote_panel(scene: MatchScene, app: App) -> None:
@@ -61,10 +62,10 @@ def draw_remote_panel(scene: MatchScene, app: App) -> None:
         if shown is not None:
             file = scene.remote.code_path(shown[0]).name
             draw.text(m, BOTTOM, PANEL_COL, 3, app.t("remote_send", n=shown[0]), art.TEXT_YELLOW)
-            draw.text(m, BOTTOM, PANEL_COL, 4, file, art.TEXT_GREY)
-        draw.text(m, BOTTOM, PANEL_COL, 6, app.t("remote_reply"), art.TEXT_WHITE)
-        draw.text(m, BOTTOM, PANEL_COL, 7, app.t("remote_reply2"), art.TEXT_WHITE)
-        draw.text(m, BOTTOM, PANEL_COL, 8, app.t("remote_reply3"), art.TEXT_WHITE)
+            draw.text(m, BOTTOM, PANEL_COL, 5, app.t("remote_file"), art.TEXT_GREY)
+            draw.text(m, BOTTOM, PANEL_COL, 6, file, art.TEXT_GREY)
+        for row, key in ((8, "remote_reply"), (10, "remote_reply2"), (12, "remote_reply3")):
+            draw.text(m, BOTTOM, PANEL_COL, row, app.t(key), art.TEXT_WHITE)
     if scene.remote is not None and scene.remote.error:
-        for k, line in enumerate(draw.fold(scene.remote.error, 15, 4)):
+        for k, line in enumerate(draw.fold(scene.remote.error, PANEL_WIDTH, 4)):
             draw.text(m, BOTTOM, PANEL_COL, 14 + k, line, art.TEXT_RED)

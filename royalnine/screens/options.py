@@ -1,8 +1,10 @@
 """Options: language, tens, rounds, sound, CPU level, screen layout and scale.
 
 Each row is a button showing its value; a tap (or A) steps to the next value
-and the settings are saved at once. Layout and scale apply at the next start
-(the window is opened before the title), as the screen says.
+and the choice is saved at once (only what the player chose here: options
+given on the command line stay that run's). Layout and scale apply at the
+next start (the window is opened before the title), as the screen says.
+BACK sits in the top-right corner so the rows keep a margin at the bottom.
 """
 
 from __future__ import annotations
@@ -10,13 +12,14 @@ from __future__ import annotations
 from royalnine import art
 from royalnine.app import App, InputFrame, Scene
 from royalnine.screens import draw
-from royalnine.screens.layout import TOP
-from royalnine.screens.menu import Menu, column
+from royalnine.screens.layout import TOP, Rect
+from royalnine.screens.menu import Menu, MenuItem, column
 from royalnine.storage import DIFFICULTIES, LAYOUTS
 
 ROUND_CHOICES = (1, 3, 5, 7, 9)
 SCALES = (0, 1, 2, 3, 4)
-ROWS = ("lang", "tens", "rounds", "sound", "difficulty", "layout", "scale", "back")
+ROWS = ("lang", "tens", "rounds", "sound", "difficulty", "layout", "scale")
+BACK_RECT = Rect(200, 0, 56, 24)
 
 
 def _cycle(values: tuple[object, ...], current: object) -> object:
@@ -64,14 +67,13 @@ class OptionsScene:
         }
         items = []
         for key in ROWS:
-            if key == "back":
-                items.append((key, app.t("menu_back")))
-            else:
-                label = app.t(labels[key])
-                items.append((key, f"{label:<10}{self.value_text(app, key):>10}"))
+            label = app.t(labels[key])
+            items.append((key, f"{label:<10}{self.value_text(app, key):>10}"))
         cursor = self.menu.cursor if self.menu else 0
         shown = self.menu.cursor_shown if self.menu else False
-        self.menu = Menu(column(items, top=0, height=24, gap=0, width=192), cursor=cursor)
+        rows = column(items, top=0, height=24, gap=0, width=192, left=0)
+        rows.append(MenuItem("back", app.t("menu_back"), BACK_RECT))
+        self.menu = Menu(rows, cursor=cursor)
         self.menu.cursor_shown = shown
         self.menu.draw(app)
 
@@ -79,7 +81,7 @@ class OptionsScene:
         """Step the chosen option."""
         assert self.menu is not None
         choice = self.menu.handle(app, inp)
-        if choice == "back" or "b" in inp.keys:
+        if choice == "back" or "b" in inp.keys or "select" in inp.keys:
             from royalnine.screens.title import TitleScene
 
             return TitleScene()
@@ -87,17 +89,16 @@ class OptionsScene:
             return None
         s = app.settings
         if choice == "lang":
-            s.lang = "ja" if s.lang == "en" else "en"
+            app.choose("lang", "ja" if s.lang == "en" else "en")
         elif choice in ("tens", "sound"):
-            setattr(s, choice, not getattr(s, choice))
+            app.choose(choice, not getattr(s, choice))
         elif choice == "rounds":
-            s.rounds = int(str(_cycle(ROUND_CHOICES, s.rounds)))
+            app.choose("rounds", int(str(_cycle(ROUND_CHOICES, s.rounds))))
         elif choice == "difficulty":
-            s.difficulty = str(_cycle(DIFFICULTIES, s.difficulty))
+            app.choose("difficulty", str(_cycle(DIFFICULTIES, s.difficulty)))
         elif choice == "layout":
-            s.layout = str(_cycle(LAYOUTS, s.layout))
+            app.choose("layout", str(_cycle(LAYOUTS, s.layout)))
         elif choice == "scale":
-            s.scale = int(str(_cycle(SCALES, s.scale)))
-        app.store("settings", lambda: app.storage.save_settings(s))
+            app.choose("scale", int(str(_cycle(SCALES, s.scale))))
         self.enter(app)
         return None

@@ -11,7 +11,7 @@ from royalnine import art
 from royalnine.app import App, InputFrame, Scene
 from royalnine.core import Match
 from royalnine.screens import draw
-from royalnine.screens.layout import BOTTOM, TOP
+from royalnine.screens.layout import BOTTOM, TOP, Rect
 from royalnine.screens.menu import Menu, row
 from royalnine.screens.remote import RemoteLink
 
@@ -74,7 +74,7 @@ class MatchResultScene:
             shown = self.remote.showing()
             if shown is not None:  # the other player still needs this device's last code
                 name = self.remote.code_path(shown[0]).name
-                draw.text(m, BOTTOM, 0, 18, app.t("remote_last", n=shown[0]), art.TEXT_YELLOW)
+                draw.text(m, BOTTOM, 1, 18, app.t("remote_last", n=shown[0]), art.TEXT_YELLOW)
                 draw.text(m, BOTTOM, 2, 19, name, art.TEXT_WHITE)
         self.menu = Menu(row(items, y=160, width=96, height=24, gap=16), horizontal=True)
         self.menu.draw(app)
@@ -125,6 +125,7 @@ class MatchResultScene:
         top_pts = max([1] + [max(r.points) for r in results])
         base = CHART_Y + CHART_H
         m.gfill(CHART_X - 4, CHART_Y - 4, CHART_X + CHART_W + 4, base + 4, GRP_GRID)
+        draw.picture(BOTTOM, Rect(CHART_X - 4, CHART_Y - 4, CHART_W + 9, CHART_H + 9))
         slot = CHART_W // max(1, len(results))
         bar = max(2, min(14, slot // 3))
         for k, res in enumerate(results):
