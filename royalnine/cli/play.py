@@ -109,7 +109,13 @@ def add_demo_parser(subparsers: Any) -> None:
     demo.set_defaults(func=run_demo)
 
 
-def _settings(args: argparse.Namespace) -> tuple[Any, Any, dict[str, object]]:
+def _settings(args: argparse.Namespace) -> tuple[Any, Any]:
+    """The data folder and the settings this run uses (the saved ones with the flags)."""
+    storage, saved, overrides = _options(args)
+    return storage, _run_settings(saved, overrides)
+
+
+def _options(args: argparse.Namespace) -> tuple[Any, Any, dict[str, object]]:
     """The data folder, the saved settings, and this run's overrides from the flags.
 
     Flags apply to this run only: they are kept apart from the saved settings,
@@ -174,7 +180,7 @@ def run_play(args: argparse.Namespace) -> int:
     from petitcom_shim import Machine
     from royalnine.game import new_game
 
-    storage, saved, overrides = _settings(args)
+    storage, saved, overrides = _options(args)
     settings = _run_settings(saved, overrides)
     m = Machine(
         layout=shim_layout(settings.layout),
@@ -209,7 +215,7 @@ def run_demo(args: argparse.Namespace) -> int:
     from royalnine.game import new_game
     from royalnine.screens.autoplay import AutoPlayer
 
-    storage, saved, overrides = _settings(args)
+    storage, saved, overrides = _options(args)
     if args.headless:
         overrides["sound"] = False
     settings = _run_settings(saved, overrides)
