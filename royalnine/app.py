@@ -184,6 +184,8 @@ class App:
         self._touching = False
         self._last_touch = (0, 0)
         self.frames = 0
+        self.demo = False
+        """The demo: the CPU plays both seats (so neither is called YOU)."""
         self.on_frame: list[Callable[[App], None]] = []
         load_art(m)
         self.scene: Scene = first(self)

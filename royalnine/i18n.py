@@ -120,6 +120,7 @@ TEXTS: dict[str, Text] = {
     "half_2": Text("SECOND HALF", "ｺｳﾊﾝ", 14),
     "you": Text("YOU", "ｱﾅﾀ", 8),
     "cpu": Text("CPU", "CPU", 8),
+    "cpu_n": Text("CPU {n}", "CPU{n}", 8),
     "player1": Text("PLAYER 1", "1P", 8),
     "player2": Text("PLAYER 2", "2P", 8),
     "rival": Text("RIVAL", "ｱｲﾃ", 8),

@@ -280,6 +280,12 @@ def walk(app: App, home: Path) -> Iterator[str]:
     ).apply(NextRound())
     app.switch(MatchResultScene(drawn, "cpu", "master", (t("you"), t("cpu"))))
     yield "match result (a draw)"
+    app.demo = True
+    scene = MatchScene(last, "cpu", {"level": "master"})
+    app.switch(scene)
+    app.step(2)
+    yield "the demo: CPU against CPU"
+    app.demo = False
     # --- two players on one machine: the handover ---
     dealt = play(Match.new(cfg), Dealer(random.Random(2)), rng, Phase.FIRST_PLACE)
     scene = MatchScene(dealt, "local", {})

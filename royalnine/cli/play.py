@@ -234,6 +234,7 @@ def run_demo(args: argparse.Namespace) -> int:
     )
     seed = args.seed if args.seed is not None else 2013
     app = new_game(m, storage, saved, overrides=overrides, seed=seed)
+    app.demo = True
     out: Path | None = args.out
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)

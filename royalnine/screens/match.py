@@ -117,6 +117,8 @@ class MatchScene:
 
     def names(self, app: App) -> tuple[str, str]:
         """Display names of seat 0 and seat 1."""
+        if self.mode == "cpu" and app.demo:  # the CPU plays the bottom seat too
+            return (app.t("cpu_n", n=1), app.t("cpu_n", n=2))
         if self.mode == "cpu":
             return (app.t("you"), app.t("cpu"))
         if self.mode == "remote":

@@ -60,7 +60,7 @@ class MatchResultScene:
         draw.centred(m, TOP, 1, app.t("match_result"), art.TEXT_YELLOW)
         if outcome.winner is None:
             headline = app.t("draw")
-        elif outcome.winner == self.me and self.mode in ("cpu", "remote"):
+        elif outcome.winner == self.me and self.mode in ("cpu", "remote") and not app.demo:
             headline = app.t("you_win")
         else:
             headline = app.t("wins", who=self.names[outcome.winner])
