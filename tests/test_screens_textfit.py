@@ -281,9 +281,9 @@ def walk(app: App, home: Path) -> Iterator[str]:
     app.switch(MatchResultScene(drawn, "cpu", "master", (t("you"), t("cpu"))))
     yield "match result (a draw)"
     app.demo = True
-    scene = MatchScene(last, "cpu", {"level": "master"})
+    scene = MatchScene(Match.new(cfg), "cpu", {"level": "master"})
     app.switch(scene)
-    app.step(2)
+    steps_until(app, lambda: scene.state == "place")
     yield "the demo: CPU against CPU"
     app.demo = False
     # --- two players on one machine: the handover ---

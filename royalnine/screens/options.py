@@ -19,7 +19,7 @@ from royalnine.storage import DIFFICULTIES, LAYOUTS
 ROUND_CHOICES = (1, 3, 5, 7, 9)
 SCALES = (0, 1, 2, 3, 4)
 ROWS = ("lang", "tens", "rounds", "sound", "difficulty", "layout", "scale")
-BACK_RECT = Rect(200, 0, 56, 24)
+BACK_RECT = Rect(200, 8, 48, 24)
 
 
 def _cycle(values: tuple[object, ...], current: object) -> object:
@@ -71,7 +71,7 @@ class OptionsScene:
             items.append((key, f"{label:<10}{self.value_text(app, key):>10}"))
         cursor = self.menu.cursor if self.menu else 0
         shown = self.menu.cursor_shown if self.menu else False
-        rows = column(items, top=0, height=24, gap=0, width=192, left=0)
+        rows = column(items, top=8, height=24, gap=0, width=184, left=8)
         rows.append(MenuItem("back", app.t("menu_back"), BACK_RECT))
         self.menu = Menu(rows, cursor=cursor)
         self.menu.cursor_shown = shown

@@ -42,6 +42,12 @@ class MatchResultScene:
         self.menu: Menu | None = None
         self.recorded = False
 
+    @property
+    def stats_level(self) -> str:
+        """The level's name in the statistics file: MASTER keeps its earlier key, "match",
+        so the games played before the level was renamed still count."""
+        return "match" if self.level == "master" else self.level
+
     def enter(self, app: App) -> None:
         """Draw the table and the chart; record the result once."""
         m = app.m
@@ -49,7 +55,7 @@ class MatchResultScene:
         assert outcome is not None
         if not self.recorded:
             self.recorded = True
-            meta = {"difficulty": self.level} if self.mode == "cpu" else {}
+            meta = {"difficulty": self.stats_level} if self.mode == "cpu" else {}
             app.store(
                 "statistics",
                 lambda: app.storage.record_result(outcome, self.mode, meta, seat=self.me),
@@ -100,7 +106,7 @@ class MatchResultScene:
 
     def draw_stats(self, app: App) -> None:
         """This mode's record so far (from the statistics file), under the table."""
-        key = self.mode if self.mode != "cpu" else f"cpu:{self.level}"
+        key = self.mode if self.mode != "cpu" else f"cpu:{self.stats_level}"
         try:
             entry = app.storage.stats().get(key)
         except OSError:
