@@ -49,6 +49,8 @@ class DrawLog:
     """Button and panel boxes on BG0 (as declared, in pixels)."""
     pictures: list[tuple[int, Rect]] = field(default_factory=list)
     """Pictures on a GRP page (logo, remote code)."""
+    sprites: dict[tuple[int, int], Rect] = field(default_factory=dict)
+    """Where each sprite of a :class:`SpriteBoard` rests, by (screen, sprite id)."""
 
     def clear(
         self, screen: int, *, text: bool = False, bg: bool = False, grp: bool = False
@@ -60,6 +62,10 @@ class DrawLog:
             self.boxes = [b for b in self.boxes if b[0] != screen]
         if grp:
             self.pictures = [p for p in self.pictures if p[0] != screen]
+
+    def sprites_on(self, screen: int) -> list[Rect]:
+        """The resting rectangles of the sprites shown on ``screen``."""
+        return [r for (s, _sid), r in self.sprites.items() if s == screen]
 
 
 log: DrawLog | None = None
@@ -170,6 +176,10 @@ class SpriteBoard:
                 if (old.x, old.y) != (look.x, look.y):
                     m.spofs(sid, look.x + look.hx, look.y + look.hy, t)
             self.current[sid] = look
+        if log is not None:
+            log.sprites = {k: r for k, r in log.sprites.items() if k[0] != self.screen}
+            for sid, look in self.current.items():
+                log.sprites[(self.screen, sid)] = Rect(look.x, look.y, look.w, look.h)
 
     def clear(self) -> None:
         """Remove every sprite this board made."""
@@ -177,6 +187,8 @@ class SpriteBoard:
         for sid in self.current:
             self.m.spclr(sid)
         self.current = {}
+        if log is not None:
+            log.sprites = {k: r for k, r in log.sprites.items() if k[0] != self.screen}
 
 
 def card_look(
@@ -196,6 +208,8 @@ def reset_screen(m: Machine, screen: int, *, felt: bool = True) -> None:
         m.bgfill(1, 0, 0, 31, 23, art.TILE_FELT, art.BG_FELT, 0, 0)
     m.sppage(screen)
     m.spclr()
+    if log is not None:
+        log.sprites = {k: r for k, r in log.sprites.items() if k[0] != screen}
 
 
 BREAK_AFTER = "/\\-_.,:;"

@@ -8,7 +8,8 @@ that log with the machine's console as it is now and names every text that
 * runs off the 32x24 console, or touches its left or right edge (a text placed
   anywhere on the screen keeps one cell of margin there),
 * leaves its box (a button's label outside the button, a panel line outside the panel),
-* sits on a button or box that is not its own, or under a GRP picture,
+* sits on a button or box that is not its own, under a GRP picture, or where a
+  card (sprite) rests,
 * was partly overwritten by later text (two texts overlapping), or
 * has a Japanese voicing mark (ﾞ ﾟ, drawn at the top of its cell) right under a
   character of the line above, where the two run into each other, or
@@ -75,6 +76,10 @@ def problems(m: Machine, log: DrawLog, where: str = "") -> list[str]:
             for pic in pictures:
                 if _overlap(rect, pic):
                     out.append(f"{say} is under a picture at {pic}")
+            for sprite in log.sprites_on(screen):
+                if _overlap(rect, sprite):
+                    out.append(f"{say} runs under a card or sprite at {sprite}")
+                    break
             shown = bytes(console[t.row][t.col : end])
             if shown != codes:
                 out.append(f"{say} was overwritten: the screen shows {shown!r}")
