@@ -69,6 +69,10 @@ KEY_LABELS: dict[str, str] = {
 }
 
 
+PREFERRED_KEYS = ("escape", "return")
+"""Named first when mapped, whatever the order of the mapping (what players try first)."""
+
+
 def key_label(name: str) -> str:
     """A pygame key name as the screens print it: short, upper case, at most 5 cells."""
     return KEY_LABELS.get(name, name.upper())[:5]
@@ -215,15 +219,16 @@ class App:
         """``key_a``, ``key_b``, ``key_start``, ``key_select``, ``key_swap``: the keyboard keys
         of this run's mapping as printed on screen (``X``, ``ENTER``), for prompts and rules."""
         cfg = self.m.input.config
-        out = {
-            f"key_{name}": key_label((cfg.keys_for(button) or [name])[0])
-            for name, button in (
-                ("a", Button.A),
-                ("b", Button.B),
-                ("start", Button.START),
-                ("select", Button.SELECT),
-            )
-        }
+        out = {}
+        for name, button in (
+            ("a", Button.A),
+            ("b", Button.B),
+            ("start", Button.START),
+            ("select", Button.SELECT),
+        ):
+            keys = cfg.keys_for(button) or [name]
+            best = next((k for k in PREFERRED_KEYS if k in keys), keys[0])
+            out[f"key_{name}"] = key_label(best)
         out["key_swap"] = key_label(cfg.swap_key)
         return out
 

@@ -224,7 +224,7 @@ TEXTS: dict[str, Text] = {
     "r5_3": Text("the card then the cell.", "ﾏﾀﾊ ｶｰﾄﾞﾄ ﾏｽｦ ﾀｯﾁ", 32),
     "r5_4": Text("Keys: arrows move the cursor,", "ｷｰ: ﾔｼﾞﾙｼﾃﾞ ｶｰｿﾙｦ ｳｺﾞｶｽ", 32),
     "r5_5": Text("{key_a} takes/puts, {key_b} undoes,", "{key_a}:ﾄﾙ/ｵｸ {key_b}:ﾓﾄﾞｽ", 32),
-    "r5_6": Text("{key_start} = OK, Esc = menu.", "{key_start}:OK Esc:ﾒﾆｭｰ", 32),
+    "r5_6": Text("{key_start} = OK, {key_select} = menu.", "{key_start}:OK {key_select}:ﾒﾆｭｰ", 32),
 }
 
 

@@ -261,7 +261,7 @@ def test_rules_and_prompts_name_the_keys_of_the_mapping_in_use(tmp_path: Path) -
     app = make_app(tmp_path, config=config)
     app.switch(RulesScene(back=TitleScene(), page=4))
     assert "SPACE takes/puts, Z undoes," in console_text(app, 1)
-    assert "ENTER = OK, Esc = menu." in console_text(app, 1)
+    assert "ENTER = OK, ESC = menu." in console_text(app, 1)
     scene = MatchScene(Match.new(MatchConfig()), "cpu", {"level": "normal"})
     app.switch(scene)
     app.step(60)
