@@ -281,6 +281,11 @@ def test_escape_pauses_a_match_goes_back_and_never_quits_without_asking(tmp_path
     choose(app, "options")
     press(app, Button.SELECT)
     assert isinstance(app.scene, TitleScene)
+    from royalnine.screens.remote import RemoteLobbyScene
+
+    app.switch(RemoteLobbyScene(None))
+    press(app, Button.SELECT)
+    assert isinstance(app.scene, TitleScene)
     scene = MatchScene(Match.new(MatchConfig()), "cpu", {"level": "normal"})
     app.switch(scene)
     app.step(60)

@@ -261,7 +261,7 @@ class RemoteLobbyScene:
     def frame(self, app: App, inp: InputFrame) -> Scene | None:
         """Read dropped codes; start the match once the first exchange is done."""
         assert self.menu is not None
-        if self.menu.handle(app, inp) == "back":
+        if self.menu.handle(app, inp) == "back" or "select" in inp.keys:  # BACK or Esc
             from royalnine.screens.title import TitleScene
 
             return TitleScene()

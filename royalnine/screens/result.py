@@ -160,7 +160,7 @@ class MatchResultScene:
             from royalnine.screens.title import new_match_scene
 
             return new_match_scene(app, self.mode, self.level)
-        if choice == "title":
+        if choice == "title" or "select" in inp.keys:  # Esc: back to the title
             from royalnine.screens.title import TitleScene
 
             return TitleScene()
