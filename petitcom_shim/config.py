@@ -125,6 +125,7 @@ def _default_keys() -> dict[str, Button]:
         "enter": Button.START,  # keypad Enter
         "backspace": Button.SELECT,
         "right shift": Button.SELECT,
+        "escape": Button.SELECT,  # what players try first to pause or go back
     }
     return dict(pairs)
 
@@ -217,6 +218,10 @@ class ShimConfig:
     vsync: bool = False
     desktop_margin: tuple[int, int] = (32, 96)
     hide_pointer: bool = False
+
+    def keys_for(self, button: Button) -> list[str]:
+        """The keyboard keys mapped to a DS button, in the file's (or the defaults') order."""
+        return [name for name, b in self.keys.items() if b == button]
 
     def key_codes(self) -> dict[int, Button]:
         """Return the key map as pygame key codes -> DS button mask (keys sharing a code merge)."""

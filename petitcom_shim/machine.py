@@ -97,6 +97,8 @@ class Machine:
         self.select_break = select_break
         self.realtime = (not headless) if realtime is None else realtime
         self.running = True
+        self.layout = layout
+        """The window layout in use ("vertical", "horizontal", "single", "separate")."""
         self._random = random.Random(seed)
         self._frames = 0
         self.input = Input(config)

@@ -9,8 +9,9 @@ stylus and button input into the headless machine and stepping frames.
 
 from __future__ import annotations
 
+import dataclasses
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -55,6 +56,27 @@ PAD_KEYS: tuple[tuple[int, str], ...] = (
     (Button.L, "l"),
     (Button.R, "r"),
 )
+
+
+KEY_LABELS: dict[str, str] = {
+    "return": "ENTER",
+    "enter": "ENTER",
+    "backspace": "BKSP",
+    "right shift": "SHIFT",
+    "left shift": "SHIFT",
+    "escape": "ESC",
+    "space": "SPACE",
+    "tab": "TAB",
+}
+
+
+PREFERRED_KEYS = ("escape", "return")
+"""Named first when mapped, whatever the order of the mapping (what players try first)."""
+
+
+def key_label(name: str) -> str:
+    """A pygame key name as the screens print it: short, upper case, at most 5 cells."""
+    return KEY_LABELS.get(name, name.upper())[:5]
 
 
 @dataclass
@@ -123,10 +145,11 @@ class CpuOpponent:
 
 
 def make_cpu(level: str, seat: int, rng: random.Random) -> CpuPlayer:
-    """The CPU opponent of a level ("easy", "normal", "hard", "match") from royalnine.ai."""
+    """The CPU opponent of a level ("easy", "normal", "hard", "master") from royalnine.ai."""
     from royalnine.ai import make_player
 
-    player: CpuPlayer = make_player(level, seat=seat, rng=rng)
+    ai_level = "match" if level == "master" else level  # the AI's own name for its best player
+    player: CpuPlayer = make_player(ai_level, seat=seat, rng=rng)
     return player
 
 
@@ -136,7 +159,9 @@ class App:
     Args:
         m: the machine to run on (a window, or headless for tests and the demo).
         storage: the data folder (settings, save, statistics).
-        settings: options for this run (default: the saved ones).
+        settings: the saved options (default: read from ``storage``).
+        overrides: options for this run only (command-line flags): used now, never saved
+            unless the player chooses that option again in the game.
         seed: seeds every deal and CPU choice, for reproducible matches.
         first: builds the first scene; :func:`royalnine.game.new_game` gives the title,
             so this module never imports a scene (every scene imports it).
@@ -148,18 +173,25 @@ class App:
         storage: Storage,
         settings: Settings | None = None,
         *,
+        overrides: Mapping[str, object] | None = None,
         seed: int | None = None,
         first: Callable[[App], Scene],
     ) -> None:
         self.m = m
         self.storage = storage
-        self.settings = settings or storage.load_settings()
+        saved = settings or storage.load_settings()
+        self.overrides: dict[str, object] = dict(overrides or {})
+        self._saved = dataclasses.replace(saved)
+        self.settings = dataclasses.replace(saved, **self.overrides)  # type: ignore[arg-type]
+        """The options in use this run: the saved ones with this run's overrides."""
         self.rng = random.Random(seed)
         self.notices: list[Notice] = storage.notices
         """Messages about data files for the title to show (the storage's own list)."""
         self._touching = False
         self._last_touch = (0, 0)
         self.frames = 0
+        self.demo = False
+        """The demo: the CPU plays both seats (so neither is called YOU)."""
         self.on_frame: list[Callable[[App], None]] = []
         load_art(m)
         self.music = Music(m, self.settings)
@@ -174,9 +206,46 @@ class App:
         """The chosen language."""
         return self.settings.lang
 
+    @property
+    def layout(self) -> str:
+        """The window layout of this run, by the game's name (vertical, side, separate, single).
+
+        A layout chosen in OPTIONS applies at the next start, so this is the
+        machine's, not the settings'.
+        """
+        return "side" if self.m.layout == "horizontal" else self.m.layout
+
     def t(self, key: str, **args: object) -> str:
-        """Translated text."""
-        return tr(key, self.lang, **args)
+        """Translated text; ``{key_a}``, ``{key_start}``... name the player's keys."""
+        return tr(key, self.lang, **{**self.key_labels(), **args})
+
+    def key_labels(self) -> dict[str, str]:
+        """``key_a``, ``key_b``, ``key_start``, ``key_select``, ``key_swap``: the keyboard keys
+        of this run's mapping as printed on screen (``X``, ``ENTER``), for prompts and rules."""
+        cfg = self.m.input.config
+        out = {}
+        for name, button in (
+            ("a", Button.A),
+            ("b", Button.B),
+            ("start", Button.START),
+            ("select", Button.SELECT),
+        ):
+            keys = cfg.keys_for(button) or [name]
+            best = next((k for k in PREFERRED_KEYS if k in keys), keys[0])
+            out[f"key_{name}"] = key_label(best)
+        out["key_swap"] = key_label(cfg.swap_key)
+        return out
+
+    def choose(self, name: str, value: object) -> None:
+        """The player chose an option (OPTIONS, a CPU level): use it now and keep it.
+
+        Only the player's choices are written; an option given on the command
+        line stays this run's alone until the player chooses it in the game.
+        """
+        setattr(self.settings, name, value)
+        setattr(self._saved, name, value)
+        self.overrides.pop(name, None)
+        self.store("settings", lambda: self.storage.save_settings(self._saved))
 
     def beep(self, event: str) -> None:
         """Play the sound of a game event (if SOUND FX is on, at its volume)."""
@@ -197,6 +266,10 @@ class App:
             self.notices.append(Notice("notice_cannot_save", what, reason=reason))
             return False
         return True
+
+    def quit(self) -> None:
+        """End the game after this frame (the player agreed to quit)."""
+        self.m.running = False
 
     def switch(self, scene: Scene) -> None:
         """Make ``scene`` active now."""

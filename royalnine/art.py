@@ -52,6 +52,7 @@ BG_BUTTON = 3
 BG_BUTTON_OFF = 4
 BG_BUTTON_DOWN = 5
 BG_PANEL = 6
+BG_SLOT_CURSOR = 7  # the empty cell under the pad cursor
 
 # Console text colours: COLOR n paints pixel 15 of BG palette n (petitcom.md §1.4),
 # so index 15 of every BG palette is a text colour; our art uses indices 1-8 only.
@@ -100,6 +101,7 @@ BG_PALETTES: dict[int, dict[int, str]] = {
     BG_BUTTON_OFF: {**_FELT, 5: "304038", 6: "587060", 7: "688070", 8: "485850"},
     BG_BUTTON_DOWN: {**_FELT, 5: "101018", 6: "F8D040", 7: "F8E890", 8: "B89020"},
     BG_PANEL: {**_FELT, 6: "123F29"},
+    BG_SLOT_CURSOR: {**_FELT, 3: "F8F8F8", 4: "B08A20"},
 }
 
 _CARD = {1: "202030", 2: "F8F8F0", 3: "D82020", 4: "1848D0", 5: "C8C8D0"}
@@ -107,7 +109,8 @@ _BACK = {6: "7A2030", 7: "B84858", 8: "E8C050"}
 SP_PALETTES: dict[int, dict[int, str]] = {
     SP_NORMAL: {**_CARD, **_BACK},
     SP_SELECTED: {**_CARD, 1: "F8A000", 2: "FFF4B0", 5: "E8C860", **_BACK, 8: "F8F080"},
-    SP_LOCKED: {**_CARD, 2: "D0D0C8", 5: "A8A8A8", **_BACK},
+    # Fixed cards: a dimmed face and muted suits, plainly apart from the cards that can move.
+    SP_LOCKED: {**_CARD, 1: "505058", 2: "A8A8A0", 3: "984040", 4: "3C5490", 5: "808080", **_BACK},
     SP_ILLEGAL: {**_CARD, 1: "F80000", 2: "F8C8C8", 5: "E09090", **_BACK},
     SP_SCORED: {**_CARD, 1: "F8F8F8", 2: "B8F8A8", 5: "80D870", **_BACK},
     SP_STAR: {3: "F8E040"},

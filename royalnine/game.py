@@ -6,6 +6,8 @@ that puts them together, for the commands, the tools and the tests.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from petitcom_shim import Machine
 from royalnine.app import App
 from royalnine.screens.title import TitleScene
@@ -13,7 +15,15 @@ from royalnine.storage import Settings, Storage
 
 
 def new_game(
-    m: Machine, storage: Storage, settings: Settings | None = None, *, seed: int | None = None
+    m: Machine,
+    storage: Storage,
+    settings: Settings | None = None,
+    *,
+    overrides: Mapping[str, object] | None = None,
+    seed: int | None = None,
 ) -> App:
-    """The game on ``m``, starting at the title (settings default to the saved ones)."""
-    return App(m, storage, settings, seed=seed, first=lambda _app: TitleScene())
+    """The game on ``m``, starting at the title (settings default to the saved ones;
+    ``overrides`` are this run's command-line options, never saved)."""
+    return App(
+        m, storage, settings, overrides=overrides, seed=seed, first=lambda _app: TitleScene()
+    )

@@ -24,8 +24,17 @@ from royalnine.core.record import MatchRecord, MetaValue, load_record
 
 ENV_HOME = "ROYALNINE_HOME"
 LANGS = ("en", "ja")
-LAYOUTS = ("vertical", "horizontal", "separate", "single")
-DIFFICULTIES = ("easy", "normal", "hard", "match")
+LAYOUTS = ("vertical", "side", "separate", "single")
+DIFFICULTIES = ("easy", "normal", "hard", "master")
+OLD_NAMES = {"horizontal": "side", "match": "master"}
+"""Names of earlier versions (settings files, saves, command-line flags) -> today's names."""
+
+
+def current_name(name: object) -> object:
+    """Today's name of a layout or CPU level (an older spelling is mapped; others unchanged)."""
+    return OLD_NAMES.get(name, name) if isinstance(name, str) else name
+
+
 MODES = ("cpu", "local")
 #: Music and sound-effect volumes (percent) the options offer.
 VOLUMES = (20, 40, 60, 80, 100)
@@ -122,6 +131,7 @@ class Settings:
         d = Settings()
         music = self.music if isinstance(self.music, bool) else d.music
         effects = self.effects if isinstance(self.effects, bool) else d.effects
+        layout, difficulty = current_name(self.layout), current_name(self.difficulty)
         return Settings(
             lang=self.lang if self.lang in LANGS else d.lang,
             tens=self.tens if isinstance(self.tens, bool) else d.tens,
@@ -133,10 +143,14 @@ class Settings:
             effects_volume=(
                 self.effects_volume if self.effects_volume in VOLUMES else d.effects_volume
             ),
-            layout=self.layout if self.layout in LAYOUTS else d.layout,
+            layout=layout if isinstance(layout, str) and layout in LAYOUTS else d.layout,
             scale=self.scale if _int_in(self.scale, 0, 6) else d.scale,
             fullscreen=self.fullscreen if isinstance(self.fullscreen, bool) else d.fullscreen,
-            difficulty=self.difficulty if self.difficulty in DIFFICULTIES else d.difficulty,
+            difficulty=(
+                difficulty
+                if isinstance(difficulty, str) and difficulty in DIFFICULTIES
+                else d.difficulty
+            ),
             hints=self.hints if isinstance(self.hints, bool) else d.hints,
             claim_after_s=(
                 self.claim_after_s

@@ -239,12 +239,14 @@ def test_options_fit_on_the_bottom_screen(tmp_path: Path, lang: str) -> None:
     app = make_app(tmp_path, lang=lang)
     tap_item(app, "options")
     menu = app.scene.menu  # type: ignore[attr-defined]
-    assert [i.value for i in menu.items] == list(ROWS)
+    assert [i.value for i in menu.items] == [*ROWS, "back"]
     for item in menu.items:
         assert item.rect.y + item.rect.h <= 192
         assert len(item.label) <= item.rect.w // 8 - 2  # inside the button's edges
-    rects = [i.rect for i in menu.items]
+    rects = [i.rect for i in menu.items[:-1]]  # the rows; BACK sits top-right, beside them
     assert all(a.y + a.h <= b.y for a, b in itertools.pairwise(rects))
+    back = menu.items[-1].rect
+    assert all(r.x + r.w <= back.x for r in rects)
 
 
 # ------------------------------------------------------------------- no audio device

@@ -15,7 +15,7 @@ from royalnine.screens.layout import (
     hit,
     target_rect,
 )
-from royalnine.screens.placement import Outcome, PlacementController
+from royalnine.screens.placement import Outcome, PlacementController, hand_slots
 
 
 def dealt_match(seed: int = 1) -> Match:
@@ -84,7 +84,7 @@ def test_illegal_targets_are_refused_with_a_reason() -> None:
     assert out.feedback[0].message == "bad_centre"
     card0 = view(match, 0).hand[0]
     match = match.apply(Place(0, card0, 0))
-    out = drag(ctrl, match, Target(Zone.HAND, 0), Target(Zone.CELL, 0))
+    out = drag(ctrl, match, Target(Zone.HAND, 1), Target(Zone.CELL, 0))  # slot 0 is empty now
     assert out.actions == [] and out.feedback[0].message == "bad_full"
     # confirm with cards left in hand is refused too
     out = tap(ctrl, match, Target(Zone.CONFIRM))
@@ -115,7 +115,7 @@ def test_undo_takes_back_the_newest_card_and_reports_when_empty() -> None:
     assert out.feedback[0].message == "bad_undo"
     hand = view(match, 0).hand
     for cell, card in ((0, hand[0]), (1, hand[1])):
-        tap(ctrl, match, Target(Zone.HAND, 0))
+        tap(ctrl, match, Target(Zone.HAND, cell))  # each card keeps its slot
         out = tap(ctrl, match, Target(Zone.CELL, cell))
         match = match.apply_all(out.actions)
         assert out.actions == [Place(0, card, cell)]
@@ -147,7 +147,8 @@ def test_pad_cursor_places_a_whole_hand_and_confirms() -> None:
     press("right")  # the first press only shows the cursor
     assert ctrl.cursor_visible
     for cell in (0, 2, 6, 8):
-        goto(Target(Zone.HAND, 0))
+        slots = hand_slots(view(match, 0))
+        goto(Target(Zone.HAND, next(i for i, c in enumerate(slots) if c is not None)))
         press("a")
         assert ctrl.selected is not None
         goto(Target(Zone.CELL, cell))
@@ -164,7 +165,7 @@ def test_pad_b_deselects_then_undoes() -> None:
     card = view(match, 0).hand[0]
     tap(ctrl, match, Target(Zone.HAND, 0))
     match = match.apply_all(tap(ctrl, match, Target(Zone.CELL, 3)).actions)
-    tap(ctrl, match, Target(Zone.HAND, 0))
+    tap(ctrl, match, Target(Zone.HAND, 1))
     assert ctrl.pad(view(match, 0), "b").actions == [] and ctrl.selected is None
     assert ctrl.pad(view(match, 0), "b").actions == [Unplace(0, card)]
 

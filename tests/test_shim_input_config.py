@@ -39,6 +39,7 @@ def test_documented_default_keys() -> None:
         pygame.K_KP_ENTER: Button.START,
         pygame.K_BACKSPACE: Button.SELECT,
         pygame.K_RSHIFT: Button.SELECT,
+        pygame.K_ESCAPE: Button.SELECT,
     }
     assert codes == expected
 

@@ -15,10 +15,23 @@ import time
 from pathlib import Path
 from typing import Any
 
-from royalnine.storage import DIFFICULTIES, LAYOUTS
+from royalnine.storage import DIFFICULTIES, LAYOUTS, current_name
 
 PROCESS_START = time.perf_counter()
 SHIM_FILE = "shim.toml"
+SHIM_LAYOUTS = {"side": "horizontal"}
+"""The game's layout names that the shim spells differently."""
+RUN_OPTIONS = ("layout", "scale", "fullscreen", "lang", "tens", "rounds")
+
+
+def shim_layout(layout: str) -> str:
+    """The petitcom_shim layout for one of the game's layout names."""
+    return SHIM_LAYOUTS.get(layout, layout)
+
+
+def _today(name: str) -> str:
+    """argparse type: an older flag spelling (``horizontal``, ``match``) as today's name."""
+    return str(current_name(name))
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -29,15 +42,36 @@ def _common(p: argparse.ArgumentParser) -> None:
         help="data folder (default: $ROYALNINE_HOME or the per-user folder)",
     )
     p.add_argument(
-        "--layout", choices=LAYOUTS, default=None, help="how the two screens sit in the window"
+        "--layout",
+        type=_today,
+        choices=LAYOUTS,
+        default=None,
+        help="how the two screens sit in the window (this run only)",
     )
-    p.add_argument("--scale", type=int, default=None, help="window scale (0 = largest that fits)")
-    p.add_argument("--fullscreen", action="store_true", default=None, help="open full screen")
-    p.add_argument("--lang", choices=("en", "ja"), default=None, help="English or Japanese")
     p.add_argument(
-        "--tens", action=argparse.BooleanOptionalAction, default=None, help="play with the two tens"
+        "--scale",
+        type=int,
+        default=None,
+        help="window scale (0 = largest that fits; this run only)",
     )
-    p.add_argument("--rounds", type=int, default=None, help="rounds per match (5 in the original)")
+    p.add_argument(
+        "--fullscreen", action="store_true", default=None, help="open full screen (this run only)"
+    )
+    p.add_argument(
+        "--lang", choices=("en", "ja"), default=None, help="English or Japanese (this run only)"
+    )
+    p.add_argument(
+        "--tens",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="play with the two tens (this run only)",
+    )
+    p.add_argument(
+        "--rounds",
+        type=int,
+        default=None,
+        help="rounds per match (5 in the original; this run only)",
+    )
     p.add_argument("--seed", type=int, default=None, help="seed the deals (reproducible matches)")
     p.add_argument(
         "--controls",
@@ -51,7 +85,13 @@ def add_parser(subparsers: Any) -> None:
     """Register ``play``."""
     play = subparsers.add_parser("play", help="start the game window (the default command)")
     _common(play)
-    play.add_argument("--level", choices=DIFFICULTIES, default=None, help="CPU level")
+    play.add_argument(
+        "--level",
+        type=_today,
+        choices=DIFFICULTIES,
+        default=None,
+        help="CPU level (this run only)",
+    )
     play.set_defaults(func=run_play)
 
 
@@ -71,21 +111,41 @@ def add_demo_parser(subparsers: Any) -> None:
 
 
 def _settings(args: argparse.Namespace) -> tuple[Any, Any]:
+    """The data folder and the settings this run uses (the saved ones with the flags)."""
+    storage, saved, overrides = _options(args)
+    return storage, _run_settings(saved, overrides)
+
+
+def _options(args: argparse.Namespace) -> tuple[Any, Any, dict[str, object]]:
+    """The data folder, the saved settings, and this run's overrides from the flags.
+
+    Flags apply to this run only: they are kept apart from the saved settings,
+    so saving OPTIONS later writes only what the player chose there.
+    """
     from royalnine.storage import Storage
 
     storage = Storage(args.home)
-    settings = storage.load_settings()
-    for name in ("layout", "scale", "fullscreen", "lang", "tens", "rounds"):
+    saved = storage.load_settings()
+    overrides: dict[str, object] = {}
+    for name in RUN_OPTIONS:
         value = getattr(args, name, None)
         if value is not None:
-            setattr(settings, name, value)
+            overrides[name] = value
     if getattr(args, "level", None):
-        settings.difficulty = args.level
-    if not 1 <= settings.rounds <= 99:
+        overrides["difficulty"] = args.level
+    rounds = overrides.get("rounds", saved.rounds)
+    scale = overrides.get("scale", saved.scale)
+    if not isinstance(rounds, int) or not 1 <= rounds <= 99:
         raise SystemExit("royalnine: --rounds must be 1-99")
-    if not 0 <= settings.scale <= 6:
+    if not isinstance(scale, int) or not 0 <= scale <= 6:
         raise SystemExit("royalnine: --scale must be 0 (fit the screen) to 6")
-    return storage, settings
+    return storage, saved, overrides
+
+
+def _run_settings(saved: Any, overrides: dict[str, object]) -> Any:
+    import dataclasses
+
+    return dataclasses.replace(saved, **overrides)
 
 
 def _shim_config(args: argparse.Namespace, storage: Any) -> Any:
@@ -130,9 +190,10 @@ def run_play(args: argparse.Namespace) -> int:
     from petitcom_shim import Machine
     from royalnine.game import new_game
 
-    storage, settings = _settings(args)
+    storage, saved, overrides = _options(args)
+    settings = _run_settings(saved, overrides)
     m = Machine(
-        layout=settings.layout,
+        layout=shim_layout(settings.layout),
         scale=settings.scale,
         fullscreen=bool(settings.fullscreen),
         title="Royal Nine",
@@ -145,7 +206,7 @@ def run_play(args: argparse.Namespace) -> int:
             "royalnine: no display to open a window on (is DISPLAY or WAYLAND_DISPLAY set?); "
             "`royalnine demo --headless --out DIR` runs without one"
         )
-    app = new_game(m, storage, settings, seed=args.seed)
+    app = new_game(m, storage, saved, overrides=overrides, seed=args.seed)
     if os.environ.get("ROYALNINE_BENCH_FIRST_FRAME"):
         app.tick()
         print(f"first-frame {time.perf_counter() - PROCESS_START:.4f}", flush=True)
@@ -164,9 +225,10 @@ def run_demo(args: argparse.Namespace) -> int:
     from royalnine.game import new_game
     from royalnine.screens.autoplay import AutoPlayer
 
-    storage, settings = _settings(args)
+    storage, saved, overrides = _options(args)
     if args.headless:
-        settings.music = settings.effects = settings.sound = False
+        overrides["sound"] = overrides["music"] = overrides["effects"] = False
+    settings = _run_settings(saved, overrides)
     if args.home is None and not os.environ.get("ROYALNINE_HOME"):
         # The demo must not touch the player's real save: use a scratch folder.
         import tempfile
@@ -174,13 +236,15 @@ def run_demo(args: argparse.Namespace) -> int:
         storage.home = Path(tempfile.mkdtemp(prefix="royalnine-demo-"))
     m = Machine(
         headless=args.headless,
-        layout=settings.layout,
+        layout=shim_layout(settings.layout),
         scale=settings.scale,
         title="Royal Nine demo",
         audio=settings.music or settings.effects,
         config=_shim_config(args, storage),
     )
-    app = new_game(m, storage, settings, seed=args.seed if args.seed is not None else 2013)
+    seed = args.seed if args.seed is not None else 2013
+    app = new_game(m, storage, saved, overrides=overrides, seed=seed)
+    app.demo = True
     out: Path | None = args.out
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)

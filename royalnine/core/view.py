@@ -46,6 +46,8 @@ class PlayerView:
     centre: Card | None
     results: tuple[RoundResult, ...]
     totals: tuple[int, int]
+    dealt: tuple[Card, ...] = ()
+    """This seat's cards dealt this half, in deal order, placed or not (while placing)."""
 
     @property
     def opponent(self) -> int:
@@ -95,9 +97,11 @@ def view(match: Match, seat: int) -> PlayerView:
     grid = list(rnd.grids[seat])
     grid[CENTRE] = centre
     opp_dealt: tuple[Card, ...] = ()
+    own_dealt: tuple[Card, ...] = ()
     hidden: set[Card] = set()
     if rnd.phase.is_place:
         opp_dealt = rnd.dealt[opp][-HAND_SIZE:]
+        own_dealt = rnd.dealt[seat][-HAND_SIZE:]
         hidden = set(opp_dealt)
     opp_grid: list[Card | None] = [None] * CELLS
     for i, card in enumerate(rnd.grids[opp]):
@@ -119,4 +123,5 @@ def view(match: Match, seat: int) -> PlayerView:
         centre=centre,
         results=match.results,
         totals=match.totals(),
+        dealt=own_dealt,
     )

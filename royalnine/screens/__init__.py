@@ -6,7 +6,8 @@ How the pieces fit:
   machine's input into an ``InputFrame`` (pad keys, stylus down/move/up,
   files dropped on the window) and calls ``scene.frame(app, inp)``, which
   returns the next scene or None. ``scene.enter(app)`` redraws from scratch.
-* :mod:`.title` (menus), :mod:`.match` (deal, place, reveal, round result),
+* :mod:`.title` (menus), :mod:`.match` (deal, place, reveal, round result;
+  drawn by :mod:`.match_draw`, remote codes in :mod:`.match_remote`),
   :mod:`.result` (match result), :mod:`.rules`, :mod:`.options`, :mod:`.pause`.
 * Pure parts with no machine: :mod:`.layout` (geometry, hit-testing),
   :mod:`.placement` (stylus/pad -> core actions, with reasons for refusals),
@@ -14,6 +15,15 @@ How the pieces fit:
 * :mod:`.draw` (sprites as a declarative board, table BG, buttons, text) and
   :mod:`.menu` (touch/pad button lists) are shared drawing helpers;
   :mod:`.autoplay` plays through the UI by stylus for the demo and tests.
+* Text fits by construction: every text goes through :mod:`.draw`, which can
+  record it with the box it belongs in; :mod:`.fitcheck` checks a recording
+  against the console (off screen, out of its box, on a button, under a picture,
+  overlapping, voicing marks into the line above), and
+  ``tests/test_screens_textfit.py`` shows every state in both languages and
+  every layout and requires every key of :mod:`royalnine.i18n` to be drawn.
+  Draw new text with :func:`.draw.text` / :func:`.draw.centred` /
+  :func:`.draw.button` (passing ``box=`` when it belongs inside a panel) and add
+  the state to the walk; the test then checks it.
 
 Adding the remote match by QR (a later issue) needs no rework here: give
 ``MatchScene`` a mode ``"remote"`` whose ``opponent`` is an object with

@@ -18,6 +18,7 @@ from royalnine.core import Card
 from royalnine.screens.layout import BUTTON_RECTS, CELL_RECTS, HAND_RECTS, Zone
 from royalnine.screens.match import NEXT_RECT, MatchScene
 from royalnine.screens.menu import Menu
+from royalnine.screens.placement import hand_slots
 from royalnine.screens.result import MatchResultScene
 from royalnine.screens.title import TitleScene
 
@@ -138,7 +139,7 @@ class AutoPlayer:
         cell = self.placements.get(key, {}).get(card)
         if cell is None or cell not in view.empty_cells:
             cell = view.empty_cells[0]  # someone else moved cards: any free cell will do
-        src = HAND_RECTS[0].centre
+        src = HAND_RECTS[hand_slots(view).index(card)].centre  # cards keep their slots
         dst = CELL_RECTS[cell].centre
         use_drag = self.drag if self.drag is not None else self.rng.random() < 0.5
         if use_drag:

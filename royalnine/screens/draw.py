@@ -5,11 +5,18 @@ makes sprites declarative: a scene says each frame which cards should be where,
 and the board issues only the SPSET/SPCHR/SPOFS/SPCLR calls needed, moving a
 card with SPOFS interpolation when its place changes - that is what animates
 deals and placements.
+
+Every console text, button box and GRP picture a scene draws goes through the
+helpers here, which can record them (:class:`DrawLog`): the text-fit test turns
+recording on, shows every screen and state, and checks that no text leaves the
+screen, its box or button, or overlaps other text, boxes or pictures
+(:mod:`royalnine.screens.fitcheck`). A scene that needs a new kind of drawing
+adds a helper here, so what it draws is checked too.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from petitcom_shim import Machine
 from royalnine import art
@@ -19,6 +26,83 @@ from royalnine.screens.layout import Rect
 
 CARD_PRIO = 1
 HELD_PRIO = 0
+SCREEN_RECT = Rect(0, 0, 256, 192)
+
+
+@dataclass(frozen=True)
+class DrawnText:
+    """One console text as drawn: where, what, and the box (pixels) it must stay inside."""
+
+    screen: int
+    col: int
+    row: int
+    text: str
+    box: Rect
+
+
+@dataclass
+class DrawLog:
+    """What the screens have drawn and not yet cleared, per screen (for the text-fit test)."""
+
+    texts: list[DrawnText] = field(default_factory=list)
+    boxes: list[tuple[int, Rect]] = field(default_factory=list)
+    """Button and panel boxes on BG0 (as declared, in pixels)."""
+    pictures: list[tuple[int, Rect]] = field(default_factory=list)
+    """Pictures on a GRP page (logo, remote code)."""
+    sprites: dict[tuple[int, int], Rect] = field(default_factory=dict)
+    """Where each sprite of a :class:`SpriteBoard` rests, by (screen, sprite id)."""
+
+    def clear(
+        self, screen: int, *, text: bool = False, bg: bool = False, grp: bool = False
+    ) -> None:
+        """Forget what a CLS (text), BGCLR (bg) or GCLS (grp) of ``screen`` erased."""
+        if text:
+            self.texts = [t for t in self.texts if t.screen != screen]
+        if bg:
+            self.boxes = [b for b in self.boxes if b[0] != screen]
+        if grp:
+            self.pictures = [p for p in self.pictures if p[0] != screen]
+
+    def sprites_on(self, screen: int) -> list[Rect]:
+        """The resting rectangles of the sprites shown on ``screen``."""
+        return [r for (s, _sid), r in self.sprites.items() if s == screen]
+
+
+log: DrawLog | None = None
+"""The active log while recording (tests), else None: drawing then costs nothing extra."""
+
+
+def clear_text(m: Machine, screen: int) -> None:
+    """CLS of one screen's console."""
+    m.cpage(screen)
+    m.cls()
+    if log is not None:
+        log.clear(screen, text=True)
+
+
+def clear_bg(m: Machine, screen: int, layer: int | None = None) -> None:
+    """BGCLR of one screen (one layer, or both)."""
+    m.bgpage(screen)
+    if layer is None:
+        m.bgclr()
+    else:
+        m.bgclr(layer)
+    if log is not None and layer in (None, 0):
+        log.clear(screen, bg=True)
+
+
+def clear_grp(m: Machine, screen: int) -> None:
+    """GCLS of one screen's GRP page."""
+    m.gpage(screen)
+    m.gcls()
+    if log is not None:
+        log.clear(screen, grp=True)
+
+
+def picture(screen: int, rect: Rect) -> None:
+    """Note a picture drawn on a GRP page (text must not run under it)."""
+    if log is not None:
+        log.pictures.append((screen, rect))
 
 
 @dataclass(frozen=True)
@@ -92,6 +176,10 @@ class SpriteBoard:
                 if (old.x, old.y) != (look.x, look.y):
                     m.spofs(sid, look.x + look.hx, look.y + look.hy, t)
             self.current[sid] = look
+        if log is not None:
+            log.sprites = {k: r for k, r in log.sprites.items() if k[0] != self.screen}
+            for sid, look in self.current.items():
+                log.sprites[(self.screen, sid)] = Rect(look.x, look.y, look.w, look.h)
 
     def clear(self) -> None:
         """Remove every sprite this board made."""
@@ -99,6 +187,8 @@ class SpriteBoard:
         for sid in self.current:
             self.m.spclr(sid)
         self.current = {}
+        if log is not None:
+            log.sprites = {k: r for k, r in log.sprites.items() if k[0] != self.screen}
 
 
 def card_look(
@@ -111,28 +201,62 @@ def card_look(
 
 def reset_screen(m: Machine, screen: int, *, felt: bool = True) -> None:
     """Blank one screen: console, both BG layers (felt on BG1), sprites."""
-    m.cpage(screen)
+    clear_text(m, screen)
     m.color(art.TEXT_WHITE)
-    m.cls()
-    m.bgpage(screen)
-    m.bgclr()
+    clear_bg(m, screen)
     if felt:
         m.bgfill(1, 0, 0, 31, 23, art.TILE_FELT, art.BG_FELT, 0, 0)
     m.sppage(screen)
     m.spclr()
+    if log is not None:
+        log.sprites = {k: r for k, r in log.sprites.items() if k[0] != screen}
+
+
+BREAK_AFTER = "/\\-_.,:;"
+"""Characters a long word (a path, a file name) may be broken after."""
 
 
 def fold(text: str, width: int, rows: int) -> list[str]:
-    """A long one-line message cut into at most ``rows`` console lines of ``width`` cells."""
-    return [text[i : i + width] for i in range(0, min(len(text), width * rows), width)]
+    """A long one-line message as at most ``rows`` lines of at most ``width`` console cells.
+
+    Lines break at spaces, or inside a long path or name after a separator
+    (``/``, ``-``, ``.``...), and only where neither helps in the middle of a
+    word. Text that does not fit in ``rows`` lines ends the last one with ``..``.
+    """
+    lines: list[str] = []
+    rest = " ".join(text.split())
+    while rest and len(lines) < rows:
+        if cells(rest) <= width:
+            lines.append(rest)
+            rest = ""
+            break
+        n = 0
+        while n < len(rest) and cells(rest[: n + 1]) <= width:
+            n += 1
+        space = rest.rfind(" ", 0, n + 1)
+        sep = max(rest.rfind(c, 0, n) for c in "/\\")  # a path: break after a folder
+        if sep <= 0:
+            sep = max(rest.rfind(c, 0, n) for c in BREAK_AFTER)
+        if space > 0 and space >= sep:
+            line, rest = rest[:space], rest[space + 1 :]
+        elif sep > 0:
+            line, rest = rest[: sep + 1], rest[sep + 1 :]
+        else:
+            line, rest = rest[:n], rest[n:]
+        lines.append(line)
+    if rest and lines:
+        last = lines[-1]
+        while last and cells(last + "..") > width:
+            last = last[:-1]
+        lines[-1] = last.rstrip() + ".."
+    return lines
 
 
 def reset_screens(m: Machine) -> None:
     """Blank both screens as :func:`reset_screen` does, and clear both GRP pages too."""
     for screen in (0, 1):
         reset_screen(m, screen)
-        m.gpage(screen)
-        m.gcls()
+        clear_grp(m, screen)
 
 
 def slot(m: Machine, screen: int, rect: Rect, pal: int = art.BG_FELT) -> None:
@@ -160,6 +284,8 @@ def box(m: Machine, screen: int, rect: Rect, pal: int = art.BG_BUTTON) -> None:
         for i in range(tw):
             col = 0 if i == 0 else (2 if i == tw - 1 else 1)
             m.bgput(0, tx + i, ty + j, art.TILE_BUTTON + row * 3 + col, pal, 0, 0)
+    if log is not None:
+        log.boxes = [b for b in log.boxes if b != (screen, rect)] + [(screen, rect)]
 
 
 def clear_box(m: Machine, screen: int, rect: Rect) -> None:
@@ -167,14 +293,31 @@ def clear_box(m: Machine, screen: int, rect: Rect) -> None:
     m.bgpage(screen)
     tx, ty, tw, th = rect.tiles
     m.bgfill(0, tx, ty, tx + tw - 1, ty + th - 1, art.TILE_BLANK, 0, 0, 0)
+    if log is not None:
+        log.boxes = [b for b in log.boxes if b != (screen, rect)]
 
 
-def text(m: Machine, screen: int, col: int, row: int, s: str, colour: int = art.TEXT_WHITE) -> None:
-    """Print ``s`` at a console cell without moving to a new line."""
+def text(
+    m: Machine,
+    screen: int,
+    col: int,
+    row: int,
+    s: str,
+    colour: int = art.TEXT_WHITE,
+    *,
+    box: Rect = SCREEN_RECT,
+) -> None:
+    """Print ``s`` at a console cell without moving to a new line.
+
+    ``box`` is where the text belongs (a button, a panel; the screen by default):
+    the text-fit test fails when the text leaves it.
+    """
     m.cpage(screen)
     m.locate(col, row)
     m.color(colour)
     m.print(s, end="")
+    if log is not None and s:
+        log.texts.append(DrawnText(screen, col, row, s, box))
 
 
 def centred(
@@ -186,10 +329,11 @@ def centred(
     *,
     left: int = 0,
     width: int = 32,
+    box: Rect | None = None,
 ) -> None:
-    """Print ``s`` centred in ``width`` cells starting at column ``left``."""
+    """Print ``s`` centred in ``width`` cells starting at column ``left`` (box: see text)."""
     col = left + max(0, (width - cells(s)) // 2)
-    text(m, screen, col, row, s, colour)
+    text(m, screen, col, row, s, colour, box=SCREEN_RECT if box is None else box)
 
 
 def button(
@@ -201,7 +345,12 @@ def button(
     pal: int = art.BG_BUTTON,
     colour: int = art.TEXT_BLACK,
 ) -> None:
-    """A button box with its label centred on the middle text row."""
+    """A button box with its label centred on the middle text row.
+
+    The label belongs inside the border tiles (the box less 8 pixels all round),
+    so a button must be at least 24 pixels high for its label to fit.
+    """
     box(m, screen, rect, pal)
     tx, ty, tw, th = rect.tiles
-    centred(m, screen, ty + (th - 1) // 2, label, colour, left=tx, width=tw)
+    inner = Rect(rect.x + 8, rect.y + 8, max(0, rect.w - 16), max(0, rect.h - 16))
+    centred(m, screen, ty + (th - 1) // 2, label, colour, left=tx, width=tw, box=inner)

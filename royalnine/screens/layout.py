@@ -80,11 +80,13 @@ BUTTON_RECTS: dict[Zone, Rect] = {
     Zone.MENU: Rect(200, 0, 56, 24),
 }
 
-# Console rows/columns of the side panel (right of the grid).
+# Console rows/columns of the side panel (right of the grid): 14 cells leave a margin at
+# the screen's right edge; lines of a message keep a blank row between them, so
+# Japanese voicing marks never run into the line above.
 PANEL_COL = 17
-PANEL_WIDTH = 15
-MESSAGE_ROWS = (6, 7, 8, 9)
-REVEAL_ROWS = (18, 19, 20, 21, 22)
+PANEL_WIDTH = 14
+MESSAGE_ROWS = (6, 8, 10)
+REVEAL_ROWS = (17, 19, 21)  # the scoring show's lines, under the grid (full width)
 
 
 def target_rect(target: Target) -> Rect:

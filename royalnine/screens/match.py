@@ -1,15 +1,12 @@
-"""The match screen: deals, placing (vs CPU or two players on one machine), reveal and scoring.
+"""The match screen's flow: deals, placing (vs CPU, two players on one machine, remote), reveal
+and scoring.
 
-Top screen: the opponent's grid (its centre is the common card), its face-up
-cards of this half, the round number, both totals and a small table of the
-rounds so far. Bottom (touch) screen: the grid of the seat playing here, its
-hand, the UNDO and OK buttons and the MENU button.
-
-Everything on screen is drawn from one :func:`royalnine.core.view` of the seat
-at the bottom plus this scene's interaction state, so the screen never shows
-what that seat may not see, and a resumed match looks exactly as it was left.
-The CPU reads its own view only. The match is saved after every deal, every
-confirm and every new round.
+Drawing both screens is in :mod:`.match_draw` and the remote linking (codes
+read and shown) in :mod:`.match_remote`. Everything on screen is drawn from one
+:func:`royalnine.core.view` of the seat at the bottom plus this scene's
+interaction state, so the screen never shows what that seat may not see, and a
+resumed match looks exactly as it was left. The CPU reads its own view only.
+The match is saved after every deal, every confirm and every new round.
 """
 
 from __future__ import annotations
@@ -28,7 +25,6 @@ from royalnine.app import (
     make_cpu,
 )
 from royalnine.core import (
-    CENTRE,
     Action,
     Confirm,
     Deal,
@@ -43,43 +39,30 @@ from royalnine.core import (
 )
 from royalnine.core.errors import IllegalMove
 from royalnine.core.record import MetaValue
-from royalnine.screens import draw
-from royalnine.screens.draw import SpriteBoard, card_look
+from royalnine.screens import draw, match_draw
+from royalnine.screens.draw import SpriteBoard
 from royalnine.screens.layout import (
     BOTTOM,
     BUTTON_RECTS,
-    CELL_RECTS,
-    DECK_XY,
-    HAND_RECTS,
-    MESSAGE_ROWS,
-    PANEL_COL,
     TOP,
     Rect,
     Target,
     Zone,
-    target_rect,
 )
+from royalnine.screens.match_draw import CENTRE_SID, FLIP_FRAMES, card_sid
+from royalnine.screens.match_remote import read_codes
 from royalnine.screens.menu import Menu, row
 from royalnine.screens.placement import Feedback, Outcome, PlacementController
-from royalnine.screens.remote import RemoteLink, draw_code, take_inbox
+from royalnine.screens.remote import RemoteLink
 from royalnine.screens.remote_actions import RemoteActions
 from royalnine.screens.reveal import RevealStep, reveal_steps
-from royalnine.storage import DIFFICULTIES, SaveGame
+from royalnine.storage import DIFFICULTIES, SaveGame, current_name
 
 DEAL_FRAMES = 30
-FLIP_FRAMES = 16
 STEP_FRAMES = 55
 MESSAGE_FRAMES = 90
 FLASH_FRAMES = 24
-CENTRE_SID = 9  # below every card id (10-29): dealt cards fly over it (higher ids draw in front)
-STAR_SPOTS = ((0, 8), (96, 12), (110, 64), (0, 96), (52, 120), (100, 116), (40, 4), (60, 80))
 NEXT_RECT = Rect(144, 160, 104, 24)
-CODE_PX = 98  # a remote code in the top screen's corner: 2 px a module up to QR version 6
-
-
-def card_sid(index: int) -> int:
-    """Sprite id of a card (by Card.index), so a card keeps its sprite as it moves."""
-    return 10 + index
 
 
 @dataclass
@@ -101,7 +84,7 @@ class MatchScene:
         self.match = match
         self.mode = mode
         self.meta: dict[str, MetaValue] = dict(meta or {})
-        level = self.meta.get("level", "normal")
+        level = current_name(self.meta.get("level", "normal"))  # "match" in older saves
         self.level: str = str(level) if level in DIFFICULTIES else "normal"
         bottom = self.meta.get("bottom", 0)
         self.bottom_seat: int = 1 if bottom == 1 else 0
@@ -138,6 +121,8 @@ class MatchScene:
 
     def names(self, app: App) -> tuple[str, str]:
         """Display names of seat 0 and seat 1."""
+        if self.mode == "cpu" and app.demo:  # the CPU plays the bottom seat too
+            return (app.t("cpu_n", n=1), app.t("cpu_n", n=2))
         if self.mode == "cpu":
             return (app.t("you"), app.t("cpu"))
         if self.mode == "remote":
@@ -238,12 +223,7 @@ class MatchScene:
             return self.pause(app)
         if inp.touch_down is not None:
             self._menu_down = BUTTON_RECTS[Zone.MENU].contains(*inp.touch_down)
-        if self.remote is not None:
-            dropped = inp.dropped + take_inbox(app.storage, app.frames)
-            if dropped:
-                self.remote.read(dropped)
-                app.beep("invalid" if self.remote.error else "confirm")
-                self.dirty = True
+        read_codes(self, app, inp)
         if self.remote_actions is not None:
             nxt, changed = self.remote_actions.frame(app, inp)
             if nxt is not None:
@@ -527,358 +507,8 @@ class MatchScene:
         self.enter(app)
         return None
 
-    # --- drawing ---
+    # --- drawing (in match_draw) ---
 
     def render(self, app: App, *, force: bool = False) -> None:
         """Draw both screens from the state (BG/console only when something changed)."""
-        if self.boards is None:
-            return
-        if self.state == "handover":
-            if force or self.dirty:
-                self.draw_handover(app)
-                self.dirty = False
-            return
-        v = self.view()
-        self.draw_sprites(app, v)
-        if force or self.dirty:
-            self.draw_top(app, v)
-            self.draw_bottom(app, v)
-            self.dirty = False
-
-    def _step_cells(self, seat: int) -> tuple[int, ...]:
-        if self.state != "reveal" or not 0 <= self.step_i < len(self.steps):
-            return ()
-        step = self.steps[self.step_i]
-        return step.cells if step.seat == seat else ()
-
-    def _lit_palette(self, cell: int) -> int:
-        """Palette of a highlighted cell: green for a role; for a bust the 8 own cards red
-        and the common card (the culprit) yellow."""
-        step = self.steps[self.step_i]
-        if step.kind == "bust":
-            return art.SP_SELECTED if cell == CENTRE else art.SP_ILLEGAL
-        return art.SP_SCORED
-
-    def _last_step(self, seat: int) -> RevealStep | None:
-        if self.state not in ("reveal", "round_over", "idle") or not self.steps:
-            return None
-        shown = self.steps[: self.step_i + 1] if self.state == "reveal" else self.steps
-        mine = [s for s in shown if s.seat == seat]
-        return mine[-1] if mine else None
-
-    def draw_sprites(self, app: App, v: PlayerView) -> None:
-        """Cards as sprites on both screens."""
-        assert self.boards is not None
-        top, bottom = self.boards
-        ctrl = self.ctrl[self.bottom_seat]
-        flip_back = self.state == "reveal" and self.step_i < 0 and self.timer > FLIP_FRAMES // 2
-        centre = None if flip_back else v.centre
-        dealing = self.state == "deal"
-        held = ctrl.held()
-        hover = ctrl.hover()
-        flash_target = self.flash[0] if self.flash else None
-        for board, seat in ((bottom, self.bottom_seat), (top, 1 - self.bottom_seat)):
-            board.begin()
-            lit = self._step_cells(seat)
-            show_centre = v.phase is not Phase.MATCH_OVER
-            if show_centre:
-                r = CELL_RECTS[CENTRE]
-                pal = self._lit_palette(CENTRE) if CENTRE in lit else art.SP_NORMAL
-                if seat == self.bottom_seat and (
-                    flash_target == Target(Zone.CELL, CENTRE)
-                    or (hover == Target(Zone.CELL, CENTRE) and ctrl.drag is not None)
-                ):
-                    pal = art.SP_ILLEGAL
-                board.show(CENTRE_SID, card_look(centre, r.x, r.y, pal))
-            grid = v.grid if seat == self.bottom_seat else v.opponent_grid
-            for i, card in enumerate(grid):
-                if card is None or i == CENTRE:
-                    continue
-                r = CELL_RECTS[i]
-                pal = art.SP_NORMAL
-                if i in lit:
-                    pal = self._lit_palette(i)
-                elif seat == self.bottom_seat and v.phase.is_place:
-                    if card == held:
-                        pal = art.SP_SELECTED
-                    elif ctrl.cursor_visible and ctrl.cursor == Target(Zone.CELL, i):
-                        pal = art.SP_SCORED
-                    elif i in v.locked:
-                        pal = art.SP_LOCKED
-                    if flash_target == Target(Zone.CELL, i) or (
-                        hover == Target(Zone.CELL, i) and card != held and ctrl.drag is not None
-                    ):
-                        pal = art.SP_ILLEGAL
-                elif seat != self.bottom_seat and v.phase.is_place:
-                    pal = art.SP_LOCKED
-                board.show(card_sid(card.index), card_look(card, r.x, r.y, pal))
-            if seat == self.bottom_seat:
-                hand = v.hand
-            else:
-                known = {c for c in v.opponent_grid if c is not None}
-                hand = tuple(c for c in v.opponent_dealt if c not in known)
-            for i, card in enumerate(hand):
-                r = HAND_RECTS[i]
-                pal = art.SP_SELECTED if card == held else art.SP_NORMAL
-                on_cursor = ctrl.cursor_visible and ctrl.cursor == Target(Zone.HAND, i)
-                if seat == self.bottom_seat and on_cursor and card != held:
-                    pal = art.SP_SCORED
-                if seat != self.bottom_seat and self.opponent_decided(v):
-                    pal = art.SP_LOCKED
-                if flash_target == Target(Zone.HAND, i) and seat == self.bottom_seat:
-                    pal = art.SP_ILLEGAL
-                sid = card_sid(card.index)
-                start = DECK_XY if dealing and sid in self.deal_from else None
-                board.show(sid, card_look(card, r.x, r.y, pal), t=10 + 4 * i, start=start)
-            if seat == self.bottom_seat and ctrl.drag is not None and ctrl.drag.active:
-                card = ctrl.drag.card
-                x, y = ctrl.drag.card_xy
-                board.show(
-                    card_sid(card.index),
-                    card_look(card, x, y, art.SP_SELECTED, draw.HELD_PRIO),
-                    t=0,
-                )
-            self._stars(board, seat)
-            board.end()
-        self.deal_from = set() if not dealing else self.deal_from
-
-    def _stars(self, board: SpriteBoard, seat: int) -> None:
-        if self.state != "reveal" or not 0 <= self.step_i < len(self.steps):
-            return
-        step = self.steps[self.step_i]
-        if step.seat != seat or step.kind != "royal":
-            return
-        twinkle = (self.timer // 6) % 2
-        for k, (x, y) in enumerate(STAR_SPOTS):
-            if k % 2 == twinkle:
-                continue
-            drift = (self.timer // 2) % 8
-            board.show(
-                40 + k, draw.SpriteLook(art.STAR_CHR, art.SP_STAR, 0, x, y - drift, 16, 16), t=0
-            )
-
-    def draw_top(self, app: App, v: PlayerView) -> None:
-        """Opponent's grid slots, names, totals and the rounds table."""
-        m = app.m
-        m.cpage(TOP)
-        m.cls()
-        opp = 1 - self.bottom_seat
-        names = self.names(app)
-        for rect in CELL_RECTS:
-            draw.slot(m, TOP, rect)
-        for rect in HAND_RECTS:
-            draw.felt_at(m, TOP, rect)
-        title = names[opp]
-        if self.mode == "cpu":
-            title += " (" + app.t("level_" + self.level) + ")"
-        draw.text(m, TOP, 1, 0, title, art.TEXT_YELLOW)
-        draw.text(
-            m,
-            TOP,
-            PANEL_COL,
-            1,
-            app.t("round_of", n=v.round_number, rounds=v.config.rounds),
-            art.TEXT_WHITE,
-        )
-        if v.phase.half:
-            draw.text(
-                m,
-                TOP,
-                PANEL_COL,
-                2,
-                app.t("half_1" if v.phase.half == 1 else "half_2"),
-                art.TEXT_GREY,
-            )
-        me = self.bottom_seat
-        totals, results = v.totals, v.results
-        if self.state == "reveal" and results:
-            # Keep the suspense: this round counts once its scoring show is over.
-            last = results[-1].points
-            totals = (totals[0] - last[0], totals[1] - last[1])
-            results = results[:-1]
-        draw.text(m, TOP, PANEL_COL, 4, f"{names[me]:<8}{totals[me]:>4}", art.TEXT_CYAN)
-        draw.text(m, TOP, PANEL_COL, 5, f"{names[opp]:<8}{totals[opp]:>4}", art.TEXT_PINK)
-        # rounds so far: RND1  5  3
-        for k, res in enumerate(results[-4:]):
-            pts = res.points
-            line = f"{app.t('rnd_short')}{res.number:<2}{pts[me]:>5}{pts[opp]:>5}"
-            draw.text(m, TOP, PANEL_COL, 7 + k, line, art.TEXT_GREY)
-        if v.phase.is_place:
-            decided = self.opponent_decided(v)
-            status = "OK!" if decided else app.t("waiting")
-            draw.text(m, TOP, 1, 22, status, art.TEXT_YELLOW if decided else art.TEXT_GREY)
-        self._reveal_text(app, TOP, opp)
-        self.draw_remote_code(app)
-
-    def draw_remote_code(self, app: App) -> None:
-        """While this device waits for a reply, its last code on the top screen's GRP page."""
-        if self.remote is None:
-            return
-        m = app.m
-        shown = self.remote.showing()
-        if self.state not in ("wait", "remote_wait"):
-            shown = None
-        wanted = None if shown is None else shown[1]
-        if wanted != self._code_drawn:  # the GRP page changes only when the code does
-            if wanted is None:
-                m.gpage(TOP)
-                m.gcls()
-            else:
-                draw_code(app, TOP, wanted, 256 - CODE_PX, 192 - CODE_PX, max_size=CODE_PX)
-            self._code_drawn = wanted
-        if shown is not None:
-            draw.text(m, TOP, PANEL_COL, 11, app.t("remote_send", n=shown[0]), art.TEXT_YELLOW)
-
-    def _reveal_text(self, app: App, screen: int, seat: int) -> None:
-        step = self._last_step(seat)
-        if step is None:
-            return
-        colour = {"royal": art.TEXT_YELLOW, "bust": art.TEXT_RED, "total": art.TEXT_GREEN}.get(
-            step.kind, art.TEXT_WHITE
-        )
-        for k, line in enumerate(step.lines):
-            draw.text(app.m, screen, 1, 18 + k, line, colour)
-        if step.kind != "total":
-            who = self.names(app)[seat]
-            running = app.t("score_line", who=who, pts=step.running)
-            draw.text(app.m, screen, PANEL_COL, 12, running, art.TEXT_YELLOW)
-
-    def draw_bottom(self, app: App, v: PlayerView) -> None:
-        """The own grid slots (with target/illegal colours), buttons and help text."""
-        m = app.m
-        m.cpage(BOTTOM)
-        m.cls()
-        m.bgpage(BOTTOM)
-        m.bgclr(0)
-        ctrl = self.ctrl[self.bottom_seat]
-        held = ctrl.held()
-        hover = ctrl.hover()
-        flash_target = self.flash[0] if self.flash else None
-        for i, rect in enumerate(CELL_RECTS):
-            pal = art.BG_FELT
-            target = Target(Zone.CELL, i)
-            if v.phase.is_place and held is not None and i in v.empty_cells:
-                pal = art.BG_SLOT_TARGET
-            if ctrl.cursor_visible and ctrl.cursor == target and v.phase.is_place:
-                pal = art.BG_SLOT_TARGET
-            if (
-                hover == target and ctrl.refusal(v, target, held) is not None
-            ) or flash_target == target:
-                pal = art.BG_SLOT_ILLEGAL
-            draw.slot(m, BOTTOM, rect, pal)
-        for rect in HAND_RECTS:
-            draw.felt_at(m, BOTTOM, rect)
-        names = self.names(app)
-        draw.text(m, BOTTOM, 1, 0, names[self.bottom_seat], art.TEXT_CYAN)
-        draw.button(m, BOTTOM, BUTTON_RECTS[Zone.MENU], app.t("btn_menu"))
-        if v.phase.is_place and not v.confirmed:
-            undo_pal = (
-                art.BG_BUTTON
-                if ctrl.order or any(c is not None for c in v.grid)
-                else art.BG_BUTTON_OFF
-            )
-            ok_pal = art.BG_BUTTON if not v.hand else art.BG_BUTTON_OFF
-            if flash_target == Target(Zone.CONFIRM):
-                ok_pal = art.BG_SLOT_ILLEGAL
-            if ctrl.cursor_visible and ctrl.cursor == Target(Zone.UNDO):
-                undo_pal = art.BG_BUTTON_DOWN
-            if ctrl.cursor_visible and ctrl.cursor == Target(Zone.CONFIRM):
-                ok_pal = art.BG_BUTTON_DOWN
-            hint_pal = art.BG_BUTTON
-            if ctrl.cursor_visible and ctrl.cursor == Target(Zone.HINT):
-                hint_pal = art.BG_BUTTON_DOWN
-            draw.button(m, BOTTOM, BUTTON_RECTS[Zone.HINT], app.t("btn_hint"), pal=hint_pal)
-            draw.button(m, BOTTOM, BUTTON_RECTS[Zone.UNDO], app.t("btn_undo"), pal=undo_pal)
-            draw.button(m, BOTTOM, BUTTON_RECTS[Zone.CONFIRM], app.t("btn_confirm"), pal=ok_pal)
-            draw.text(
-                m,
-                BOTTOM,
-                PANEL_COL,
-                3,
-                app.t("half_1" if v.phase.half == 1 else "half_2"),
-                art.TEXT_WHITE,
-            )
-            if self.message is not None:
-                lines = [(app.t(self.message.key, **self.message.args), self.message.colour)]
-                if self.message.key == "hint_done":
-                    lines.append((app.t("hint_move"), art.TEXT_WHITE))
-            elif held is not None:
-                lines = [(app.t("help_selected"), art.TEXT_YELLOW)]
-            elif not v.hand:
-                lines = [
-                    (app.t("help_confirm"), art.TEXT_YELLOW),
-                    (app.t("help_confirm2"), art.TEXT_YELLOW),
-                    (app.t("help_confirm3"), art.TEXT_GREY),
-                ]
-            else:
-                lines = [
-                    (app.t(k), art.TEXT_WHITE) for k in ("help_place", "help_place2", "help_place3")
-                ]
-            for k, (line, colour) in enumerate(lines):
-                draw.text(m, BOTTOM, PANEL_COL, MESSAGE_ROWS[k], line, colour)
-            if ctrl.cursor_visible:
-                r = target_rect(ctrl.cursor)
-                draw.text(
-                    m, BOTTOM, max(0, r.x // 8 - 1), r.y // 8 + r.h // 16, "▶", art.TEXT_YELLOW
-                )
-        elif self.state == "deal":
-            draw.text(
-                m,
-                BOTTOM,
-                PANEL_COL,
-                3,
-                app.t("half_1" if v.phase.half == 1 else "half_2"),
-                art.TEXT_WHITE,
-            )
-        elif v.phase.is_place and self.remote is None:
-            draw.text(m, BOTTOM, PANEL_COL, MESSAGE_ROWS[0], app.t("waiting"), art.TEXT_GREY)
-        if self.remote is not None and self.state in ("wait", "remote_wait"):
-            shown = self.remote.showing()
-            if shown is not None:
-                file = self.remote.code_path(shown[0]).name
-                draw.text(
-                    m, BOTTOM, PANEL_COL, 3, app.t("remote_send", n=shown[0]), art.TEXT_YELLOW
-                )
-                draw.text(m, BOTTOM, PANEL_COL, 4, file, art.TEXT_GREY)
-            draw.text(m, BOTTOM, PANEL_COL, 6, app.t("remote_reply"), art.TEXT_WHITE)
-            draw.text(m, BOTTOM, PANEL_COL, 7, app.t("remote_reply2"), art.TEXT_WHITE)
-            draw.text(m, BOTTOM, PANEL_COL, 8, app.t("remote_reply3"), art.TEXT_WHITE)
-        if self.remote is not None and self.remote.error:
-            for k, line in enumerate(draw.fold(self.remote.error, 15, 4)):
-                draw.text(m, BOTTOM, PANEL_COL, 14 + k, line, art.TEXT_RED)
-        if self.remote_actions is not None:
-            self.remote_actions.draw(app)
-        if self.state == "reveal" and self.step_i < 0:
-            draw.centred(m, BOTTOM, 18, app.t("reveal"), art.TEXT_YELLOW)
-        self._reveal_text(app, BOTTOM, self.bottom_seat)
-        if self.state == "round_over" and self.next_menu is not None:
-            res = self.match.results[-1]
-            me, opp = self.bottom_seat, 1 - self.bottom_seat
-            draw.text(
-                m, BOTTOM, PANEL_COL, 3, app.t("round_result", n=res.number)[:15], art.TEXT_YELLOW
-            )
-            draw.text(m, BOTTOM, PANEL_COL, 5, f"{names[me]:<8}{res.points[me]:>4}", art.TEXT_CYAN)
-            draw.text(
-                m, BOTTOM, PANEL_COL, 6, f"{names[opp]:<8}{res.points[opp]:>4}", art.TEXT_PINK
-            )
-            draw.text(m, BOTTOM, PANEL_COL, 8, app.t("total"), art.TEXT_GREY)
-            draw.text(m, BOTTOM, PANEL_COL, 9, f"{names[me]:<8}{v.totals[me]:>4}", art.TEXT_CYAN)
-            draw.text(m, BOTTOM, PANEL_COL, 10, f"{names[opp]:<8}{v.totals[opp]:>4}", art.TEXT_PINK)
-            self.next_menu.draw(app)
-        elif self.state == "reveal" and self.step_i >= 0:
-            draw.text(m, BOTTOM, 1, 22, app.t("tap_next"), art.TEXT_GREY)
-
-    def draw_handover(self, app: App) -> None:
-        """Both screens blank but for the pass-the-machine message."""
-        m = app.m
-        assert self.boards is not None
-        for board in self.boards:
-            board.clear()
-        for s in (TOP, BOTTOM):
-            draw.reset_screen(m, s)
-        who = self.names(app)[self.handover_to if self.handover_to is not None else 0]
-        draw.centred(m, TOP, 10, app.t("handover", who=who), art.TEXT_YELLOW)
-        draw.centred(m, TOP, 12, app.t("handover2"), art.TEXT_WHITE)
-        draw.box(m, BOTTOM, Rect(40, 72, 176, 48), art.BG_BUTTON)
-        draw.centred(m, BOTTOM, 10, app.t("handover", who=who), art.TEXT_BLACK, left=5, width=22)
-        draw.centred(m, BOTTOM, 12, app.t("handover3"), art.TEXT_BLACK, left=5, width=22)
+        match_draw.render(self, app, force=force)

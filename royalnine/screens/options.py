@@ -1,10 +1,12 @@
 """Options: language, tens, rounds, music, sound effects, CPU level, screen layout and scale.
 
 Each row is a button showing its value; a tap (or A) steps to the next value
-and the settings are saved at once. Layout and scale apply at the next start
-(the window is opened before the title), as the screen says. MUSIC and SOUND FX
-each step through their volumes and OFF (on at 100% the next tap is OFF), and
-apply at once, so the player hears the change.
+and the choice is saved at once (only what the player chose here: options
+given on the command line stay that run's). Layout and scale apply at the
+next start (the window is opened before the title), as the screen says.
+MUSIC and SOUND FX each step through their volumes and OFF (on at 100% the
+next tap is OFF), and apply at once, so the player hears the change. BACK sits
+in the top-right corner so the rows keep a margin on every side.
 """
 
 from __future__ import annotations
@@ -18,9 +20,10 @@ from royalnine.storage import DIFFICULTIES, LAYOUTS, VOLUMES, Settings
 
 ROUND_CHOICES = (1, 3, 5, 7, 9)
 SCALES = (0, 1, 2, 3, 4)
-ROWS = ("lang", "tens", "rounds", "music", "effects", "difficulty", "layout", "scale", "back")
-#: The bottom screen's height: rows are separate 3-tile buttons while they fit.
-SCREEN_H = 192
+ROWS = ("lang", "tens", "rounds", "music", "effects", "difficulty", "layout", "scale")
+#: The bottom screen's height less a margin: rows are separate 3-tile buttons while they fit.
+SCREEN_H = 176
+BACK_RECT = Rect(200, 8, 48, 24)
 #: Each sound row's switch and volume settings.
 SOUND_ROWS = {"music": ("music", "music_volume"), "effects": ("effects", "effects_volume")}
 
@@ -29,17 +32,22 @@ def _cycle(values: tuple[object, ...], current: object) -> object:
     return values[(values.index(current) + 1) % len(values)] if current in values else values[0]
 
 
-def step_sound(s: Settings, key: str) -> None:
-    """One tap on MUSIC or SOUND FX: OFF -> the lowest volume -> ... -> 100% -> OFF."""
+def step_sound(s: Settings, key: str) -> dict[str, object]:
+    """One tap on MUSIC or SOUND FX: OFF -> the lowest volume -> ... -> 100% -> OFF.
+
+    Returns the settings that change (the switch, the volume, and ``sound``, which
+    is on while either is), for the app to use and keep.
+    """
     switch, volume = SOUND_ROWS[key]
-    if not getattr(s, switch):
-        setattr(s, switch, True)
-        setattr(s, volume, VOLUMES[0])
-    elif getattr(s, volume) >= VOLUMES[-1]:
-        setattr(s, switch, False)
+    on, level = bool(getattr(s, switch)), int(getattr(s, volume))
+    if not on:
+        on, level = True, VOLUMES[0]
+    elif level >= VOLUMES[-1]:
+        on = False
     else:
-        setattr(s, volume, int(str(_cycle(VOLUMES, getattr(s, volume)))))
-    s.sound = s.music or s.effects
+        level = int(str(_cycle(VOLUMES, level)))
+    other = s.effects if key == "music" else s.music
+    return {switch: on, volume: level, "sound": on or bool(other)}
 
 
 def fits(rows: int) -> bool:
@@ -65,7 +73,7 @@ class StackedMenu(Menu):
 
 def stacked(items: list[tuple[str, str]], width: int = 192) -> list[MenuItem]:
     """Touch areas of a :class:`StackedMenu`: 16 pixels a row, below a first border tile."""
-    return column(items, top=8, height=16, gap=0, width=width)
+    return column(items, top=16, height=16, gap=0, width=width, left=8)
 
 
 class OptionsScene:
@@ -113,17 +121,16 @@ class OptionsScene:
         }
         items = []
         for key in ROWS:
-            if key == "back":
-                items.append((key, app.t("menu_back")))
-            else:
-                label = app.t(labels[key])
-                items.append((key, f"{label:<10}{self.value_text(app, key):>10}"))
+            label = app.t(labels[key])
+            items.append((key, f"{label:<10}{self.value_text(app, key):>10}"))
         cursor = self.menu.cursor if self.menu else 0
         shown = self.menu.cursor_shown if self.menu else False
+        back = MenuItem("back", app.t("menu_back"), BACK_RECT)
         if fits(len(items)):
-            self.menu = Menu(column(items, top=0, height=24, gap=0, width=192), cursor=cursor)
+            rows = column(items, top=8, height=24, gap=0, width=184, left=8)
+            self.menu = Menu([*rows, back], cursor=cursor)
         else:
-            self.menu = StackedMenu(stacked(items), cursor=cursor)
+            self.menu = StackedMenu([*stacked(items, width=184), back], cursor=cursor)
         self.menu.cursor_shown = shown
         self.menu.draw(app)
 
@@ -131,7 +138,7 @@ class OptionsScene:
         """Step the chosen option."""
         assert self.menu is not None
         choice = self.menu.handle(app, inp)
-        if choice == "back" or "b" in inp.keys:
+        if choice == "back" or "b" in inp.keys or "select" in inp.keys:
             from royalnine.screens.title import TitleScene
 
             return TitleScene()
@@ -139,22 +146,22 @@ class OptionsScene:
             return None
         s = app.settings
         if choice == "lang":
-            s.lang = "ja" if s.lang == "en" else "en"
+            app.choose("lang", "ja" if s.lang == "en" else "en")
         elif choice == "tens":
-            s.tens = not s.tens
+            app.choose("tens", not s.tens)
         elif choice in SOUND_ROWS:
-            step_sound(s, choice)
+            for name, value in step_sound(s, choice).items():
+                app.choose(name, value)
             app.music.apply()
             if choice == "effects":
                 app.beep("select")  # at the new volume
         elif choice == "rounds":
-            s.rounds = int(str(_cycle(ROUND_CHOICES, s.rounds)))
+            app.choose("rounds", int(str(_cycle(ROUND_CHOICES, s.rounds))))
         elif choice == "difficulty":
-            s.difficulty = str(_cycle(DIFFICULTIES, s.difficulty))
+            app.choose("difficulty", str(_cycle(DIFFICULTIES, s.difficulty)))
         elif choice == "layout":
-            s.layout = str(_cycle(LAYOUTS, s.layout))
+            app.choose("layout", str(_cycle(LAYOUTS, s.layout)))
         elif choice == "scale":
-            s.scale = int(str(_cycle(SCALES, s.scale)))
-        app.store("settings", lambda: app.storage.save_settings(s))
+            app.choose("scale", int(str(_cycle(SCALES, s.scale))))
         self.enter(app)
         return None

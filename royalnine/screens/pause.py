@@ -32,14 +32,14 @@ class PauseScene:
             ("rules", app.t("menu_rules")),
             ("quit", app.t("quit_title")),
         ]
-        self.menu = Menu(column(items, top=48, height=24, gap=12))
+        self.menu = Menu(column(items, top=48, height=24, gap=8))
         self.menu.draw(app)
 
     def frame(self, app: App, inp: InputFrame) -> Scene | None:
         """Menu input (B or SELECT also resumes)."""
         assert self.menu is not None
         choice = self.menu.handle(app, inp)
-        if choice == "resume" or any(k in ("b", "select") for k in inp.keys):
+        if choice == "resume" or any(k in ("b", "select") for k in inp.keys):  # B, Esc
             return self.match_scene
         if choice == "rules":
             from royalnine.screens.rules import RulesScene

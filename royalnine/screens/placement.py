@@ -86,7 +86,8 @@ class PlacementController:
     def card_at(self, view: PlayerView, target: Target) -> Card | None:
         """The card shown at a target (hand slot or own cell), if any."""
         if target.zone is Zone.HAND:
-            return view.hand[target.index] if target.index < len(view.hand) else None
+            slots = hand_slots(view)
+            return slots[target.index] if target.index < len(slots) else None
         if target.zone is Zone.CELL:
             return view.grid[target.index]
         return None
@@ -94,7 +95,7 @@ class PlacementController:
     def card_target(self, view: PlayerView, card: Card) -> Target | None:
         """Where a card of this seat sits now (hand slot or cell)."""
         if card in view.hand:
-            return Target(Zone.HAND, view.hand.index(card))
+            return Target(Zone.HAND, hand_slots(view).index(card))
         if card in view.grid:
             return Target(Zone.CELL, view.grid.index(card))
         return None
@@ -317,8 +318,11 @@ class PlacementController:
             dx = {"left": -1, "right": 1}.get(key, 0)
             dy = {"up": -1, "down": 1}.get(key, 0)
             candidates = [t for t in all_targets() if t.zone is not Zone.MENU]
+            slots = hand_slots(view)
             candidates = [
-                t for t in candidates if t.zone is not Zone.HAND or t.index < len(view.hand)
+                t
+                for t in candidates
+                if t.zone is not Zone.HAND or (t.index < len(slots) and slots[t.index] is not None)
             ] or candidates
             self.cursor = neighbour(self.cursor, dx, dy, candidates)
             return Outcome(feedback=[Feedback("move", target=self.cursor)])
@@ -333,6 +337,16 @@ class PlacementController:
                 return Outcome(feedback=[Feedback("deselect")])
             return self.undo(view)
         return Outcome()
+
+
+def hand_slots(view: PlayerView) -> tuple[Card | None, ...]:
+    """The hand as shown: each card keeps the slot it was dealt to (None where it was placed).
+
+    So a card placed, or a card taken back, never makes the others shift:
+    the slot a player aims at still holds the card they saw there.
+    """
+    order = view.dealt if set(view.hand) <= set(view.dealt) else view.hand
+    return tuple(c if c in view.hand else None for c in order)
 
 
 def _invalid(message: str, target: Target | None) -> Outcome:

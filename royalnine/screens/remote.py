@@ -34,7 +34,7 @@ from royalnine.remote.codec import BadCode
 from royalnine.remote.files import abandon_current, load_session
 from royalnine.remote.session import Broken, RemoteSession
 from royalnine.screens import draw
-from royalnine.screens.layout import BOTTOM, TOP
+from royalnine.screens.layout import BOTTOM, TOP, Rect
 from royalnine.screens.menu import Menu, column
 from royalnine.storage import CorruptSaveSetAside, Storage
 
@@ -222,13 +222,16 @@ def draw_code(
     from petitcom_shim.qr import draw_qr
 
     m = app.m
+    draw.clear_grp(m, screen)
     m.gpage(screen)
-    m.gcls()
     m.gdrawmd(False)
     m.gprio(1)
     m.colset("GRP", QR_DARK, "000000")
     m.colset("GRP", QR_LIGHT, "FFFFFF")
-    draw_qr(m, code, screen, x, y, dark=QR_DARK, light=QR_LIGHT, max_size=max_size)
+    left, top, size = draw_qr(
+        m, code, screen, x, y, dark=QR_DARK, light=QR_LIGHT, max_size=max_size
+    )
+    draw.picture(screen, Rect(left, top, size, size))
 
 
 class RemoteLobbyScene:
@@ -250,8 +253,7 @@ class RemoteLobbyScene:
     def redraw(self, app: App) -> None:
         m = app.m
         for s in (TOP, BOTTOM):
-            m.cpage(s)
-            m.cls()
+            draw.clear_text(m, s)
         if self.link is not None:
             shown = self.link.showing()
             if shown is not None:
@@ -263,17 +265,17 @@ class RemoteLobbyScene:
             draw.centred(m, TOP, 8, app.t("remote_join_wait"), art.TEXT_YELLOW)
             draw.centred(m, BOTTOM, 3, app.t("remote_join_wait"), art.TEXT_WHITE)
         draw.centred(m, BOTTOM, 5, app.t("remote_drop"), art.TEXT_WHITE)
-        draw.centred(m, BOTTOM, 6, app.t("remote_drop2"), art.TEXT_WHITE)
+        draw.centred(m, BOTTOM, 7, app.t("remote_drop2"), art.TEXT_WHITE)
         error = self.error or (self.link.error if self.link else None)
-        for k, line in enumerate(draw.fold(error or "", 32, 3)):
-            draw.text(m, BOTTOM, 0, 9 + k, line, art.TEXT_RED)
+        for k, line in enumerate(draw.fold(error or "", 30, 4)):
+            draw.text(m, BOTTOM, 1, 10 + k, line, art.TEXT_RED)
         assert self.menu is not None
         self.menu.draw(app)
 
     def frame(self, app: App, inp: InputFrame) -> Scene | None:
         """Read dropped codes; start the match once the first exchange is done."""
         assert self.menu is not None
-        if self.menu.handle(app, inp) == "back":
+        if self.menu.handle(app, inp) == "back" or "select" in inp.keys:  # BACK or Esc
             from royalnine.screens.title import TitleScene
 
             return TitleScene()

@@ -11,7 +11,7 @@ from royalnine import art
 from royalnine.app import App, InputFrame, Scene
 from royalnine.core import Match
 from royalnine.screens import draw
-from royalnine.screens.layout import BOTTOM, TOP
+from royalnine.screens.layout import BOTTOM, TOP, Rect
 from royalnine.screens.menu import Menu, row
 from royalnine.screens.remote import RemoteLink
 
@@ -44,6 +44,12 @@ class MatchResultScene:
         self.menu: Menu | None = None
         self.recorded = False
 
+    @property
+    def stats_level(self) -> str:
+        """The level's name in the statistics file: MASTER keeps its earlier key, "match",
+        so the games played before the level was renamed still count."""
+        return "match" if self.level == "master" else self.level
+
     def enter(self, app: App) -> None:
         """Draw the table and the chart; record the result once."""
         m = app.m
@@ -51,7 +57,7 @@ class MatchResultScene:
         assert outcome is not None
         if not self.recorded:
             self.recorded = True
-            meta = {"difficulty": self.level} if self.mode == "cpu" else {}
+            meta = {"difficulty": self.stats_level} if self.mode == "cpu" else {}
             app.store(
                 "stats",
                 lambda: app.storage.record_result(outcome, self.mode, meta, seat=self.me),
@@ -62,7 +68,7 @@ class MatchResultScene:
         draw.centred(m, TOP, 1, app.t("match_result"), art.TEXT_YELLOW)
         if outcome.winner is None:
             headline = app.t("draw")
-        elif outcome.winner == self.me and self.mode in ("cpu", "remote"):
+        elif outcome.winner == self.me and self.mode in ("cpu", "remote") and not app.demo:
             headline = app.t("you_win")
         else:
             headline = app.t("wins", who=self.names[outcome.winner])
@@ -76,7 +82,7 @@ class MatchResultScene:
             shown = self.remote.showing()
             if shown is not None:  # the other player still needs this device's last code
                 name = self.remote.code_path(shown[0]).name
-                draw.text(m, BOTTOM, 0, 18, app.t("remote_last", n=shown[0]), art.TEXT_YELLOW)
+                draw.text(m, BOTTOM, 1, 18, app.t("remote_last", n=shown[0]), art.TEXT_YELLOW)
                 draw.text(m, BOTTOM, 2, 19, name, art.TEXT_WHITE)
         self.menu = Menu(row(items, y=160, width=96, height=24, gap=16), horizontal=True)
         self.menu.draw(app)
@@ -102,7 +108,7 @@ class MatchResultScene:
 
     def draw_stats(self, app: App) -> None:
         """This mode's record so far (from the statistics file), under the table."""
-        key = self.mode if self.mode != "cpu" else f"cpu:{self.level}"
+        key = self.mode if self.mode != "cpu" else f"cpu:{self.stats_level}"
         try:
             entry = app.storage.stats().get(key)
         except OSError:
@@ -127,6 +133,7 @@ class MatchResultScene:
         top_pts = max([1] + [max(r.points) for r in results])
         base = CHART_Y + CHART_H
         m.gfill(CHART_X - 4, CHART_Y - 4, CHART_X + CHART_W + 4, base + 4, GRP_GRID)
+        draw.picture(BOTTOM, Rect(CHART_X - 4, CHART_Y - 4, CHART_W + 9, CHART_H + 9))
         slot = CHART_W // max(1, len(results))
         bar = max(2, min(14, slot // 3))
         for k, res in enumerate(results):
@@ -155,7 +162,7 @@ class MatchResultScene:
             from royalnine.screens.title import new_match_scene
 
             return new_match_scene(app, self.mode, self.level)
-        if choice == "title":
+        if choice == "title" or "select" in inp.keys:  # Esc: back to the title
             from royalnine.screens.title import TitleScene
 
             return TitleScene()

@@ -20,7 +20,7 @@ PAGES = (
     ("r2_1", "r2_2", "r2_3", "r2_4", "r2_5"),
     ("r3_1", "r3_2", "r3_3", "r3_4", "r3_5", "r3_6"),
     ("r4_1", "r4_2", "r4_3", "r4_4", "r4_5"),
-    ("r5_1", "r5_2", "r5_3", "r5_4", "r5_5"),
+    ("r5_1", "r5_2", "r5_3", "r5_4", "r5_5", "r5_6"),
 )
 
 
@@ -79,16 +79,16 @@ def page_labels(app: App, page: int) -> list[tuple[int, int, str, int]]:
         return out
     if page == 3:
         return [
-            (1, 20, app.t("royal_nine"), art.TEXT_YELLOW),
-            (17, 20, app.t("bust")[:15], art.TEXT_RED),
+            (1, 20, app.t("royal_short"), art.TEXT_YELLOW),
+            (17, 20, app.t("bust_short"), art.TEXT_RED),
         ]
     if page == 1:
         return [(21, 9, "◀" + app.t("common"), art.TEXT_YELLOW)]
     if page == 4:
         return [
             (1, 1, app.t("help_place"), art.TEXT_WHITE),
-            (1, 2, app.t("help_place2"), art.TEXT_WHITE),
-            (1, 3, app.t("help_place3"), art.TEXT_WHITE),
+            (1, 3, app.t("help_place2"), art.TEXT_WHITE),
+            (1, 5, app.t("help_place3"), art.TEXT_WHITE),
         ]
     return []
 
@@ -132,7 +132,7 @@ class RulesScene:
         """Page turning."""
         assert self.menu is not None
         choice = self.menu.handle(app, inp)
-        if "b" in inp.keys or choice == "back":
+        if "b" in inp.keys or "select" in inp.keys or choice == "back":
             return self.back
         if "l" in inp.keys or choice == "prev":
             self.page = (self.page - 1) % len(PAGES)

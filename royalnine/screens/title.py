@@ -1,9 +1,11 @@
 """The title screen and its menus: logo on top, mode buttons on the touch screen.
 
 Menu: CONTINUE MATCH (only when a save exists), VS CPU (then the CPU level),
-2 PLAYERS, RULES, OPTIONS. Only modes that work today are listed; a later mode
-(remote match by QR) adds one entry to :func:`main_items` and its own scene.
-A damaged save is reported here in one line, never deleted.
+2 PLAYERS, REMOTE, RULES, OPTIONS. Starting a new match while one is saved
+asks first (the new match replaces the save). Esc/SELECT goes back from a
+sub-menu, and on the main menu asks before quitting. A damaged file is
+reported here (a headline in the player's language, then the details folded
+at word and path boundaries), never deleted.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from royalnine.app import App, InputFrame, Scene
 from royalnine.core import Card, Colour, Match, MatchConfig
 from royalnine.screens import draw
 from royalnine.screens.draw import SpriteBoard, card_look
-from royalnine.screens.layout import BOTTOM, TOP
+from royalnine.screens.layout import BOTTOM, TOP, Rect
 from royalnine.screens.menu import Menu, column
 from royalnine.screens.remote import (
     CURRENT_FILE,
@@ -22,19 +24,21 @@ from royalnine.screens.remote import (
     host_link,
     remote_match_scene,
 )
-from royalnine.storage import CorruptSaveSetAside, SaveGame
+from royalnine.storage import DIFFICULTIES, CorruptSaveSetAside, SaveGame
 
 LOGO = "ROYAL NINE"
-LEVELS = ("easy", "normal", "hard", "match")
+LEVELS = DIFFICULTIES
+NOTICE_ROW = 20  # the top screen's notice: a headline (row 18), then 4 lines of details
 
 
 def draw_logo(app: App) -> None:
     """The logo in big font letters on the top screen's GRP page, with a shadow."""
     m = app.m
+    draw.clear_grp(m, TOP)
     m.gpage(TOP)
     m.gprio(2)
-    m.gcls()
     x0 = (256 - 16 * len(LOGO)) // 2
+    draw.picture(TOP, Rect(x0, 40, 16 * len(LOGO) + 2, 18))
     for dx, dy, pal in ((2, 2, art.TEXT_DARK), (0, 0, art.TEXT_YELLOW)):
         for i, ch in enumerate(LOGO):
             if ch != " ":
@@ -63,18 +67,18 @@ class TitleScene:
         self.notice = notice
         self.saved: SaveGame | None = None
         self.shown_notice = ""
+        self.pending: tuple[str, str] | None = None
+        """A new match (mode, level) waiting for the player to agree to replace the save."""
 
     def enter(self, app: App) -> None:
         """Draw the title and load the saved match, if any."""
         m = app.m
         for s in (TOP, BOTTOM):
             draw.reset_screen(m, s)
-        m.gpage(BOTTOM)
-        m.gcls()
+        draw.clear_grp(m, BOTTOM)
         draw_logo(app)
         fan_cards(SpriteBoard(m, TOP))
         draw.centred(m, TOP, 16, app.t("title_sub"), art.TEXT_WHITE)
-        draw.centred(m, TOP, 18, app.t("title_credit"), art.TEXT_GREY)
         self.saved = None
         try:
             self.saved = app.storage.load_game()
@@ -84,18 +88,39 @@ class TitleScene:
             latest = app.notices[-1]
             self.shown_notice = latest.text(app.lang)
             app.notices.clear()
-            if self.notice is None:
-                failed = latest.key == "notice_cannot_save"
-                self.notice = app.t("save_failed" if failed else "corrupt_save")
+            if self.notice is None and latest.key == "notice_cannot_save":
+                self.notice = app.t("save_failed")
+            elif self.notice is None and latest.what == "save":
+                self.notice = app.t("corrupt_save")
         if self.shown_notice:
-            text = self.shown_notice
-            # 31 a line: a full line on the last row would scroll the console
-            for k, line in enumerate(draw.fold(text, 31, 4)):
-                draw.text(m, TOP, 0, 20 + k, line, art.TEXT_RED)
+            self.draw_notice(app, self.shown_notice)
         else:
+            draw.centred(m, TOP, 18, app.t("title_credit"), art.TEXT_GREY)
             draw.centred(m, TOP, 20, app.t("title_port"), art.TEXT_GREY)
-            draw.centred(m, TOP, 22, app.t("press_start"), art.TEXT_GREY)
+            draw.centred(m, TOP, 22, app.t(self.choose_key(app)), art.TEXT_GREY)
         self.show(app, self.page)
+
+    @staticmethod
+    def choose_key(app: App) -> str:
+        """Where the menu is, as the layout shows the screens: below, on the right, elsewhere."""
+        layout = app.layout
+        if layout == "side":
+            return "press_start_side"
+        if layout in ("single", "separate"):
+            return "press_start_other"
+        return "press_start"
+
+    def draw_notice(self, app: App, detail: str) -> None:
+        """A file notice on the top screen: what happened in the player's language, then the
+        details (a file name, the reason) folded at spaces and path separators."""
+        m = app.m
+        headline = self.notice or app.t("file_problem")
+        draw.centred(m, TOP, NOTICE_ROW - 2, headline, art.TEXT_RED)
+        home = str(app.storage.home / "_")[:-1]  # the data folder and a separator
+        detail = detail.replace(home, "")  # files by their place in the data folder
+        detail = detail[:1].upper() + detail[1:]
+        for k, line in enumerate(draw.fold(detail, 30, 4)):
+            draw.text(m, TOP, 1, NOTICE_ROW + k, line, art.TEXT_PINK)
 
     def main_items(self, app: App) -> list[tuple[str, str]]:
         """The main menu entries available now."""
@@ -118,28 +143,41 @@ class TitleScene:
         draw.reset_screen(m, BOTTOM)
         if page == "main":
             items = self.main_items(app)
-            if len(items) > 5:  # leave rows 0-1 for the notice or "continue?" line
-                self.menu = Menu(column(items, top=18, height=22, gap=6))
+            # Rows 0-1 stay free for the notice or the "continue?" line; boxes and labels
+            # sit on the 8-pixel text grid (six buttons touch, fewer have a gap).
+            if len(items) > 5:
+                self.menu = Menu(column(items, top=24, height=24, gap=0))
             else:
-                self.menu = Menu(column(items, top=36 if len(items) > 4 else 48, height=24, gap=8))
+                self.menu = Menu(column(items, top=24 if len(items) > 4 else 40, height=24, gap=8))
+        elif page == "confirm_new":
+            draw.centred(m, BOTTOM, 4, app.t("new_q"), art.TEXT_YELLOW)
+            draw.centred(m, BOTTOM, 6, app.t("new_q2"), art.TEXT_WHITE)
+            items = [("no_keep", app.t("no_keep")), ("yes_new", app.t("yes_new"))]
+            self.menu = Menu(column(items, top=80, height=24, gap=8))
+        elif page == "quit":
+            draw.centred(m, BOTTOM, 4, app.t("quit_q"), art.TEXT_YELLOW)
+            items = [("back", app.t("menu_back")), ("quit", app.t("menu_quit"))]
+            self.menu = Menu(column(items, top=80, height=24, gap=8))
         elif page == "remote":
-            draw.centred(m, BOTTOM, 2, app.t("remote_title"), art.TEXT_YELLOW)
+            draw.centred(m, BOTTOM, 1, app.t("remote_title"), art.TEXT_YELLOW)
             items = [("host", app.t("remote_host")), ("join", app.t("remote_join"))]
             if (app.storage.home / CURRENT_FILE).exists():
                 items.append(("remote_continue", app.t("remote_continue")))
             items.append(("back", app.t("menu_back")))
-            self.menu = Menu(column(items, top=32, height=24, gap=8))
+            self.menu = Menu(column(items, top=24, height=24, gap=8))
         else:
             title = app.t("difficulty")
-            draw.centred(m, BOTTOM, 2, title, art.TEXT_YELLOW)
+            draw.centred(m, BOTTOM, 1, title, art.TEXT_YELLOW)
             items = [(lv, app.t("level_" + lv)) for lv in LEVELS] + [("back", app.t("menu_back"))]
-            self.menu = Menu(column(items, top=32, height=24, gap=8))
+            self.menu = Menu(column(items, top=24, height=24, gap=8))
             cur = app.settings.difficulty
             self.menu.cursor = LEVELS.index(cur) if cur in LEVELS else 1
-        if self.notice:
-            draw.centred(m, BOTTOM, 0, self.notice[:32], art.TEXT_RED)
+        if page == "main" and (self.notice or self.shown_notice):
+            draw.centred(m, BOTTOM, 1, self.notice or app.t("file_problem"), art.TEXT_RED)
         elif page == "main" and self.saved is not None:
             draw.centred(m, BOTTOM, 1, app.t("continue_q"), art.TEXT_YELLOW)
+        if app.layout == "single":  # only one screen shows: say how to see the other
+            draw.centred(m, BOTTOM, 23, app.t("swap_hint"), art.TEXT_GREY)
         self.menu.draw(app)
 
     def frame(self, app: App, inp: InputFrame) -> Scene | None:
@@ -147,8 +185,11 @@ class TitleScene:
         assert self.menu is not None
         choice = self.menu.handle(app, inp)
         if choice is None:
-            if "b" in inp.keys and self.page != "main":
+            back = "b" in inp.keys or "select" in inp.keys
+            if back and self.page != "main":
                 self.show(app, "main")
+            elif "select" in inp.keys:  # Esc on the main menu: quit, but ask first
+                self.show(app, "quit")
             return None
         if choice == "continue" and self.saved is not None:
             from royalnine.screens.match import MatchScene
@@ -173,12 +214,18 @@ class TitleScene:
             return remote_match_scene(link)
         elif choice == "back":
             self.show(app, "main")
+        elif choice == "quit":
+            app.quit()
         elif choice in LEVELS:
-            app.settings.difficulty = choice
-            app.store("settings", lambda: app.storage.save_settings(app.settings))
-            return new_match_scene(app, "cpu", choice)
+            app.choose("difficulty", choice)
+            return self.new_match(app, "cpu", choice)
         elif choice == "local":
-            return new_match_scene(app, "local", app.settings.difficulty)
+            return self.new_match(app, "local", app.settings.difficulty)
+        elif choice == "yes_new" and self.pending is not None:
+            return new_match_scene(app, *self.pending)
+        elif choice == "no_keep":
+            self.pending = None
+            self.show(app, "main")
         elif choice == "rules":
             from royalnine.screens.rules import RulesScene
 
@@ -187,6 +234,14 @@ class TitleScene:
             from royalnine.screens.options import OptionsScene
 
             return OptionsScene()
+        return None
+
+    def new_match(self, app: App, mode: str, level: str) -> Scene | None:
+        """A new match, or first the question whether to replace the saved one."""
+        if self.saved is None:
+            return new_match_scene(app, mode, level)
+        self.pending = (mode, level)
+        self.show(app, "confirm_new")
         return None
 
 
