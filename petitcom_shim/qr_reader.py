@@ -85,7 +85,7 @@ class QRReader:
         self.capacity = capacity
         self.threaded = threaded
         self._decode = decode
-        self._jobs: queue.Queue[tuple[ImageSource, object] | None] = queue.Queue(capacity)
+        self._jobs: queue.Queue[tuple[ImageSource, object]] = queue.Queue(capacity)
         self._done: list[Reading] = []
         self._lock = threading.Lock()
         self._pending = 0  # submitted and not yet collected as a result
@@ -113,13 +113,21 @@ class QRReader:
         if not self.threaded:
             self._finish(_read(self._decode, source, tag))
             return True
-        if not self._closed:
-            self._start()
-            try:
-                self._jobs.put_nowait((source, tag))
-                return True
-            except queue.Full:
-                pass
+        with self._lock:
+            if not self._closed:
+                try:
+                    self._jobs.put_nowait((source, tag))
+                except queue.Full:
+                    pass
+                else:
+                    if self._thread is None:
+                        # The worker lives only while there is work: no thread lingers
+                        # between images or at exit.
+                        self._thread = threading.Thread(
+                            target=self._work, name="qr-reader", daemon=True
+                        )
+                        self._thread.start()
+                    return True
         name = _name(source)
         reason = "the reader is closed" if self._closed else "too many images at once"
         self._finish(Reading(name, None, f"{name}: not read, {reason}; try it again", tag))
@@ -144,36 +152,30 @@ class QRReader:
             return self._idle.wait_for(lambda: self._pending <= len(self._done), timeout)
 
     def close(self) -> None:
-        """Stop the worker after the image it is reading (waiting images are dropped)."""
-        self._closed = True
-        if self._thread is not None:
+        """Stop reading: images still waiting are dropped (each gives a failed reading)."""
+        dropped: list[tuple[ImageSource, object]] = []
+        with self._lock:
+            self._closed = True
             while True:
                 try:
-                    job = self._jobs.get_nowait()
+                    dropped.append(self._jobs.get_nowait())
                 except queue.Empty:
                     break
-                if job is not None:
-                    name = _name(job[0])
-                    self._finish(
-                        Reading(name, None, f"{name}: not read, the reader closed", job[1])
-                    )
-            self._jobs.put(None)
-            self._thread = None
+        for source, tag in dropped:
+            name = _name(source)
+            self._finish(Reading(name, None, f"{name}: not read, the reader closed", tag))
 
     def _finish(self, reading: Reading) -> None:
         with self._idle:
             self._done.append(reading)
             self._idle.notify_all()
 
-    def _start(self) -> None:
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._work, name="qr-reader", daemon=True)
-            self._thread.start()
-
     def _work(self) -> None:
         while True:
-            job = self._jobs.get()
-            if job is None:
-                return
-            source, tag = job
+            with self._lock:
+                try:
+                    source, tag = self._jobs.get_nowait()
+                except queue.Empty:
+                    self._thread = None
+                    return
             self._finish(_read(self._decode, source, tag))
