@@ -61,7 +61,8 @@ from royalnine.screens.layout import (
 )
 from royalnine.screens.menu import Menu, row
 from royalnine.screens.placement import Feedback, Outcome, PlacementController
-from royalnine.screens.remote import RemoteLink, draw_code, take_inbox
+from royalnine.screens.remote import RemoteLink, draw_code
+from royalnine.screens.remote_panel import draw_remote_panel, remote_frame
 from royalnine.screens.reveal import RevealStep, reveal_steps
 from royalnine.storage import DIFFICULTIES, SaveGame
 
@@ -234,12 +235,9 @@ class MatchScene:
             return self.pause(app)
         if inp.touch_down is not None:
             self._menu_down = BUTTON_RECTS[Zone.MENU].contains(*inp.touch_down)
-        if self.remote is not None:
-            dropped = inp.dropped + take_inbox(app.storage, app.frames)
-            if dropped:
-                self.remote.read(dropped)
-                app.beep("invalid" if self.remote.error else "confirm")
-                self.dirty = True
+        exchange = remote_frame(app, self, inp)
+        if exchange is not None:
+            return exchange
         if self.state == "idle":
             nxt = self.advance(app)
             if nxt is not None:
@@ -823,20 +821,7 @@ class MatchScene:
             )
         elif v.phase.is_place and self.remote is None:
             draw.text(m, BOTTOM, PANEL_COL, MESSAGE_ROWS[0], app.t("waiting"), art.TEXT_GREY)
-        if self.remote is not None and self.state in ("wait", "remote_wait"):
-            shown = self.remote.showing()
-            if shown is not None:
-                file = self.remote.code_path(shown[0]).name
-                draw.text(
-                    m, BOTTOM, PANEL_COL, 3, app.t("remote_send", n=shown[0]), art.TEXT_YELLOW
-                )
-                draw.text(m, BOTTOM, PANEL_COL, 4, file, art.TEXT_GREY)
-            draw.text(m, BOTTOM, PANEL_COL, 6, app.t("remote_reply"), art.TEXT_WHITE)
-            draw.text(m, BOTTOM, PANEL_COL, 7, app.t("remote_reply2"), art.TEXT_WHITE)
-            draw.text(m, BOTTOM, PANEL_COL, 8, app.t("remote_reply3"), art.TEXT_WHITE)
-        if self.remote is not None and self.remote.error:
-            for k, line in enumerate(draw.fold(self.remote.error, 15, 4)):
-                draw.text(m, BOTTOM, PANEL_COL, 14 + k, line, art.TEXT_RED)
+        draw_remote_panel(app, self)
         if self.state == "reveal" and self.step_i < 0:
             draw.centred(m, BOTTOM, 18, app.t("reveal"), art.TEXT_YELLOW)
         self._reveal_text(app, BOTTOM, self.bottom_seat)

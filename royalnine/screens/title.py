@@ -15,13 +15,6 @@ from royalnine.screens import draw
 from royalnine.screens.draw import SpriteBoard, card_look
 from royalnine.screens.layout import BOTTOM, TOP
 from royalnine.screens.menu import Menu, column
-from royalnine.screens.remote import (
-    CURRENT_FILE,
-    RemoteLink,
-    RemoteLobbyScene,
-    host_link,
-    remote_match_scene,
-)
 from royalnine.storage import CorruptSaveSetAside, SaveGame
 
 LOGO = "ROYAL NINE"
@@ -120,13 +113,6 @@ class TitleScene:
                 self.menu = Menu(column(items, top=18, height=22, gap=6))
             else:
                 self.menu = Menu(column(items, top=36 if len(items) > 4 else 48, height=24, gap=8))
-        elif page == "remote":
-            draw.centred(m, BOTTOM, 2, app.t("remote_title"), art.TEXT_YELLOW)
-            items = [("host", app.t("remote_host")), ("join", app.t("remote_join"))]
-            if (app.storage.home / CURRENT_FILE).exists():
-                items.append(("remote_continue", app.t("remote_continue")))
-            items.append(("back", app.t("menu_back")))
-            self.menu = Menu(column(items, top=32, height=24, gap=8))
         else:
             title = app.t("difficulty")
             draw.centred(m, BOTTOM, 2, title, art.TEXT_YELLOW)
@@ -155,20 +141,9 @@ class TitleScene:
         if choice == "cpu":
             self.show(app, "level")
         elif choice == "remote":
-            self.show(app, "remote")
-        elif choice == "host":
-            return RemoteLobbyScene(host_link(app))
-        elif choice == "join":
-            return RemoteLobbyScene(None)
-        elif choice == "remote_continue":
-            try:
-                link = RemoteLink.load(app.storage)
-            except CorruptSaveSetAside as exc:
-                app.notices.append(str(exc))
-                return TitleScene()  # which shows the notice
-            if link is None:
-                return TitleScene()
-            return remote_match_scene(link)
+            from royalnine.screens.remote_list import RemoteListScene
+
+            return RemoteListScene()
         elif choice == "back":
             self.show(app, "main")
         elif choice in LEVELS:
