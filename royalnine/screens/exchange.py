@@ -37,7 +37,7 @@ from royalnine.screens.remote_io import (
 
 PREVIEW_FIRST, PREVIEW_LEVELS = 200, 16  # GRP colours 200-215: the camera's greys
 BUTTON_H = 24
-STATUS_ROW, STATUS_ROWS = 11, 3
+STATUS_END = 14  # the status lines end above the buttons (row 14 = y 112)
 _OPENER = FolderOpener()
 
 
@@ -56,7 +56,7 @@ def exchange_buttons(app: App, *, can_copy: bool, scanning: bool) -> list[MenuIt
     return items
 
 
-def folder_lines(path: Path, width: int = 32, rows: int = 2) -> list[str]:
+def folder_lines(path: Path, width: int = 32, rows: int = 3) -> list[str]:
     """A full folder path folded to ``width`` cells, breaking after a separator where it
     can; the end of the path (the part that differs) is kept if it must be cut."""
     text = str(path)
@@ -93,6 +93,8 @@ class ExchangeScene:
         self.notice_colour = art.TEXT_GREEN
         self._busy = False
         self._picture: object | None = None
+        self.status_row = 11
+        """First console row of the status lines (below the folders)."""
 
     # -- drawing --
 
@@ -124,13 +126,18 @@ class ExchangeScene:
         if self.link is not None:
             draw.text(m, BOTTOM, 32 - 8, 0, self.link.session.label, art.TEXT_GREY)
         folder = self.link.folder if self.link is not None else app.storage.home / REMOTE_DIR
-        draw.text(m, BOTTOM, 0, 2, app.t("remote_saved_in"), art.TEXT_GREY)
-        for k, line in enumerate(folder_lines(folder)):
-            draw.text(m, BOTTOM, 0, 3 + k, line, art.TEXT_WHITE)
-        draw.text(m, BOTTOM, 0, 5, app.t("remote_inbox_in"), art.TEXT_GREY)
-        for k, line in enumerate(folder_lines(app.storage.home / INBOX_DIR)):
-            draw.text(m, BOTTOM, 0, 6 + k, line, art.TEXT_WHITE)
-        draw.text(m, BOTTOM, 0, 8, app.t("remote_or_drop"), art.TEXT_GREY)
+        row = 1
+        for key, path in (
+            ("remote_saved_in", folder),
+            ("remote_inbox_in", app.storage.home / INBOX_DIR),
+        ):
+            draw.text(m, BOTTOM, 0, row, app.t(key), art.TEXT_GREY)
+            for line in folder_lines(path):
+                row += 1
+                draw.text(m, BOTTOM, 0, row, line, art.TEXT_WHITE)
+            row += 1
+        draw.text(m, BOTTOM, 0, row, app.t("remote_or_drop"), art.TEXT_GREY)
+        self.status_row = row + 1
         self.draw_status(app)
         self.menu = Menu(
             exchange_buttons(app, can_copy=shown is not None, scanning=intake.scanning)
@@ -176,17 +183,19 @@ class ExchangeScene:
     def draw_status(self, app: App) -> None:
         """Reading..., the last refusal, or a notice; three lines above the buttons."""
         m = app.m
-        for k in range(STATUS_ROWS):
-            draw.text(m, BOTTOM, 0, STATUS_ROW + k, " " * 32)
+        first = self.status_row
+        rows = max(1, STATUS_END - first)
+        for k in range(rows):
+            draw.text(m, BOTTOM, 0, first + k, " " * 32)
         error = self.link.error if self.link is not None else None
         if intake_of(app).busy:
-            draw.text(m, BOTTOM, 0, STATUS_ROW, app.t("remote_reading"), art.TEXT_YELLOW)
+            draw.text(m, BOTTOM, 0, first, app.t("remote_reading"), art.TEXT_YELLOW)
         elif error:
-            for k, line in enumerate(draw.fold(error, 32, STATUS_ROWS)):
-                draw.text(m, BOTTOM, 0, STATUS_ROW + k, line, art.TEXT_RED)
+            for k, line in enumerate(draw.fold(error, 32, rows)):
+                draw.text(m, BOTTOM, 0, first + k, line, art.TEXT_RED)
         elif self.notice:
-            for k, line in enumerate(draw.fold(self.notice, 32, STATUS_ROWS)):
-                draw.text(m, BOTTOM, 0, STATUS_ROW + k, line, self.notice_colour)
+            for k, line in enumerate(draw.fold(self.notice, 32, rows)):
+                draw.text(m, BOTTOM, 0, first + k, line, self.notice_colour)
 
     def say(self, app: App, text: str, colour: int = art.TEXT_GREEN) -> None:
         """Show a one-line notice (folded) in the status lines."""

@@ -31,7 +31,7 @@ from royalnine.storage import Storage
 
 INBOX_DIR = "remote/inbox"
 INBOX_EVERY = 30  # frames between looks in the inbox folder
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp")
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".tif", ".tiff")
 INBOX_BATCH = 4  # images taken from the inbox at one look (the rest wait for the next)
 
 
