@@ -96,7 +96,7 @@ TEXTS: dict[str, Text] = {
     "remote_more": Text("MORE {page}/{pages}", "ﾂｷﾞ {page}/{pages}", 10),
     "remote_host_short": Text("HOST", "ﾀﾃﾙ", 9),
     "remote_join_short": Text("JOIN", "ｻﾝｶ", 9),
-    "remote_last": Text("Send your last code {n}:", "ｻｲｺﾞﾉ ｺｰﾄﾞ{n}ｦ ｵｸｯﾃﾈ:", 32),
+    "remote_last": Text("Send your last code {n} (Ctrl+C):", "ｻｲｺﾞﾉ ｺｰﾄﾞ{n}ｦ ｵｸｯﾃﾈ(Ctrl+C):", 32),
     "menu_back": Text("BACK", "ﾓﾄﾞﾙ", 16),
     "difficulty": Text("CPU LEVEL", "CPUﾉ ﾂﾖｻ", 16),
     "level_easy": Text("EASY", "ﾖﾜｲ", 8),

@@ -92,6 +92,17 @@ def test_a_whole_match_by_text_codes(tmp_path: Path) -> None:
     h, g = host.scene, guest.scene
     assert isinstance(h, MatchResultScene) and isinstance(g, MatchResultScene)
     assert h.match.results == g.match.results
+    # whoever still owes a last code sees its full path and copies it with Ctrl+C
+    owing = [(a, s) for a, s in ((host, h), (guest, g)) if s.remote and s.remote.showing()]
+    for app, scene in owing:
+        assert scene.remote is not None
+        number, code = scene.remote.showing() or (0, b"")
+        path = str(scene.remote.code_path(number))
+        shown = "".join(console_row(app, 1, r) for r in (19, 20)).replace(" ", "")
+        assert path.replace(" ", "") in shown or len(path) > 64
+        app.m.input.edit_key("copy")
+        app.step(1)
+        assert from_text(app.m.clipboard.get_text()) == code
 
 
 def test_a_typo_in_a_pasted_code_is_named_and_changes_nothing(tmp_path: Path) -> None:
