@@ -1,24 +1,35 @@
-"""Reading QR images off the frame loop: one worker thread, one image at a time.
+"""Reading QR images off the frame loop: one image at a time, in a worker process.
 
-Decoding one image can take a large part of a second (a 40-megapixel photo with
-no code in it: about 2-3 s on a slow machine), while a frame has 16 ms. A program
-hands images to a :class:`QRReader` and collects the results on a later frame, so
-the loop keeps drawing (and can show "reading...") whatever arrives.
+Decoding one image can take seconds (a 40-megapixel photo with no code in it:
+about 3 s on an idle slow machine, 9 s on a loaded one), while a frame has 16 ms.
+A program hands images to a :class:`QRReader` and collects the results on a later
+frame, so the loop keeps drawing (and can show "reading...") whatever arrives.
 
-The queue is bounded: a flood of dropped files is refused beyond ``capacity``
-with a result that says so, never buffered without end. Every result is a
-:class:`Reading` holding either the payload or a one-line reason; nothing the
-decoder raises can reach the loop.
+Why a process and not just a thread: some Pillow filters hold Python's global
+interpreter lock for their whole run (a median filter on a 2400-pixel image held
+it for 1.3 s in tools/bench_remote_io.py), which would freeze a frame loop in the
+same process for that long. In a process of its own the decoder cannot touch the
+loop at all, and an image that takes longer than :data:`TIME_LIMIT` (or crashes a
+decoder library) only costs that process, which is replaced.
+
+A thread of the caller's process feeds the worker and waits for it (waiting
+releases the lock). The queue is bounded: a flood of dropped files is refused
+beyond ``capacity`` with a result that says so, never buffered without end. Every
+result is a :class:`Reading` holding either the payload or a one-line reason;
+nothing the decoder raises can reach the loop.
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import multiprocessing.connection
 import os
 import queue
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
 
@@ -28,6 +39,10 @@ __all__ = ["DEFAULT_CAPACITY", "QRReader", "Reading"]
 
 #: Images that may wait for the worker at once; more are refused with a Reading.
 DEFAULT_CAPACITY = 8
+#: Seconds one image may take in the worker process (its start-up included) before the
+#: process is stopped and the image refused. The header checks of decode_image keep
+#: real images far below this; it bounds what they cannot foresee.
+TIME_LIMIT = 30.0
 
 Decoder = Callable[[ImageSource], bytes]
 
@@ -66,13 +81,78 @@ def _read(decode: Decoder, source: ImageSource, tag: object) -> Reading:
     return Reading(name, payload, None, tag)
 
 
+def _serve(conn: multiprocessing.connection.Connection) -> None:
+    """The worker process: read each image sent, answer with (payload, error)."""
+    while True:
+        try:
+            source = conn.recv()
+        except (EOFError, OSError):
+            return
+        reading = _read(decode_image, source, None)
+        conn.send((reading.payload, reading.error))
+
+
+class _Worker:
+    """One worker process and the pipe to it (started on first use, replaced on failure)."""
+
+    def __init__(self) -> None:
+        self._process: Any = None
+        self._conn: multiprocessing.connection.Connection | None = None
+
+    def read(self, source: ImageSource, tag: object) -> Reading:
+        name = _name(source)
+        for _attempt in range(2):  # a worker that died between images is replaced once
+            conn = self._start()
+            try:
+                conn.send(source)
+                if not conn.poll(TIME_LIMIT):
+                    self.stop()
+                    return Reading(
+                        name, None, f"{name}: took over {TIME_LIMIT:g} s to read; refused", tag
+                    )
+                payload, error = conn.recv()
+            except (EOFError, OSError):
+                self.stop()
+                continue
+            return Reading(name, payload, error, tag)
+        return Reading(name, None, f"{name}: the image reader stopped while reading it", tag)
+
+    def _start(self) -> multiprocessing.connection.Connection:
+        if self._conn is None or self._process is None or not self._process.is_alive():
+            self.stop()
+            # "spawn": a fresh interpreter, never a fork of a process running SDL.
+            context = multiprocessing.get_context("spawn")
+            parent, child = context.Pipe()
+            process = context.Process(target=_serve, args=(child,), name="qr-reader", daemon=True)
+            process.start()
+            child.close()
+            self._process, self._conn = process, parent
+        return self._conn
+
+    def stop(self) -> None:
+        process, conn = self._process, self._conn
+        self._process = self._conn = None
+        if conn is not None:
+            conn.close()
+        if process is not None:
+            process.kill()
+            process.join(5)
+
+    @property
+    def pid(self) -> int | None:
+        return None if self._process is None else int(self._process.pid)
+
+
 class QRReader:
-    """Decode QR images on a worker thread; collect the results each frame.
+    """Decode QR images in a worker process; collect the results each frame.
 
     Args:
         capacity: how many images may wait at once.
-        threaded: False decodes inside :meth:`submit` (deterministic tests, tools).
-        decode: the decoder (default :func:`petitcom_shim.qr.decode_image`).
+        threaded: False decodes inside :meth:`submit`, in this process (deterministic
+            tests, tools).
+        decode: a decoder to run on a thread of this process instead of the worker
+            process (tests use slow or failing ones); None = ``decode_image`` in the
+            worker process.
     """
 
     def __init__(
@@ -80,11 +160,12 @@ class QRReader:
         *,
         capacity: int = DEFAULT_CAPACITY,
         threaded: bool = True,
-        decode: Decoder = decode_image,
+        decode: Decoder | None = None,
     ) -> None:
         self.capacity = capacity
         self.threaded = threaded
         self._decode = decode
+        self._worker = _Worker()
         self._jobs: queue.Queue[tuple[ImageSource, object]] = queue.Queue(capacity)
         self._done: list[Reading] = []
         self._lock = threading.Lock()
@@ -92,6 +173,11 @@ class QRReader:
         self._idle = threading.Condition(self._lock)
         self._thread: threading.Thread | None = None
         self._closed = False
+
+    @property
+    def worker_pid(self) -> int | None:
+        """The worker process's id while it runs (None before the first image)."""
+        return self._worker.pid
 
     @property
     def busy(self) -> bool:
@@ -108,10 +194,12 @@ class QRReader:
         """
         if isinstance(source, Image.Image):
             source = source.copy()  # the caller may draw on or close its picture
+        elif isinstance(source, bytearray | memoryview):
+            source = bytes(source)  # what the caller does with its buffer is its own
         with self._lock:
             self._pending += 1
         if not self.threaded:
-            self._finish(_read(self._decode, source, tag))
+            self._finish(_read(self._decode or decode_image, source, tag))
             return True
         with self._lock:
             if not self._closed:
@@ -121,8 +209,8 @@ class QRReader:
                     pass
                 else:
                     if self._thread is None:
-                        # The worker lives only while there is work: no thread lingers
-                        # between images or at exit.
+                        # The feeding thread lives only while there is work: no thread
+                        # lingers between images or at exit.
                         self._thread = threading.Thread(
                             target=self._work, name="qr-reader", daemon=True
                         )
@@ -152,7 +240,8 @@ class QRReader:
             return self._idle.wait_for(lambda: self._pending <= len(self._done), timeout)
 
     def close(self) -> None:
-        """Stop reading: images still waiting are dropped (each gives a failed reading)."""
+        """Stop reading: images still waiting are dropped (each gives a failed reading)
+        and the worker process ends once the image it is on is done."""
         dropped: list[tuple[ImageSource, object]] = []
         with self._lock:
             self._closed = True
@@ -161,9 +250,12 @@ class QRReader:
                     dropped.append(self._jobs.get_nowait())
                 except queue.Empty:
                     break
+            idle = self._thread is None
         for source, tag in dropped:
             name = _name(source)
             self._finish(Reading(name, None, f"{name}: not read, the reader closed", tag))
+        if idle:
+            self._worker.stop()
 
     def _finish(self, reading: Reading) -> None:
         with self._idle:
@@ -177,5 +269,11 @@ class QRReader:
                     source, tag = self._jobs.get_nowait()
                 except queue.Empty:
                     self._thread = None
+                    if self._closed:
+                        self._worker.stop()
                     return
-            self._finish(_read(self._decode, source, tag))
+            if self._decode is not None:
+                reading = _read(self._decode, source, tag)
+            else:
+                reading = self._worker.read(source, tag)
+            self._finish(reading)

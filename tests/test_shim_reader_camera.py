@@ -3,6 +3,8 @@ the clipboard shortcuts and GLOAD: nothing here may block a frame loop."""
 
 from __future__ import annotations
 
+import os
+import signal
 import threading
 from pathlib import Path
 
@@ -78,6 +80,44 @@ def test_failures_are_one_line_readings_and_the_queue_is_bounded(tmp_path: Path)
     rest = reader.results()
     assert len(refused) + len(rest) == 6
     assert all(r.payload is None and "RuntimeError" in (r.error or "") for r in rest)
+    reader.close()
+
+
+def test_by_default_images_are_read_in_a_worker_process(tmp_path: Path) -> None:
+    reader = QRReader()
+    reader.submit(code_file(tmp_path, b"elsewhere"))
+    reader.submit(code_file(tmp_path, b"twice", "two.png").read_bytes(), tag=2)
+    assert reader.wait(WAIT)
+    first, second = reader.results()
+    assert (first.payload, second.payload, second.tag) == (b"elsewhere", b"twice", 2)
+    pid = reader.worker_pid
+    assert pid is not None and pid != os.getpid()
+    reader.close()
+
+
+def test_a_worker_that_takes_too_long_is_stopped_and_replaced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import petitcom_shim.qr_reader as qr_reader
+
+    reader = QRReader()
+    monkeypatch.setattr(qr_reader, "TIME_LIMIT", 0.0)  # not even time to start
+    reader.submit(code_file(tmp_path, b"late"))
+    assert reader.wait(WAIT)
+    (late,) = reader.results()
+    assert late.payload is None and "to read; refused" in (late.error or "")
+    assert reader.worker_pid is None
+    monkeypatch.setattr(qr_reader, "TIME_LIMIT", WAIT)
+    reader.submit(code_file(tmp_path, b"again"))
+    assert reader.wait(WAIT)
+    assert [r.payload for r in reader.results()] == [b"again"]
+    # a worker that died between images is replaced without a word
+    pid = reader.worker_pid
+    assert pid is not None
+    os.kill(pid, getattr(signal, "SIGKILL", signal.SIGTERM))
+    reader.submit(code_file(tmp_path, b"after"))
+    assert reader.wait(WAIT)
+    assert [r.payload for r in reader.results()] == [b"after"]
     reader.close()
 
 
