@@ -25,7 +25,7 @@ from royalnine.screens.remote import (
 )
 
 PAGE = 4  # matches per page
-ROW_Y, ROW_H, ROW_GAP = 24, 24, 4
+ROW_Y, ROW_H, ROW_GAP = 16, 24, 8  # tile aligned: 16, 48, 80, 112
 TABLE_ROW = 4  # first console row of the table on the top screen
 
 
@@ -101,7 +101,7 @@ class RemoteListScene:
             items.append(MenuItem(f"match:{entry.label}", label, rect))
         if len(self.entries) > PAGE:
             more = app.t("remote_more", page=self.page + 1, pages=-(-len(self.entries) // PAGE))
-            items.append(MenuItem("more", more, Rect(88, 136, 80, 16)))
+            items.append(MenuItem("more", more, Rect(88, 136, 80, 16)))  # under the 4th row
         for k, (value, key) in enumerate(
             (("host", "remote_host_short"), ("join", "remote_join_short"), ("back", "menu_back"))
         ):
