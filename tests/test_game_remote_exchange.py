@@ -74,6 +74,7 @@ def test_copy_with_one_tap_and_paste_with_ctrl_v_start_a_match(tmp_path: Path) -
     assert isinstance(host.scene, MatchScene)
 
 
+@pytest.mark.slow
 def test_a_whole_match_by_text_codes(tmp_path: Path) -> None:
     host, guest = start(tmp_path)
     players = {id(a): AutoPlayer(a, mode="remote", seed=i) for i, a in enumerate((host, guest))}
@@ -372,3 +373,26 @@ def test_codes_button_opens_the_exchange_and_back_returns(tmp_path: Path) -> Non
     assert isinstance(guest.scene, ExchangeScene)
     choose(guest, "back")
     assert guest.scene is match
+
+
+def test_a_reply_pasted_in_the_exchange_screen_returns_to_the_match(tmp_path: Path) -> None:
+    host, guest = start(tmp_path)
+    host.m.input.drop_file(codes(tmp_path / "guest")[0])  # the guest's code 2, to the host
+    settle(host)
+    assert isinstance(host.scene, MatchScene)
+    player = AutoPlayer(host, mode="remote", seed=0)
+    before = set(codes(tmp_path / "host"))
+    for _ in range(5000):  # the host places its first half and sends code 3
+        player.step()
+        if set(codes(tmp_path / "host")) - before:
+            break
+    (reply,) = set(codes(tmp_path / "host")) - before
+    guest.step(5)
+    match = guest.scene
+    assert isinstance(match, MatchScene) and match.remote is not None
+    tap(guest, *CODES_RECT.centre)
+    assert isinstance(guest.scene, ExchangeScene)
+    guest.m.clipboard.put_text(to_text(qr.decode_image(reply)))
+    choose(guest, "paste")
+    assert guest.scene is match
+    assert len(match.remote.session.transcript) == 3
