@@ -21,15 +21,16 @@ nothing the decoder raises can reach the loop.
 
 from __future__ import annotations
 
-import multiprocessing
-import multiprocessing.connection
 import os
 import queue
+import struct
+import subprocess
+import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO
 
 from PIL import Image
 
@@ -81,66 +82,150 @@ def _read(decode: Decoder, source: ImageSource, tag: object) -> Reading:
     return Reading(name, payload, None, tag)
 
 
-def _serve(conn: multiprocessing.connection.Connection) -> None:
-    """The worker process: read each image sent, answer with (payload, error)."""
+# The worker is this module run as a program, talking over its stdin and stdout:
+#   request:  kind (1 byte: P path, B file bytes, I raw picture) | length u32 | body
+#   answer:   status (1 byte: + payload, - one-line error)      | length u32 | body
+# A picture's body is: mode length u8 | mode | width u32 | height u32 | pixels.
+# Not multiprocessing: its "spawn" start runs the parent's main script again in the
+# child, and a launcher without an ``if __name__ == "__main__"`` guard would then
+# start a second game there.
+_HEADER = struct.Struct(">cI")
+_SIZE = struct.Struct(">II")
+
+
+def _request(source: ImageSource) -> bytes:
+    if isinstance(source, Image.Image):
+        mode = source.mode.encode()
+        body = bytes([len(mode)]) + mode + _SIZE.pack(*source.size) + source.tobytes()
+        return _HEADER.pack(b"I", len(body)) + body
+    if isinstance(source, str | os.PathLike):
+        body = os.fsencode(source)
+        return _HEADER.pack(b"P", len(body)) + body
+    body = bytes(source)
+    return _HEADER.pack(b"B", len(body)) + body
+
+
+def _source_from(kind: bytes, body: bytes) -> ImageSource:
+    if kind == b"P":
+        return os.fsdecode(body)
+    if kind == b"I":
+        size = body[0]
+        mode = body[1 : 1 + size].decode()
+        width, height = _SIZE.unpack_from(body, 1 + size)
+        return Image.frombytes(mode, (width, height), body[1 + size + _SIZE.size :])
+    return body
+
+
+def _read_exactly(stream: IO[bytes], count: int) -> bytes:
+    data = b""
+    while len(data) < count:
+        chunk = stream.read(count - len(data))
+        if not chunk:
+            raise EOFError("the other side closed the pipe")
+        data += chunk
+    return data
+
+
+def _serve(requests: IO[bytes], answers: IO[bytes]) -> None:
+    """The worker: read each image asked for and answer, until the pipe closes."""
     while True:
         try:
-            source = conn.recv()
-        except (EOFError, OSError):
+            kind, length = _HEADER.unpack(_read_exactly(requests, _HEADER.size))
+            body = _read_exactly(requests, length)
+        except EOFError:
             return
-        reading = _read(decode_image, source, None)
-        conn.send((reading.payload, reading.error))
+        try:
+            source = _source_from(kind, body)
+        except Exception as err:  # a garbled request: say so, keep serving
+            reading = Reading("<image>", None, f"<image>: bad request ({type(err).__name__})")
+        else:
+            reading = _read(decode_image, source, None)
+        if reading.payload is not None:
+            answer = _HEADER.pack(b"+", len(reading.payload)) + reading.payload
+        else:
+            text = (reading.error or "").encode("utf-8", "replace")
+            answer = _HEADER.pack(b"-", len(text)) + text
+        answers.write(answer)
+        answers.flush()
+
+
+def _worker_env() -> dict[str, str]:
+    """The environment for the worker: this package importable whatever the caller did
+    to sys.path, and pygame quiet."""
+    env = dict(os.environ)
+    root = str(Path(__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
+    env["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
+    return env
+
+
+def _stop_process(process: subprocess.Popen[bytes], timed_out: threading.Event) -> None:
+    """The watchdog: an image took too long; stop the worker (the read then ends)."""
+    timed_out.set()
+    process.kill()
 
 
 class _Worker:
-    """One worker process and the pipe to it (started on first use, replaced on failure)."""
+    """One worker process and the pipes to it (started on first use, replaced on failure)."""
 
     def __init__(self) -> None:
-        self._process: Any = None
-        self._conn: multiprocessing.connection.Connection | None = None
+        self._process: subprocess.Popen[bytes] | None = None
 
     def read(self, source: ImageSource, tag: object) -> Reading:
         name = _name(source)
+        request = _request(source)
         for _attempt in range(2):  # a worker that died between images is replaced once
-            conn = self._start()
+            process = self._start()
+            assert process.stdin is not None and process.stdout is not None
+            timed_out = threading.Event()
+            watchdog = threading.Timer(TIME_LIMIT, _stop_process, (process, timed_out))
+            watchdog.daemon = True
+            watchdog.start()
             try:
-                conn.send(source)
-                if not conn.poll(TIME_LIMIT):
-                    self.stop()
+                process.stdin.write(request)
+                process.stdin.flush()
+                status, length = _HEADER.unpack(_read_exactly(process.stdout, _HEADER.size))
+                body = _read_exactly(process.stdout, length)
+            except (EOFError, OSError, struct.error):
+                self.stop()
+                if timed_out.is_set():
                     return Reading(
                         name, None, f"{name}: took over {TIME_LIMIT:g} s to read; refused", tag
                     )
-                payload, error = conn.recv()
-            except (EOFError, OSError):
-                self.stop()
                 continue
-            return Reading(name, payload, error, tag)
+            finally:
+                watchdog.cancel()
+            if status == b"+":
+                return Reading(name, body, None, tag)
+            return Reading(name, None, body.decode("utf-8", "replace"), tag)
         return Reading(name, None, f"{name}: the image reader stopped while reading it", tag)
 
-    def _start(self) -> multiprocessing.connection.Connection:
-        if self._conn is None or self._process is None or not self._process.is_alive():
+    def _start(self) -> subprocess.Popen[bytes]:
+        process = self._process
+        if process is None or process.poll() is not None:
             self.stop()
-            # "spawn": a fresh interpreter, never a fork of a process running SDL.
-            context = multiprocessing.get_context("spawn")
-            parent, child = context.Pipe()
-            process = context.Process(target=_serve, args=(child,), name="qr-reader", daemon=True)
-            process.start()
-            child.close()
-            self._process, self._conn = process, parent
-        return self._conn
+            process = subprocess.Popen(
+                [sys.executable, "-m", "petitcom_shim.qr_reader"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                env=_worker_env(),
+            )
+            self._process = process
+        return process
 
     def stop(self) -> None:
-        process, conn = self._process, self._conn
-        self._process = self._conn = None
-        if conn is not None:
-            conn.close()
+        process, self._process = self._process, None
         if process is not None:
             process.kill()
-            process.join(5)
+            process.wait(5)
+            for stream in (process.stdin, process.stdout):
+                if stream is not None:
+                    stream.close()
 
     @property
     def pid(self) -> int | None:
-        return None if self._process is None else int(self._process.pid)
+        return None if self._process is None else self._process.pid
 
 
 class QRReader:
@@ -277,3 +362,15 @@ class QRReader:
             else:
                 reading = self._worker.read(source, tag)
             self._finish(reading)
+
+
+def _main() -> None:
+    """Run as the worker: requests on stdin, answers on stdout. Anything else that
+    would print is sent to stderr, so it cannot garble an answer."""
+    answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    sys.stdout = sys.stderr
+    _serve(sys.stdin.buffer, answers)
+
+
+if __name__ == "__main__":
+    _main()
