@@ -396,3 +396,36 @@ def test_a_reply_pasted_in_the_exchange_screen_returns_to_the_match(tmp_path: Pa
     choose(guest, "paste")
     assert guest.scene is match
     assert len(match.remote.session.transcript) == 3
+
+
+def test_folder_lines_keep_the_whole_path_and_break_after_separators() -> None:
+    from royalnine.screens.exchange import folder_lines
+
+    path = Path("/home/player/.local/share/royalnine/remote/7F2A11C0")
+    lines = folder_lines(path)
+    assert "".join(lines) == str(path)
+    assert all(len(line) <= 32 for line in lines)
+    assert lines[0].endswith("/")
+    very_long = Path("/" + "x" * 200)
+    assert len(folder_lines(very_long)) == 3  # the end is kept, marked as cut
+
+
+def test_the_file_manager_command_by_platform(tmp_path: Path) -> None:
+    from royalnine.screens.remote_io import opener_command
+
+    assert opener_command(tmp_path, "linux") == ["xdg-open", str(tmp_path)]
+    assert opener_command(tmp_path, "darwin") == ["open", str(tmp_path)]
+    assert opener_command(tmp_path, "win32") is None  # os.startfile
+
+
+def test_last_activity_is_short() -> None:
+    from royalnine.screens.remote import ago
+
+    assert [ago(s) for s in (0, 59, 61, 3600 * 5, 86400 * 3, 86400 * 5000)] == [
+        "0m",
+        "0m",
+        "1m",
+        "5h",
+        "3d",
+        "999d",
+    ]

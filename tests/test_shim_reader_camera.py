@@ -250,3 +250,29 @@ def test_edit_keys_arrive_through_the_event_queue() -> None:
     m.vsync()
     assert m.edit_keys() == ["copy"]
     m.close()
+
+
+def test_the_worker_protocol_answers_every_request_even_a_garbled_one(tmp_path: Path) -> None:
+    import io
+
+    import petitcom_shim.qr_reader as qr_reader
+
+    picture = qr.encode_image(b"pic", module_px=3)
+    requests = (
+        qr_reader._request(code_file(tmp_path, b"path"))
+        + qr_reader._request(picture)
+        + qr_reader._HEADER.pack(b"I", 3)
+        + b"\x09ab"  # a picture request cut short
+        + qr_reader._request(b"not an image")
+    )
+    answers = io.BytesIO()
+    qr_reader._serve(io.BytesIO(requests), answers)
+    stream = io.BytesIO(answers.getvalue())
+    replies = []
+    while stream.tell() < len(answers.getvalue()):
+        status, length = qr_reader._HEADER.unpack(stream.read(qr_reader._HEADER.size))
+        replies.append((status, stream.read(length)))
+    assert replies[0] == (b"+", b"path")
+    assert replies[1] == (b"+", b"pic")
+    assert replies[2][0] == b"-" and b"bad request" in replies[2][1]
+    assert replies[3][0] == b"-" and b"<bytes>" in replies[3][1]
