@@ -21,6 +21,7 @@ nothing the decoder raises can reach the loop.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import struct
@@ -40,10 +41,13 @@ __all__ = ["DEFAULT_CAPACITY", "QRReader", "Reading"]
 
 #: Images that may wait for the worker at once; more are refused with a Reading.
 DEFAULT_CAPACITY = 8
-#: Seconds one image may take in the worker process (its start-up included) before the
-#: process is stopped and the image refused. The header checks of decode_image keep
-#: real images far below this; it bounds what they cannot foresee.
+#: Seconds one image may take in the worker process before the process is stopped and
+#: the image refused. The header checks of decode_image keep real images far below
+#: this; it bounds what they cannot foresee.
 TIME_LIMIT = 30.0
+#: Seconds the worker process may take to start (import Pillow, numpy, zxing...) on a
+#: busy machine before it is given up for this image.
+START_LIMIT = 120.0
 
 Decoder = Callable[[ImageSource], bytes]
 
@@ -90,6 +94,7 @@ def _read(decode: Decoder, source: ImageSource, tag: object) -> Reading:
 # child, and a launcher without an ``if __name__ == "__main__"`` guard would then
 # start a second game there.
 _HEADER = struct.Struct(">cI")
+_READY = b"R"  # the worker's first byte, once it has imported everything
 _SIZE = struct.Struct(">II")
 
 
@@ -175,7 +180,11 @@ class _Worker:
         name = _name(source)
         request = _request(source)
         for _attempt in range(2):  # a worker that died between images is replaced once
-            process = self._start()
+            try:
+                process = self._start()
+            except (EOFError, OSError):  # could not start (or not within START_LIMIT)
+                self.stop()
+                continue
             assert process.stdin is not None and process.stdout is not None
             timed_out = threading.Event()
             watchdog = threading.Timer(TIME_LIMIT, _stop_process, (process, timed_out))
@@ -212,16 +221,28 @@ class _Worker:
                 env=_worker_env(),
             )
             self._process = process
+            assert process.stdout is not None
+            started = threading.Event()
+            watchdog = threading.Timer(START_LIMIT, _stop_process, (process, started))
+            watchdog.daemon = True
+            watchdog.start()
+            try:
+                if _read_exactly(process.stdout, len(_READY)) != _READY:
+                    raise EOFError("the image reader did not start")
+            finally:
+                watchdog.cancel()
         return process
 
     def stop(self) -> None:
         process, self._process = self._process, None
         if process is not None:
             process.kill()
-            process.wait(5)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(5)  # reaped now, or by the next poll if the machine is slow
             for stream in (process.stdin, process.stdout):
                 if stream is not None:
-                    stream.close()
+                    with contextlib.suppress(OSError):
+                        stream.close()
 
     @property
     def pid(self) -> int | None:
@@ -360,7 +381,12 @@ class QRReader:
             if self._decode is not None:
                 reading = _read(self._decode, source, tag)
             else:
-                reading = self._worker.read(source, tag)
+                try:
+                    reading = self._worker.read(source, tag)
+                except Exception as err:  # never lose an image: every submit gets a reading
+                    name = _name(source)
+                    reason = f"{name}: the image reader failed ({type(err).__name__})"
+                    reading = Reading(name, None, reason, tag)
             self._finish(reading)
 
 
@@ -369,6 +395,8 @@ def _main() -> None:
     would print is sent to stderr, so it cannot garble an answer."""
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     sys.stdout = sys.stderr
+    answers.write(_READY)  # imports done: the time limit of the first image starts now
+    answers.flush()
     _serve(sys.stdin.buffer, answers)
 
 
