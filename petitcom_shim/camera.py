@@ -10,7 +10,7 @@ The DSi's Petit Computer read QR codes through its camera. Here a
 - :class:`FakeCamera`: plays back a list of pictures, for tests and demos.
 
 Pictures are only *taken* here (cheap: a copy of the newest frame). Decoding them
-is the job of :class:`petitcom_shim.qr_reader.QRReader` on its worker thread, and
+is the job of :class:`petitcom_shim.qr_reader.QRReader` in its worker process, and
 :class:`Scanner` ties the two so that a frame loop never waits on either.
 """
 

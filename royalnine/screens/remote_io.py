@@ -1,8 +1,8 @@
 """How codes come in and go out on this device, without ever stalling a frame.
 
 In: image files dropped on the window and images put in the inbox folder are read
-by a :class:`petitcom_shim.qr_reader.QRReader` on its worker thread (a hostile or
-huge image costs that thread a bounded time, never the frame loop); text codes
+by a :class:`petitcom_shim.qr_reader.QRReader` in its worker process (a hostile or
+huge image costs that process a bounded time, never the frame loop); text codes
 come from the clipboard (Ctrl+V or PASTE); the camera is scanned by a
 :class:`petitcom_shim.camera.Scanner`. Everything arrives as :class:`Arrival`\\ s on
 a later frame. Out: a code's text goes to the clipboard (Ctrl+C or COPY), and the
@@ -80,7 +80,7 @@ class CodeIntake:
 
     Args:
         storage: where the inbox folder is.
-        reader: the QR reader (default: a worker thread of its own).
+        reader: the QR reader (default: one of its own, with its own worker process).
         camera: the camera backend SCAN opens (default: the first real camera).
     """
 
