@@ -355,7 +355,7 @@ def _feed_common(event: pygame.event.Event, inp: Input) -> bool | None:
     if kind == pygame.QUIT:
         return False
     if kind == pygame.KEYDOWN:
-        inp.key_down(int(event.key))
+        inp.key_down(int(event.key), int(getattr(event, "mod", 0)))
     elif kind == pygame.KEYUP:
         inp.key_up(int(event.key))
     elif kind == pygame.DROPFILE:

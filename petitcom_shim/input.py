@@ -43,6 +43,9 @@ _AXIS_MAX: Final = 32767.0
 
 _INJECT: Final = ("inject",)
 _CURSOR: Final = ("cursor",)
+#: Clipboard shortcuts reported by Input.edit_keys, by key with Ctrl (Cmd on macOS).
+EDIT_KEYS: Final = ("copy", "paste")
+_EDIT_KEY_CODES: Final = {pygame.K_c: "copy", pygame.K_v: "paste"}
 
 
 def _clamp(value: int, low: int, high: int) -> int:
@@ -79,6 +82,7 @@ class Input:
         self._sticks: dict[int, tuple[float, float]] = {}  # instance id -> cursor stick
         self._drops: list[pathlib.Path] = []
         self._typed: deque[int] = deque(maxlen=KEY_BUFFER)  # PTC codes for INKEY$
+        self._edit_keys: list[str] = []
         self._devices: dict[int, Any] = {}  # instance id -> open Joystick/Controller
         self._controller_ids: set[int] = set()
         # Latched state, what the program reads.
@@ -212,6 +216,11 @@ class Input:
             return ""
         return charset.from_ptc(bytes((self._typed.popleft(),)))
 
+    def edit_keys(self) -> list[str]:
+        """Return the clipboard shortcuts ("copy", "paste") typed since the last call."""
+        out, self._edit_keys = self._edit_keys, []
+        return out
+
     @property
     def cursor_visible(self) -> bool:
         """True while the keyboard/gamepad stylus cursor is shown (and steals d-pad and A)."""
@@ -269,6 +278,16 @@ class Input:
             if charset.is_mappable(char):
                 self._typed.extend(charset.to_ptc(char))
 
+    def edit_key(self, name: str) -> None:
+        """Queue a clipboard shortcut ("copy" or "paste") as if typed.
+
+        Raises:
+            ValueError: another name.
+        """
+        if name not in EDIT_KEYS:
+            raise ValueError(f"edit key must be one of {EDIT_KEYS}, not {name!r}")
+        self._edit_keys.append(name)
+
     # ------------------------------------------------------------------ front-end side
 
     def stylus_down(self, source: Hashable, x: int, y: int) -> bool:
@@ -305,8 +324,15 @@ class Input:
         """The source holding the stylus now (raw, not latched), or None."""
         return self._stylus_owner
 
-    def key_down(self, key: int) -> None:
-        """A keyboard key went down (pygame key code)."""
+    def key_down(self, key: int, mod: int = 0) -> None:
+        """A keyboard key went down (pygame key code and KMOD_* modifier bits).
+
+        Ctrl+C / Ctrl+V (Cmd on macOS) are clipboard shortcuts for :meth:`edit_keys`
+        and press no DS button.
+        """
+        if mod & (pygame.KMOD_CTRL | pygame.KMOD_META) and key in _EDIT_KEY_CODES:
+            self._edit_keys.append(_EDIT_KEY_CODES[key])
+            return
         if key == self._toggle_key:
             self.toggle_cursor()
             return

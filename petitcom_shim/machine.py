@@ -20,6 +20,7 @@ import pygame
 
 from petitcom_shim import charset, font, ptcres
 from petitcom_shim.bgm import Bgm, parse_play_args
+from petitcom_shim.clipboard import Clipboard, MemoryClipboard, SystemClipboard
 from petitcom_shim.config import ShimConfig
 from petitcom_shim.display import create_frontend
 from petitcom_shim.errors import Break, IllegalFunctionCall, OutOfRange
@@ -113,6 +114,8 @@ class Machine:
         )
         self.sound = Sound(enabled=audio if audio is not None else not headless)
         self.bgm = Bgm(enabled=self.sound.enabled, clock=lambda: self._frames / FPS)
+        self.clipboard: Clipboard = MemoryClipboard() if headless else SystemClipboard()
+        """Text clipboard (an extension: Petit Computer had none); in memory when headless."""
         self._clock = pygame.time.Clock()
         self.chr = ChrStore(font.load_font())
         transforms = TransformCache()  # the same sprite art on both screens turns once
@@ -620,6 +623,19 @@ class Machine:
         """GFILL: filled rectangle."""
         self._page.fill_rect(to_int(x1), to_int(y1), to_int(x2), to_int(y2), self._c(c), self._xor)
 
+    def gload(self, x: int, y: int, indices: npt.NDArray[np.uint8]) -> None:
+        """GLOAD (as in SmileBASIC 3): copy a (height, width) array of COL2 indices to
+        the drawing page with its top-left at (x, y), clipped; for pictures such as a
+        camera preview.
+
+        Raises:
+            IllegalFunctionCall: ``indices`` is not a 2-D array.
+        """
+        array = np.asarray(indices)
+        if array.ndim != 2:
+            raise IllegalFunctionCall(f"GLOAD needs a 2-D array of colours, not {array.shape}")
+        self._page.load(int(x), int(y), (array.astype(np.int64) & 0xFF).astype(np.uint8))
+
     def gcircle(self, x: int, y: int, r: int, c: int | None = None) -> None:
         """GCIRCLE: circle outline of radius r."""
         if r < 0:
@@ -755,6 +771,11 @@ class Machine:
     def dropped_files(self) -> list[Path]:
         """Files dropped on any window since the last call."""
         return self.input.dropped_files()
+
+    def edit_keys(self) -> list[str]:
+        """Clipboard shortcuts typed since the last call: "copy" (Ctrl+C) and "paste"
+        (Ctrl+V), Cmd on macOS. An extension: Petit Computer had no clipboard."""
+        return self.input.edit_keys()
 
     # -- sound -----------------------------------------------------------------
     def beep(self, n: int = 0, pitch: int = 0, vol: int = 127, pan: int = 64) -> None:

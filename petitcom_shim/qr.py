@@ -17,6 +17,7 @@ import argparse
 import ctypes
 import io
 import os
+import stat
 import sys
 import warnings
 from collections.abc import Callable, Iterator, Sequence
@@ -35,8 +36,12 @@ from PIL import Image, ImageFilter, ImageOps, UnidentifiedImageError
 
 __all__ = [
     "DEFAULT_DECODERS",
+    "IMAGE_FORMATS",
+    "MAX_ASPECT",
+    "MAX_FILE_BYTES",
     "MAX_IMAGE_PIXELS",
     "MAX_VERSION_ON_SCREEN",
+    "MIN_IMAGE_SIDE",
     "QUIET_ZONE",
     "ImageTooLarge",
     "NoCodeFound",
@@ -57,6 +62,17 @@ __all__ = [
 
 #: Images with more pixels than this are refused before their pixels are decoded.
 MAX_IMAGE_PIXELS = 40_000_000
+#: Image files larger than this are refused before they are read.
+MAX_FILE_BYTES = 64 * 1024 * 1024
+#: Images whose longer side is more than this many times the shorter are refused
+#: from their header: a photo or screenshot of a code is never that long and thin,
+#: and such strips only cost time (a 1x39,000,000 PNG took seconds to fail).
+MAX_ASPECT = 8
+#: Images narrower or lower than a version 1 code (21 modules at 1 px) hold no code.
+MIN_IMAGE_SIDE = 21
+#: File formats decode_image opens. Others (EPS runs Ghostscript, for example) are
+#: refused unread: a code arrives as a PNG, a JPEG or a screenshot.
+IMAGE_FORMATS = ("PNG", "JPEG", "MPO", "GIF", "BMP", "WEBP", "TIFF", "PPM")
 #: Light modules required around the code on every side (ISO/IEC 18004 asks for 4).
 QUIET_ZONE = 4
 #: Smallest number of screen pixels per module that draw_qr accepts.
@@ -99,7 +115,7 @@ class UnreadableImage(QRError):
 
 
 class ImageTooLarge(QRError):
-    """The image has more than MAX_IMAGE_PIXELS pixels; refused before decoding it."""
+    """The image or file is too large or too long and thin; refused before decoding it."""
 
 
 class QRTooLarge(QRError):
@@ -415,50 +431,127 @@ def _source_name(src: ImageSource) -> str:
 
 
 def _check_pixels(name: str, width: int, height: int) -> None:
+    """Refuse, from the size alone, images that cannot hold a code or would cost seconds."""
     if width * height > MAX_IMAGE_PIXELS:
         raise ImageTooLarge(
             f"{name}: image is {width}x{height} ({width * height / 1e6:.1f} megapixels); "
             f"the limit is {MAX_IMAGE_PIXELS / 1e6:.0f} megapixels"
         )
+    if min(width, height) < MIN_IMAGE_SIDE:
+        raise NoCodeFound(
+            f"{name}: image is {width}x{height}, too small to hold a QR code "
+            f"(at least {MIN_IMAGE_SIDE}x{MIN_IMAGE_SIDE})"
+        )
+    if max(width, height) > MAX_ASPECT * min(width, height):
+        raise ImageTooLarge(
+            f"{name}: image is {width}x{height}, too long and thin for a QR code "
+            f"(the limit is {MAX_ASPECT}:1)"
+        )
+
+
+def _read_file(path: Path, name: str) -> bytes:
+    """The bytes of the regular file at ``path``, refusing anything that could block or
+    never end (a FIFO, /dev/zero or a link to it, a socket) and files over MAX_FILE_BYTES.
+
+    The file is opened non-blocking and checked with ``fstat`` on the open descriptor,
+    so nothing can swap the file for a FIFO between the check and the read.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError as err:
+        raise UnreadableImage(f"{name}: no such file") from err
+    except IsADirectoryError as err:
+        raise UnreadableImage(f"{name}: is a directory, not an image") from err
+    except OSError as err:
+        raise UnreadableImage(f"{name}: cannot open ({err.strerror or err})") from err
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise UnreadableImage(f"{name}: is a directory, not an image")
+        if not stat.S_ISREG(info.st_mode):
+            raise UnreadableImage(
+                f"{name}: is not a regular file (a FIFO, device or socket), not an image"
+            )
+        if info.st_size > MAX_FILE_BYTES:
+            raise ImageTooLarge(
+                f"{name}: file is {info.st_size / 2**20:.0f} MiB; "
+                f"the limit is {MAX_FILE_BYTES / 2**20:.0f} MiB"
+            )
+        with os.fdopen(fd, "rb", closefd=False) as file:
+            data = file.read(MAX_FILE_BYTES + 1)
+    except OSError as err:
+        raise UnreadableImage(f"{name}: cannot read ({err.strerror or err})") from err
+    finally:
+        os.close(fd)
+    if len(data) > MAX_FILE_BYTES:  # it grew while we read it
+        raise ImageTooLarge(f"{name}: file is over {MAX_FILE_BYTES / 2**20:.0f} MiB")
+    return data
 
 
 def _open_image(src: ImageSource, name: str) -> Image.Image:
-    """Open ``src``, refuse oversized images from the header alone, then load the pixels."""
+    """Open ``src``, refuse unsuitable images from the header alone, then load the pixels.
+
+    Every failure is a :class:`QRError`: Pillow's plugins raise many exception types
+    for hostile files (ValueError, struct.error, IndexError, MemoryError...), and a
+    file from another player must never take the program down.
+    """
     if isinstance(src, Image.Image):
         _check_pixels(name, *src.size)
         return src
-    stream: Any = Path(os.fsdecode(src)) if isinstance(src, str | os.PathLike) else src
-    if not isinstance(stream, Path):
-        stream = io.BytesIO(bytes(stream))
+    if isinstance(src, str | os.PathLike):
+        data = _read_file(Path(os.fsdecode(src)), name)
+    else:
+        data = bytes(src)
+        if len(data) > MAX_FILE_BYTES:
+            raise ImageTooLarge(f"{name}: over {MAX_FILE_BYTES / 2**20:.0f} MiB")
     try:
         with warnings.catch_warnings():
             # Pillow warns (then errors) about decompression bombs far above our own
             # limit; turn the warning into an error so it cannot leak to stderr.
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            image = Image.open(stream)
+            image = Image.open(io.BytesIO(data), formats=_formats())
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as err:
         raise ImageTooLarge(f"{name}: image is too large to decode ({err})") from err
-    except FileNotFoundError as err:
-        raise UnreadableImage(f"{name}: no such file") from err
-    except IsADirectoryError as err:
-        raise UnreadableImage(f"{name}: is a directory, not an image") from err
     except UnidentifiedImageError as err:
         raise UnreadableImage(f"{name}: not an image file Pillow can read") from err
-    except (OSError, SyntaxError, ValueError) as err:
-        raise UnreadableImage(f"{name}: cannot read image ({err})") from err
+    except Exception as err:  # any parser failure is an unreadable file
+        raise UnreadableImage(f"{name}: cannot read image ({_reason(err)})") from err
     try:
         _check_pixels(name, *image.size)
+        if image.format in ("JPEG", "MPO"):
+            # Decode a large JPEG at 1/2, 1/4 or 1/8 scale straight from the DCT data,
+            # keeping at least 2x the downscale side: far less work, same codes found.
+            image.draft("L", (2 * _DOWNSCALE_SIDE, 2 * _DOWNSCALE_SIDE))
         image.load()
-    except (OSError, SyntaxError, ValueError, EOFError) as err:
+    except QRError:
         image.close()
-        if isinstance(err, QRError):
-            raise
-        raise UnreadableImage(f"{name}: corrupt or truncated image ({err})") from err
+        raise
+    except Exception as err:  # as above
+        image.close()
+        raise UnreadableImage(f"{name}: corrupt or truncated image ({_reason(err)})") from err
     return image
+
+
+@cache
+def _formats() -> list[str]:
+    """IMAGE_FORMATS that this Pillow can open (MPO, for one, is a plugin of its own)."""
+    Image.init()
+    return [name for name in IMAGE_FORMATS if name in Image.OPEN]
+
+
+def _reason(err: BaseException) -> str:
+    """One line about an exception from a parser, whatever its type."""
+    text = " ".join(str(err).split())[:120]
+    return f"{type(err).__name__}: {text}" if text else type(err).__name__
 
 
 def _to_grey(image: Image.Image) -> Image.Image:
     """Greyscale with transparency flattened onto white (transparent pixels are paper)."""
+    if image.mode == "LAB":  # Pillow cannot convert LAB; its L band is the lightness
+        return image.getchannel("L")
+    if image.mode == "HSV":
+        return image.getchannel("V")
     if image.mode in ("I", "I;16", "I;16B", "I;16L", "F"):
         values = np.asarray(image, dtype=np.float64)
         low, high = float(values.min()), float(values.max())
@@ -616,7 +709,10 @@ def decode_image(src: ImageSource, *, decoders: Sequence[str] = DEFAULT_DECODERS
     Accepts generated PNGs, screenshots, JPEGs and phone photos. Each decoder tries
     the image as is, then contrast-stretched, rescaled, denoised and thresholded
     versions, and the first that finds a code wins. Images over MAX_IMAGE_PIXELS
-    are refused from their header, before any pixel is decoded.
+    are refused from their header, before any pixel is decoded, as are files over
+    MAX_FILE_BYTES and images more than MAX_ASPECT times longer than wide: so the
+    time any one image can take is bounded. Every failure to read an image raises
+    a :class:`QRError` with a one-line reason; nothing else escapes.
 
     Args:
         src: A file path, the encoded file's bytes, or a Pillow image.
@@ -627,9 +723,11 @@ def decode_image(src: ImageSource, *, decoders: Sequence[str] = DEFAULT_DECODERS
         The QR code's data bytes exactly as encoded (byte mode, no text decoding).
 
     Raises:
-        UnreadableImage: not an image, corrupt, truncated, or no such file.
-        ImageTooLarge: over MAX_IMAGE_PIXELS pixels.
-        NoCodeFound: no QR code could be decoded.
+        UnreadableImage: not an image, corrupt, truncated, an unsupported colour
+            mode, no such file, or not a regular file (a FIFO, a device, a directory).
+        ImageTooLarge: over MAX_IMAGE_PIXELS pixels or MAX_FILE_BYTES bytes, or longer
+            than MAX_ASPECT times its width (or the reverse).
+        NoCodeFound: no QR code could be decoded (or the image is too small for one).
         SeveralCodes: more than one different QR code in the image.
         ValueError: an unknown decoder name.
     """
@@ -637,10 +735,20 @@ def decode_image(src: ImageSource, *, decoders: Sequence[str] = DEFAULT_DECODERS
     functions = _decoder_functions(decoders)
     image = _open_image(src, name)
     try:
-        grey = _to_grey(image)
+        return _decode_opened(image, name, functions)
+    except QRError:
+        raise
+    except Exception as err:  # a colour mode or decoder failure, not a crash
+        raise UnreadableImage(f"{name}: cannot read image ({_reason(err)})") from err
     finally:
         if image is not src:  # close what we opened (multi-frame files keep it open)
             image.close()
+
+
+def _decode_opened(
+    image: Image.Image, name: str, functions: Sequence[Callable[[Image.Image], list[bytes]]]
+) -> bytes:
+    grey = _to_grey(image)
     variants: list[Image.Image] = []
     source = _variants(grey)
     for decode in functions:
@@ -651,7 +759,12 @@ def decode_image(src: ImageSource, *, decoders: Sequence[str] = DEFAULT_DECODERS
                 if variant is None:
                     break
                 variants.append(variant)
-            found = list(dict.fromkeys(decode(variants[index])))
+            variant = variants[index]
+            if decode is not _decode_zxing:
+                # zbar takes seconds on a 40 MP image where zxing takes a fraction of
+                # one; as the fallback it sees at most twice the downscale side.
+                variant = _shrunk(variant, 2 * _DOWNSCALE_SIDE)
+            found = list(dict.fromkeys(decode(variant)))
             index += 1
             if len(found) == 1:
                 return found[0]

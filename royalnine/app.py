@@ -90,6 +90,8 @@ class InputFrame:
     touch_up: tuple[int, int] | None = None
     touching: bool = False
     dropped: list[Path] = field(default_factory=list)
+    edit: list[str] = field(default_factory=list)
+    """Clipboard shortcuts typed this frame: "copy" (Ctrl+C), "paste" (Ctrl+V)."""
 
 
 class Scene(Protocol):
@@ -298,6 +300,7 @@ class App:
         self._touching = touching
         inp.touching = touching
         inp.dropped = m.dropped_files()
+        inp.edit = m.edit_keys()
         return inp
 
     def tick(self) -> None:

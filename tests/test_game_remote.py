@@ -14,8 +14,11 @@ from royalnine.app import App
 from royalnine.game import new_game
 from royalnine.remote.session import verify_transcript
 from royalnine.screens.autoplay import AutoPlayer
+from royalnine.screens.exchange import ExchangeScene
 from royalnine.screens.match import MatchScene
-from royalnine.screens.remote import CURRENT_FILE, RemoteLobbyScene
+from royalnine.screens.remote import CURRENT_FILE, SESSION_FILE
+from royalnine.screens.remote_io import intake_of
+from royalnine.screens.remote_list import RemoteListScene
 from royalnine.screens.result import MatchResultScene
 from royalnine.screens.title import TitleScene
 from royalnine.storage import Settings, Storage
@@ -24,6 +27,16 @@ from royalnine.storage import Settings, Storage
 def make_app(home: Path, seed: int) -> App:
     m = Machine(headless=True, seed=seed)
     return new_game(m, Storage(home), Settings(sound=False, rounds=2), seed=seed)
+
+
+WAIT = 60.0  # seconds: a hang guard for the reader thread, never a timing assertion
+
+
+def settle(app: App, frames: int = 2) -> None:
+    """Let the app's QR reader finish what it was given, then step a few frames."""
+    app.step(1)
+    assert intake_of(app).reader.wait(WAIT)
+    app.step(frames)
 
 
 def tap(app: App, x: int, y: int) -> None:
@@ -48,15 +61,16 @@ def start(tmp_path: Path) -> tuple[App, App]:
     host = make_app(tmp_path / "host", 1)
     guest = make_app(tmp_path / "guest", 2)
     choose(host, "remote")
+    assert isinstance(host.scene, RemoteListScene)
     choose(host, "host")
-    assert isinstance(host.scene, RemoteLobbyScene)
+    assert isinstance(host.scene, ExchangeScene)
     (first,) = codes(tmp_path / "host")
     assert first.name == "move-01.png"
     choose(guest, "remote")
     choose(guest, "join")
-    assert isinstance(guest.scene, RemoteLobbyScene)
+    assert isinstance(guest.scene, ExchangeScene)
     guest.m.input.drop_file(first)
-    guest.step(2)
+    settle(guest)
     assert isinstance(guest.scene, MatchScene)
     assert [p.name for p in codes(tmp_path / "guest")] == ["move-02.png"]
     return host, guest
@@ -83,6 +97,7 @@ def exchange(
                         shutil.copy(path, inbox / f"from-{path.parent.name}-{path.name}")
                     else:
                         other.m.input.drop_file(path)
+                        settle(other, 0)
         if all(isinstance(a.scene, MatchResultScene) for a in (host, guest)):
             return frame
     raise AssertionError("the remote match did not finish")
@@ -100,7 +115,7 @@ def test_a_whole_remote_match_through_the_screens(tmp_path: Path) -> None:
     expected = [c.hex() for c in h.remote.session.transcript]
     assert verify_transcript(list(h.remote.session.transcript)).results == h.match.results
     for home in (tmp_path / "host", tmp_path / "guest"):
-        assert not (home / CURRENT_FILE).exists()
+        assert not list((home / "remote").glob(f"*/{SESSION_FILE}"))
         (transcript,) = (home / "remote").glob("*/transcript.txt")
         assert transcript.read_text().split() == expected
 
@@ -137,11 +152,11 @@ def test_a_wrong_image_is_refused_with_a_message_and_changes_nothing(tmp_path: P
     junk = tmp_path / "junk.png"
     junk.write_bytes(b"not an image")
     guest.m.input.drop_file(junk)
-    guest.step(2)
+    settle(guest)
     assert scene.remote.error is not None and "junk.png" in scene.remote.error
     # the guest's own code dropped back on itself was already read
     guest.m.input.drop_file(codes(tmp_path / "guest")[0])
-    guest.step(2)
+    settle(guest)
     assert "already read; this device is waiting for move 3" in (scene.remote.error or "")
     assert scene.remote.session.to_json() == before
 
@@ -152,7 +167,9 @@ def test_a_remote_match_continues_after_a_restart(tmp_path: Path) -> None:
     again = make_app(tmp_path / "guest", 9)
     assert isinstance(again.scene, TitleScene)
     choose(again, "remote")
-    choose(again, "remote_continue")
+    assert isinstance(again.scene, RemoteListScene)
+    (entry,) = again.scene.entries
+    choose(again, f"match:{entry.label}")
     assert isinstance(again.scene, MatchScene)
     again.step(3)
     assert again.scene.state == "remote_wait"
@@ -183,9 +200,10 @@ def test_a_damaged_remote_save_is_set_aside_and_reported(tmp_path: Path) -> None
     saved.parent.mkdir(parents=True)
     saved.write_text("{not json")
     choose(app, "remote")
-    choose(app, "remote_continue")
-    assert isinstance(app.scene, TitleScene)
+    scene = app.scene
+    assert isinstance(scene, RemoteListScene)
+    assert scene.entries == []
     assert not saved.exists()
     (kept,) = saved.parent.glob("current.json.corrupt-*")
     assert kept.read_text() == "{not json"
-    assert "The remote match was damaged" in app.scene.shown_notice
+    assert "The remote match was damaged" in scene.notices[0].text("en")

@@ -91,6 +91,17 @@ class GrpPage:
         self.empty = False
         self.version += 1
 
+    def load(self, x: int, y: int, indices: npt.NDArray[np.uint8]) -> None:
+        """GLOAD: copy a 2-D array of colour indices to (x, y), clipped (never XOR)."""
+        rows, cols = indices.shape
+        left, top = max(x, 0), max(y, 0)
+        right, bottom = min(x + cols, GRP_W), min(y + rows, GRP_H)
+        if left >= right or top >= bottom:
+            return
+        self.pixels[top:bottom, left:right] = indices[top - y : bottom - y, left - x : right - x]
+        self.empty = False
+        self.version += 1
+
     def fill_rect(self, x1: int, y1: int, x2: int, y2: int, c: int, xor: bool) -> None:
         """GFILL: inclusive rectangle, corners in any order, clipped."""
         left, right = sorted((x1, x2))

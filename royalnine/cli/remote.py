@@ -38,13 +38,13 @@ from royalnine.remote.files import (
     code_from_text,
     code_path,
     code_to_text,
-    current_path,
     load_session,
     match_folder,
     parse_transcript,
     read_session,
     record_claim,
     save_session,
+    session_path,
     transcript_text,
     write_transcript,
 )
@@ -186,7 +186,7 @@ def settle(storage: Storage, session: RemoteSession) -> None:
         outcome = session.outcome()
         assert outcome is not None
         storage.record_result(outcome, MODE, seat=session.seat)
-        current_path(storage.home).unlink(missing_ok=True)
+        session_path(storage.home, session.label).unlink(missing_ok=True)
     else:
         save_session(storage.home, session)
 

@@ -50,7 +50,8 @@ def code_from_text(text: str) -> bytes:
 
 
 def current_path(home: Path) -> Path:
-    """The match in progress on this device."""
+    """Where earlier versions kept their one match in progress (moved by
+    :func:`migrate_current`)."""
     return home / CURRENT_FILE
 
 
@@ -64,9 +65,34 @@ def code_path(home: Path, label: str, number: int) -> Path:
     return match_folder(home, label) / f"move-{number:02d}.png"
 
 
+SESSION_FILE = "session.json"
+
+
+def session_path(home: Path, label: str) -> Path:
+    """Where a match in progress is saved: beside its codes, one file per match, so
+    several matches can run at once."""
+    return match_folder(home, label) / SESSION_FILE
+
+
 def save_session(home: Path, session: RemoteSession) -> None:
-    """Save the match in progress atomically."""
-    write_atomic(current_path(home), session.to_json())
+    """Save a match in progress atomically (after every code)."""
+    write_atomic(session_path(home, session.label), session.to_json())
+
+
+def session_paths(home: Path) -> list[Path]:
+    """The saved matches in progress, the latest activity first."""
+    try:
+        found = [p for p in (home / REMOTE_DIR).glob(f"*/{SESSION_FILE}") if p.is_file()]
+    except OSError:
+        return []
+    return sorted(found, key=lambda p: -_mtime(p))
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
 
 
 MAX_SESSION_BYTES = 1_000_000
@@ -84,9 +110,31 @@ DAMAGED_SESSION: tuple[type[Exception], ...] = (
 )
 
 
-def load_session(home: Path) -> RemoteSession | None:
-    """The match in progress, or None; raises BadCode (one line) for a damaged file."""
-    return read_session(current_path(home))
+def load_session(home: Path, label: str | None = None) -> RemoteSession | None:
+    """A match in progress: ``label``'s, or the one with the latest activity; None if
+    there is none. Raises BadCode (one line) for a damaged file.
+
+    A match saved by earlier versions as ``remote/current.json`` is moved to its
+    own folder first.
+    """
+    migrate_current(home)
+    if label is not None:
+        return read_session(session_path(home, label))
+    paths = session_paths(home)
+    return read_session(paths[0]) if paths else None
+
+
+def migrate_current(home: Path) -> str | None:
+    """Move the one match of earlier versions (``remote/current.json``) beside its codes;
+    returns its label. Raises BadCode if that file is damaged (it is left in place)."""
+    legacy = current_path(home)
+    session = read_session(legacy)
+    if session is None:
+        return None
+    if not session_path(home, session.label).exists():
+        save_session(home, session)
+    legacy.unlink(missing_ok=True)
+    return session.label
 
 
 def read_session(path: Path) -> RemoteSession | None:
@@ -155,7 +203,7 @@ def record_claim(storage: Storage, session: RemoteSession) -> Path:
     (with the claim noted), the match in progress forgotten. Returns the transcript."""
     storage.record_forfeit("remote", won=True)
     path = write_transcript(storage.home, session)
-    current_path(storage.home).unlink(missing_ok=True)
+    session_path(storage.home, session.label).unlink(missing_ok=True)
     return path
 
 
@@ -179,5 +227,5 @@ def abandon_current(storage: Storage) -> str | None:
     )
     write_transcript(storage.home, session, note)
     storage.record_forfeit("remote", won=False)
-    current_path(storage.home).unlink(missing_ok=True)
+    session_path(storage.home, session.label).unlink(missing_ok=True)
     return session.label

@@ -50,7 +50,7 @@ from royalnine.screens.layout import (
     Zone,
 )
 from royalnine.screens.match_draw import CENTRE_SID, FLIP_FRAMES, card_sid
-from royalnine.screens.match_remote import read_codes
+from royalnine.screens.match_remote import remote_frame
 from royalnine.screens.menu import Menu, row
 from royalnine.screens.placement import Feedback, Outcome, PlacementController
 from royalnine.screens.remote import RemoteLink
@@ -223,7 +223,9 @@ class MatchScene:
             return self.pause(app)
         if inp.touch_down is not None:
             self._menu_down = BUTTON_RECTS[Zone.MENU].contains(*inp.touch_down)
-        read_codes(self, app, inp)
+        exchange = remote_frame(app, self, inp)
+        if exchange is not None:
+            return exchange
         if self.remote_actions is not None:
             nxt, changed = self.remote_actions.frame(app, inp)
             if nxt is not None:

@@ -1,21 +1,25 @@
 """The remote-linking part of the match screen: codes read in, the code to send shown.
 
 A remote match (mode ``"remote"``) has a :class:`~royalnine.screens.remote.RemoteLink`
-as both its dealer and its opponent; this module feeds it the codes dropped on
-the window or found in the inbox, and draws the code this device must send
-(top screen's GRP page) and the reply instructions (bottom screen).
+as both its dealer and its opponent. Once a frame, :func:`remote_frame` feeds it
+the codes that arrive (dropped images, the inbox, Ctrl+V and the camera, read
+off the frame loop), copies the code shown on Ctrl+C, and opens the exchange
+screen from the CODES button; the drawing functions show the code this device
+must send (top screen's GRP page) and the side panel (bottom screen).
 """
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING
 
 from royalnine import art
-from royalnine.app import App, InputFrame
+from royalnine.app import App, InputFrame, Scene
 from royalnine.i18n import cells
 from royalnine.screens import draw
-from royalnine.screens.layout import BOTTOM, PANEL_COL, PANEL_WIDTH, TOP
-from royalnine.screens.remote import draw_code, take_inbox
+from royalnine.screens.layout import BOTTOM, PANEL_COL, PANEL_WIDTH, TOP, Rect
+from royalnine.screens.remote import draw_code
+from royalnine.screens.remote_io import copy_code, intake_of
 
 if TYPE_CHECKING:
     from royalnine.screens.match import MatchScene
@@ -23,15 +27,66 @@ if TYPE_CHECKING:
 CODE_PX = 98  # a remote code in the top screen's corner: 2 px a module up to QR version 6
 
 
-def read_codes(scene: MatchScene, app: App, inp: InputFrame) -> None:
-    """Give the remote link the codes dropped on the window or waiting in the inbox."""
-    if scene.remote is None:
-        return
-    dropped = inp.dropped + take_inbox(app.storage, app.frames)
-    if dropped:
-        scene.remote.read(dropped)
-        app.beep("invalid" if scene.remote.error else "confirm")
+CODES_RECT = Rect(144, 96, 104, 24)
+"""The CODES button, under the panel text while this device waits for a reply."""
+READING_ROW = 11
+ERROR_ROW, ERROR_ROWS = 15, 2
+WAIT_STATES = ("wait", "remote_wait")
+
+
+class _PanelState:
+    """Per-screen memory: whether "reading..." is shown, where the stylus went down."""
+
+    def __init__(self) -> None:
+        self.busy = False
+        self.codes_down = False
+        self.notice: str | None = None
+
+
+_STATES: weakref.WeakKeyDictionary[object, _PanelState] = weakref.WeakKeyDictionary()
+
+
+def _state(scene: MatchScene) -> _PanelState:
+    memo = _STATES.get(scene)
+    if memo is None:
+        memo = _STATES[scene] = _PanelState()
+    return memo
+
+
+def remote_frame(app: App, scene: MatchScene, inp: InputFrame) -> Scene | None:
+    """One frame of the remote side of a match screen; the exchange screen if CODES
+    was tapped, else None."""
+    link = scene.remote
+    if link is None:
+        return None
+    memo = _state(scene)
+    intake = intake_of(app)
+    waiting = scene.state in WAIT_STATES
+    if inp.touch_down is not None:
+        memo.codes_down = waiting and CODES_RECT.contains(*inp.touch_down)
+    if inp.touch_up is not None and memo.codes_down:
+        memo.codes_down = False
+        if waiting and CODES_RECT.contains(*inp.touch_up):
+            from royalnine.screens.exchange import ExchangeScene
+
+            app.beep("select")
+            return ExchangeScene(link, back=scene)
+    if "copy" in inp.edit:
+        shown = link.showing()
+        if shown is not None:
+            memo.notice = copy_code(app, shown[1])
+            scene.dirty = True
+    arrivals = intake.poll(app, inp)
+    if arrivals:
+        before = len(link.session.transcript)
+        link.accept(arrivals)
+        app.beep("confirm" if len(link.session.transcript) > before else "invalid")
+        memo.notice = None
         scene.dirty = True
+    if intake.busy != memo.busy:
+        memo.busy = intake.busy
+        scene.dirty = True
+    return None
 
 
 def draw_remote_code(scene: MatchScene, app: App) -> None:
@@ -55,19 +110,28 @@ def draw_remote_code(scene: MatchScene, app: App) -> None:
 
 
 def draw_remote_panel(scene: MatchScene, app: App) -> None:
-    """The bottom screen's remote lines: which code to send, how to reply, a bad code's error."""
+    """The bottom screen's remote lines: which code to send and its file, how to reply,
+    the CODES button, "reading...", the last refusal, and the claim/recovery buttons."""
+    link = scene.remote
+    if link is None:
+        return
     m = app.m
-    if scene.remote is not None and scene.state in ("wait", "remote_wait"):
-        shown = scene.remote.showing()
+    memo = _state(scene)
+    if scene.state in WAIT_STATES:
+        shown = link.showing()
         if shown is not None:
-            file = scene.remote.code_path(shown[0]).name
             draw.text(m, BOTTOM, PANEL_COL, 3, app.t("remote_send", n=shown[0]), art.TEXT_YELLOW)
-            draw.text(m, BOTTOM, PANEL_COL, 5, app.t("remote_file"), art.TEXT_GREY)
-            draw.text(m, BOTTOM, PANEL_COL, 6, file, art.TEXT_GREY)
-        for row, key in ((8, "remote_reply"), (10, "remote_reply2"), (12, "remote_reply3")):
+            draw.text(m, BOTTOM, PANEL_COL, 4, link.code_path(shown[0]).name, art.TEXT_GREY)
+        for row, key in ((6, "remote_reply"), (8, "remote_reply2"), (10, "remote_reply3")):
             draw.text(m, BOTTOM, PANEL_COL, row, app.t(key), art.TEXT_WHITE)
-    if scene.remote is not None and scene.remote.error:
-        for k, line in enumerate(draw.fold(scene.remote.error, PANEL_WIDTH, 4)):
-            draw.text(m, BOTTOM, PANEL_COL, 14 + k, line, art.TEXT_RED)
+        draw.button(m, BOTTOM, CODES_RECT, app.t("remote_codes"))
+    if memo.busy:
+        draw.text(m, BOTTOM, PANEL_COL, READING_ROW, app.t("remote_reading"), art.TEXT_YELLOW)
+    if link.error:
+        for k, line in enumerate(draw.fold(link.error, PANEL_WIDTH, ERROR_ROWS)):
+            draw.text(m, BOTTOM, PANEL_COL, ERROR_ROW + k, line, art.TEXT_RED)
+    elif memo.notice:
+        for k, line in enumerate(draw.fold(memo.notice, PANEL_WIDTH, ERROR_ROWS)):
+            draw.text(m, BOTTOM, PANEL_COL, ERROR_ROW + k, line, art.TEXT_GREEN)
     if scene.remote_actions is not None:
         scene.remote_actions.draw(app)

@@ -1,23 +1,24 @@
 """Remote matches by QR code on the screens: the link between a match screen and a
-:class:`royalnine.remote.RemoteSession`, the lobby screens, and drawing a code.
+:class:`royalnine.remote.RemoteSession`, where each match is saved, and drawing a code.
 
 Each code this device must send is shown on the top screen's GRP page (as the
-2013 program showed its QR codes) and written as a PNG under
-``HOME/remote/<MATCH>/move-NN.png`` to send through any messenger. The
-opponent's codes arrive as image files dropped on the window (a PNG, or a phone
-photo of their screen), or put in the folder ``HOME/remote/inbox`` (for a
-kiosk or a touch screen, where nothing can be dropped): each image found there
-is read once and moved to ``inbox/read``. The session is saved atomically after every code, in
-``HOME/remote/current.json``; it holds this device's secret and the codes seen,
+2013 program showed its QR codes), written as a PNG under
+``HOME/remote/<MATCH>/move-NN.png`` to send through any messenger, and can be
+copied as text. The opponent's codes arrive through
+:mod:`royalnine.screens.remote_io` (dropped images, the inbox folder, pasted text,
+the camera). Every match in progress is saved atomically after every code, in
+``HOME/remote/<MATCH>/session.json``, so several can run at once
+(:func:`list_matches`); a file holds this device's secret and the codes seen,
 never anything the rules hide from this player.
 """
 
 from __future__ import annotations
 
 import sys
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
-from royalnine import art
 from royalnine.app import App, InputFrame, Scene
 from royalnine.core import (
     HAND_SIZE,
@@ -31,18 +32,18 @@ from royalnine.core import (
 from royalnine.core.errors import IllegalMove
 from royalnine.core.files import write_atomic
 from royalnine.remote.codec import BadCode
-from royalnine.remote.files import abandon_current, load_session
+from royalnine.remote.files import load_session, migrate_current, read_session
 from royalnine.remote.session import Broken, RemoteSession
 from royalnine.screens import draw
-from royalnine.screens.layout import BOTTOM, TOP, Rect
-from royalnine.screens.menu import Menu, column
-from royalnine.storage import CorruptSaveSetAside, Storage
+from royalnine.screens.layout import Rect
+from royalnine.screens.remote_io import Arrival
+from royalnine.storage import CorruptSaveSetAside, Notice, Storage
 
 REMOTE_DIR = "remote"
 CURRENT_FILE = "remote/current.json"
-INBOX_DIR = "remote/inbox"
-INBOX_EVERY = 30  # frames between looks in the inbox folder
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp")
+"""Where the one remote match of earlier versions was saved; moved to its folder on sight."""
+SESSION_FILE = "session.json"
+MAX_SESSION_BYTES = 1_000_000  # a 99-round match saves about 60 KB
 QR_DARK, QR_LIGHT = 250, 251  # GRP colours used for codes
 
 
@@ -70,13 +71,19 @@ class RemoteLink:
         """The PNG of this device's code number ``number``."""
         return self.folder / f"move-{number:02d}.png"
 
+    @property
+    def session_path(self) -> Path:
+        """Where this match is saved while in progress."""
+        return self.folder / SESSION_FILE
+
     def save(self) -> None:
         """Save the session atomically (after every code sent or read)."""
-        write_atomic(self.storage.home / CURRENT_FILE, self.session.to_json())
+        self.folder.mkdir(parents=True, exist_ok=True)
+        write_atomic(self.session_path, self.session.to_json())
 
     @classmethod
     def load(cls, storage: Storage) -> RemoteLink | None:
-        """The remote match in progress, or None.
+        """The remote match saved by earlier versions in ``remote/current.json``, or None.
 
         Raises:
             CorruptSaveSetAside: the file was damaged; it was renamed aside (the message
@@ -94,7 +101,7 @@ class RemoteLink:
         """The match is over here: keep its whole transcript beside its codes."""
         codes = "\n".join(code.hex() for code in self.session.transcript)
         write_atomic(self.folder / "transcript.txt", codes + "\n")
-        (self.storage.home / CURRENT_FILE).unlink(missing_ok=True)
+        self.session_path.unlink(missing_ok=True)
 
     # -- codes --
 
@@ -136,17 +143,18 @@ class RemoteLink:
         code = session.last_code()
         return None if code is None else (number, code)
 
-    def read(self, paths: list[Path]) -> bool:
-        """Read dropped image files; True if a code was accepted."""
-        from petitcom_shim.qr import QRError, decode_image
-
+    def accept(self, arrivals: list[Arrival]) -> bool:
+        """Take the codes that arrived (images read, text pasted, the camera); True if one
+        was accepted. A refusal is kept in :attr:`error` and changes nothing."""
         accepted = False
-        for path in paths:
+        for arrival in arrivals:
+            if arrival.code is None:
+                self.error = arrival.error
+                continue
             try:
-                code = decode_image(path)
-                self.session.receive(code)
-            except (QRError, BadCode) as exc:
-                self.error = str(exc) if isinstance(exc, QRError) else f"{path.name}: {exc}"
+                self.session.receive(arrival.code)
+            except BadCode as exc:
+                self.error = f"{arrival.source}: {exc}"
                 self.remedy = exc.remedy if isinstance(exc, Broken) else self.remedy
                 continue
             self.error = self.remedy = None
@@ -193,28 +201,6 @@ class RemoteLink:
         self.pump()
 
 
-def take_inbox(storage: Storage, frame: int) -> list[Path]:
-    """The images in ``HOME/remote/inbox``, moved to ``inbox/read`` (every few frames)."""
-    if frame % INBOX_EVERY:
-        return []
-    folder = storage.home / INBOX_DIR
-    try:
-        found = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
-    except OSError:
-        return []
-    done = folder / "read"
-    taken: list[Path] = []
-    for path in found:
-        try:
-            done.mkdir(exist_ok=True)
-            target = done / path.name
-            path.replace(target)
-        except OSError:
-            continue
-        taken.append(target)
-    return taken
-
-
 def draw_code(
     app: App, screen: int, code: bytes, x: int | None, y: int | None, max_size: int | None = None
 ) -> None:
@@ -234,89 +220,9 @@ def draw_code(
     draw.picture(screen, Rect(left, top, size, size))
 
 
-class RemoteLobbyScene:
-    """Before a remote match: the host shows its first code and waits for the reply;
-    a guest waits for the host's first code."""
-
-    def __init__(self, link: RemoteLink | None) -> None:
-        self.link = link
-        self.error: str | None = None
-        self.menu: Menu | None = None
-
-    def enter(self, app: App) -> None:
-        """Draw the code (host) or the invitation to drop one (guest)."""
-        m = app.m
-        draw.reset_screens(m)
-        self.menu = Menu(column([("back", app.t("menu_back"))], top=160, height=24))
-        self.redraw(app)
-
-    def redraw(self, app: App) -> None:
-        m = app.m
-        for s in (TOP, BOTTOM):
-            draw.clear_text(m, s)
-        if self.link is not None:
-            shown = self.link.showing()
-            if shown is not None:
-                draw_code(app, TOP, shown[1], None, None)
-            draw.centred(m, BOTTOM, 0, app.t("remote_send", n=1), art.TEXT_YELLOW)
-            draw.centred(m, BOTTOM, 1, f"{self.link.session.label}/move-01.png", art.TEXT_GREY)
-            draw.centred(m, BOTTOM, 3, app.t("remote_host_wait"), art.TEXT_WHITE)
-        else:
-            draw.centred(m, TOP, 8, app.t("remote_join_wait"), art.TEXT_YELLOW)
-            draw.centred(m, BOTTOM, 3, app.t("remote_join_wait"), art.TEXT_WHITE)
-        draw.centred(m, BOTTOM, 5, app.t("remote_drop"), art.TEXT_WHITE)
-        draw.centred(m, BOTTOM, 7, app.t("remote_drop2"), art.TEXT_WHITE)
-        error = self.error or (self.link.error if self.link else None)
-        for k, line in enumerate(draw.fold(error or "", 30, 4)):
-            draw.text(m, BOTTOM, 1, 10 + k, line, art.TEXT_RED)
-        assert self.menu is not None
-        self.menu.draw(app)
-
-    def frame(self, app: App, inp: InputFrame) -> Scene | None:
-        """Read dropped codes; start the match once the first exchange is done."""
-        assert self.menu is not None
-        if self.menu.handle(app, inp) == "back" or "select" in inp.keys:  # BACK or Esc
-            from royalnine.screens.title import TitleScene
-
-            return TitleScene()
-        dropped = inp.dropped + take_inbox(app.storage, app.frames)
-        if not dropped:
-            return None
-        if self.link is None:
-            self.link = self.join(app, dropped)
-        elif self.link.read(dropped):
-            app.beep("confirm")
-        if self.link is not None and len(self.link.session.transcript) >= 2:
-            return remote_match_scene(self.link)
-        app.beep("invalid")
-        self.redraw(app)
-        return None
-
-    def join(self, app: App, paths: list[Path]) -> RemoteLink | None:
-        """Join with the host's first code (the first readable one among ``paths``)."""
-        from petitcom_shim.qr import QRError, decode_image
-
-        for path in paths:
-            try:
-                session = RemoteSession.join(decode_image(path))
-            except QRError as exc:
-                self.error = str(exc)
-                continue
-            except BadCode as exc:
-                self.error = f"{path.name}: {exc}"
-                continue
-            app.store("statistics", lambda: abandon_current(app.storage))  # a walk-away loses
-            link = RemoteLink(session, app.storage)
-            link.pump()
-            app.beep("confirm")
-            return link
-        return None
-
-
 def host_link(app: App) -> RemoteLink:
     """Start a match as host with the current options; its first code is made at once."""
     config = MatchConfig(rounds=app.settings.rounds, tens=app.settings.tens)
-    app.store("statistics", lambda: abandon_current(app.storage))  # a walk-away loses
     link = RemoteLink(RemoteSession.host(config), app.storage)
     link.pump()
     return link
@@ -329,3 +235,106 @@ def remote_match_scene(link: RemoteLink) -> Scene:
     scene = MatchScene(link.session.match, "remote", {"bottom": link.session.seat})
     scene.remote = link
     return scene
+
+
+# --------------------------------------------------------------- several matches
+
+
+@dataclass(frozen=True)
+class MatchEntry:
+    """One remote match in progress on this device, as the list shows it."""
+
+    link: RemoteLink
+    last_activity: float
+    """When its save was last written (seconds since the epoch)."""
+
+    @property
+    def label(self) -> str:
+        """The match id."""
+        return self.link.session.label
+
+    @property
+    def opponent_role(self) -> str:
+        """ "host" or "guest": the codes carry no names, so the rival is named by role."""
+        return "guest" if self.link.session.seat == 0 else "host"
+
+    @property
+    def round_text(self) -> str:
+        """Round now and rounds in all, e.g. "2/5"."""
+        session = self.link.session
+        return f"{session.match.round.number}/{session.config.rounds}"
+
+    @property
+    def my_move(self) -> bool:
+        """True when this device's player has to act (place, or send a code)."""
+        session = self.link.session
+        return session.needs_placement or self.link.showing() is None
+
+
+def _migrate_current(storage: Storage, notices: list[Notice]) -> None:
+    """Move the one match of earlier versions (``remote/current.json``) to its folder."""
+    path = storage.home / CURRENT_FILE
+    try:
+        migrate_current(storage.home)
+    except BadCode as exc:
+        notices.append(storage.damaged(path, "remote", str(exc), keep=False))
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        notices.append(Notice("notice_cannot_save", "remote", CURRENT_FILE, reason))
+
+
+def _load_entry(storage: Storage, path: Path) -> MatchEntry:
+    """One saved match; raises CorruptSaveSetAside (after setting it aside) if damaged."""
+    try:
+        stamp = path.stat().st_mtime
+        session = read_session(path)
+        if session is None:
+            raise BadCode("the file is gone")
+        if session.label != path.parent.name:
+            raise BadCode(f"it holds match {session.label}, not {path.parent.name}")
+    except (OSError, BadCode) as exc:  # any damage must not stop the list
+        raise CorruptSaveSetAside(storage.damaged(path, "remote", str(exc), keep=False)) from None
+    return MatchEntry(RemoteLink(session, storage), stamp)
+
+
+def list_matches(storage: Storage) -> tuple[list[MatchEntry], list[Notice]]:
+    """Every remote match in progress on this device, the latest activity first.
+
+    A damaged save is renamed aside (never deleted) and reported in the notices;
+    it never stops the others from being listed.
+
+    Returns:
+        The matches, and one line per file that could not be used.
+    """
+    notices: list[Notice] = []
+    _migrate_current(storage, notices)
+    entries: list[MatchEntry] = []
+    try:
+        folders = sorted((storage.home / REMOTE_DIR).iterdir())
+    except OSError:
+        return [], notices
+    for folder in folders:
+        path = folder / SESSION_FILE
+        if not path.is_file():
+            continue
+        try:
+            entries.append(_load_entry(storage, path))
+        except CorruptSaveSetAside as exc:
+            notices.append(exc.notice)
+    entries.sort(key=lambda e: -e.last_activity)
+    return entries, notices
+
+
+def ago(seconds: float) -> str:
+    """A short "how long ago" for the list: 5m, 3h, 2d (4 cells at most)."""
+    minutes = max(0, int(seconds // 60))
+    if minutes < 60:
+        return f"{minutes}m"
+    if minutes < 60 * 48:
+        return f"{minutes // 60}h"
+    return f"{min(999, minutes // (60 * 24))}d"
+
+
+def now() -> float:
+    """The wall clock, for "last activity" (a function so tests can fix it)."""
+    return time.time()

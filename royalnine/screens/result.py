@@ -81,10 +81,14 @@ class MatchResultScene:
             items = items[1:]  # a rematch is a new remote match: host or join one from the title
             shown = self.remote.showing()
             if shown is not None:  # the other player still needs this device's last code
-                name = self.remote.code_path(shown[0]).name
+                from royalnine.screens.exchange import folder_lines
+
                 draw.text(m, BOTTOM, 1, 18, app.t("remote_last", n=shown[0]), art.TEXT_YELLOW)
-                draw.text(m, BOTTOM, 2, 19, name, art.TEXT_WHITE)
-        self.menu = Menu(row(items, y=160, width=96, height=24, gap=16), horizontal=True)
+                path = self.remote.code_path(shown[0])
+                for k, line in enumerate(folder_lines(path, width=30, rows=2)):
+                    draw.text(m, BOTTOM, 1, 19 + k, line, art.TEXT_WHITE)
+        y = 168 if self.remote is not None else 160
+        self.menu = Menu(row(items, y=y, width=96, height=24, gap=16), horizontal=True)
         self.menu.draw(app)
 
     def draw_table(self, app: App) -> None:
@@ -158,6 +162,12 @@ class MatchResultScene:
         """Rematch or back to the title."""
         assert self.menu is not None
         choice = self.menu.handle(app, inp)
+        shown = self.remote.showing() if self.remote is not None else None
+        if "copy" in inp.edit and shown is not None:  # Ctrl+C: the last code as text
+            from royalnine.screens.remote_io import copy_code
+
+            copy_code(app, shown[1])
+            app.beep("confirm")
         if choice == "rematch":
             from royalnine.screens.title import new_match_scene
 

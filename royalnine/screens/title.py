@@ -17,13 +17,6 @@ from royalnine.screens import draw
 from royalnine.screens.draw import SpriteBoard, card_look
 from royalnine.screens.layout import BOTTOM, TOP, Rect
 from royalnine.screens.menu import Menu, column
-from royalnine.screens.remote import (
-    CURRENT_FILE,
-    RemoteLink,
-    RemoteLobbyScene,
-    host_link,
-    remote_match_scene,
-)
 from royalnine.storage import DIFFICULTIES, CorruptSaveSetAside, SaveGame
 
 LOGO = "ROYAL NINE"
@@ -158,13 +151,6 @@ class TitleScene:
             draw.centred(m, BOTTOM, 4, app.t("quit_q"), art.TEXT_YELLOW)
             items = [("back", app.t("menu_back")), ("quit", app.t("menu_quit"))]
             self.menu = Menu(column(items, top=80, height=24, gap=8))
-        elif page == "remote":
-            draw.centred(m, BOTTOM, 1, app.t("remote_title"), art.TEXT_YELLOW)
-            items = [("host", app.t("remote_host")), ("join", app.t("remote_join"))]
-            if (app.storage.home / CURRENT_FILE).exists():
-                items.append(("remote_continue", app.t("remote_continue")))
-            items.append(("back", app.t("menu_back")))
-            self.menu = Menu(column(items, top=24, height=24, gap=8))
         else:
             title = app.t("difficulty")
             draw.centred(m, BOTTOM, 1, title, art.TEXT_YELLOW)
@@ -198,20 +184,9 @@ class TitleScene:
         if choice == "cpu":
             self.show(app, "level")
         elif choice == "remote":
-            self.show(app, "remote")
-        elif choice == "host":
-            return RemoteLobbyScene(host_link(app))
-        elif choice == "join":
-            return RemoteLobbyScene(None)
-        elif choice == "remote_continue":
-            try:
-                link = RemoteLink.load(app.storage)
-            except CorruptSaveSetAside as exc:
-                app.notices.append(exc.notice)
-                return TitleScene()  # which shows the notice
-            if link is None:
-                return TitleScene()
-            return remote_match_scene(link)
+            from royalnine.screens.remote_list import RemoteListScene
+
+            return RemoteListScene()
         elif choice == "back":
             self.show(app, "main")
         elif choice == "quit":

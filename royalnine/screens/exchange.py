@@ -1,0 +1,313 @@
+"""The code exchange screen: everything needed to send a code and to get the reply.
+
+Top screen: the code to send as a QR code, with the same code as text under it
+(or the camera's live picture while scanning). Bottom screen: the full folders
+where the codes are saved and where the opponent's codes can be put (the
+inbox), what is happening ("reading...", a refusal), and the buttons COPY (the
+code as text), PASTE (a text code), SCAN (the camera), OPEN CODES / OPEN INBOX
+(the desktop's file manager) and BACK.
+
+It is the lobby of a new match (host: code 1 is shown; guest: waiting for the
+host's code 1), and the match screen's CODES button opens it during a match.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from petitcom_shim.camera import preview_indices
+from petitcom_shim.qr import screen_layout
+from royalnine import art
+from royalnine.app import App, InputFrame, Scene
+from royalnine.remote.codec import BadCode
+from royalnine.remote.session import RemoteSession
+from royalnine.remote.textcode import text_lines, to_text
+from royalnine.screens import draw
+from royalnine.screens.layout import BOTTOM, TOP, Rect
+from royalnine.screens.menu import Menu, MenuItem
+from royalnine.screens.remote import REMOTE_DIR, RemoteLink, draw_code, remote_match_scene
+from royalnine.screens.remote_io import (
+    INBOX_DIR,
+    Arrival,
+    FolderOpener,
+    copy_code,
+    intake_of,
+)
+
+PREVIEW_FIRST, PREVIEW_LEVELS = 200, 16  # GRP colours 200-215: the camera's greys
+BUTTON_H = 24
+STATUS_END = 14  # the status lines end above the buttons (row 14 = y 112)
+_OPENER = FolderOpener()
+
+
+def exchange_buttons(app: App, *, can_copy: bool, scanning: bool) -> list[MenuItem]:
+    """COPY PASTE SCAN, then OPEN FOLDER OPEN INBOX, then BACK."""
+    places = [
+        ("copy", "remote_copy", Rect(0, 112, 80, BUTTON_H)),
+        ("paste", "remote_paste", Rect(88, 112, 80, BUTTON_H)),
+        ("scan", "remote_stop" if scanning else "remote_scan", Rect(176, 112, 80, BUTTON_H)),
+        ("open_codes", "remote_open_codes", Rect(0, 140, 120, BUTTON_H)),
+        ("open_inbox", "remote_open_inbox", Rect(136, 140, 120, BUTTON_H)),
+        ("back", "menu_back", Rect(88, 168, 80, BUTTON_H)),
+    ]
+    items = [MenuItem(value, app.t(key), rect) for value, key, rect in places]
+    items[0].enabled = can_copy
+    return items
+
+
+def folder_lines(path: Path, width: int = 32, rows: int = 3) -> list[str]:
+    """A full folder path folded to ``width`` cells, breaking after a separator where it
+    can; the end of the path (the part that differs) is kept if it must be cut."""
+    text = str(path)
+    lines: list[str] = []
+    while text:
+        if len(text) <= width:
+            lines.append(text)
+            break
+        cut = max(text.rfind(os.sep, 0, width) + 1, text.rfind("/", 0, width) + 1)
+        cut = cut if cut > width // 2 else width
+        lines.append(text[:cut])
+        text = text[cut:]
+    if len(lines) > rows:  # keep the last rows: the match id and "inbox" matter most
+        lines = lines[-rows:]
+        lines[0] = "…" + lines[0][1:] if len(lines[0]) == width else "…" + lines[0]
+    return lines
+
+
+class ExchangeScene:
+    """Send this device's code and take the opponent's.
+
+    Args:
+        link: the match (None for a guest who has not read the host's code 1 yet).
+        back: the scene BACK returns to, and the one a code accepted mid-match
+            returns to; None = this is the lobby of a new match (BACK goes to the
+            remote menu, and the match screen opens once both first codes are done).
+    """
+
+    def __init__(self, link: RemoteLink | None, back: Scene | None = None) -> None:
+        self.link = link
+        self.back = back
+        self.menu: Menu | None = None
+        self.notice: str | None = None
+        self.notice_colour = art.TEXT_GREEN
+        self._busy = False
+        self._picture: object | None = None
+        self.status_row = 11
+        """First console row of the status lines (below the folders)."""
+
+    # -- drawing --
+
+    def shown_code(self) -> tuple[int, bytes] | None:
+        """The code this device is showing, if any."""
+        return None if self.link is None else self.link.showing()
+
+    def enter(self, app: App) -> None:
+        """Draw both screens."""
+        draw.reset_screens(app.m)
+        self._picture = None
+        self.redraw(app)
+
+    def redraw(self, app: App) -> None:
+        """Draw everything again (after a code, a button or a notice)."""
+        m = app.m
+        for s in (TOP, BOTTOM):
+            draw.reset_screen(m, s)
+        intake = intake_of(app)
+        self.draw_top(app)
+        shown = self.shown_code()
+        if shown is not None:
+            title = app.t("remote_send", n=shown[0])
+        elif self.link is None:
+            title = app.t("remote_join_wait")
+        else:
+            title = app.t("remote_wait_code", n=len(self.link.session.transcript) + 1)
+        draw.text(m, BOTTOM, 0, 0, title, art.TEXT_YELLOW)
+        if self.link is not None:
+            draw.text(m, BOTTOM, 32 - 8, 0, self.link.session.label, art.TEXT_GREY)
+        folder = self.link.folder if self.link is not None else app.storage.home / REMOTE_DIR
+        row = 1
+        for key, path in (
+            ("remote_saved_in", folder),
+            ("remote_inbox_in", app.storage.home / INBOX_DIR),
+        ):
+            draw.text(m, BOTTOM, 0, row, app.t(key), art.TEXT_GREY)
+            for line in folder_lines(path):
+                row += 1
+                draw.text(m, BOTTOM, 0, row, line, art.TEXT_WHITE)
+            row += 1
+        draw.text(m, BOTTOM, 0, row, app.t("remote_or_drop"), art.TEXT_GREY)
+        self.status_row = row + 1
+        self.draw_status(app)
+        self.menu = Menu(
+            exchange_buttons(app, can_copy=shown is not None, scanning=intake.scanning)
+        )
+        self.menu.draw(app)
+
+    def draw_top(self, app: App) -> None:
+        """The code and its text, or the camera picture while scanning."""
+        m = app.m
+        intake = intake_of(app)
+        m.gpage(TOP)
+        m.gcls()
+        if intake.scanner is not None:
+            draw.centred(m, TOP, 23, app.t("remote_scanning"), art.TEXT_YELLOW)
+            self.draw_preview(app)
+            return
+        shown = self.shown_code()
+        if shown is None:
+            draw.centred(m, TOP, 8, app.t("remote_join_wait" if self.link is None else "waiting"))
+            return
+        lines = text_lines(to_text(shown[1]), 32)
+        space = 192 - 8 * len(lines) - 4
+        size = screen_layout(shown[1], space, space)[1]
+        draw_code(app, TOP, shown[1], None, (space - size) // 2, max_size=space)
+        for k, line in enumerate(lines):
+            draw.text(m, TOP, (32 - len(lines[0])) // 2, 24 - len(lines) + k, line, art.TEXT_WHITE)
+
+    def draw_preview(self, app: App) -> None:
+        """The newest camera picture on the top screen's GRP page, in greys."""
+        scanner = intake_of(app).scanner
+        picture = None if scanner is None else scanner.camera.picture
+        if picture is None or picture is self._picture:
+            return
+        self._picture = picture
+        m = app.m
+        for k in range(PREVIEW_LEVELS):
+            level = k * 255 // (PREVIEW_LEVELS - 1)
+            m.colset("GRP", PREVIEW_FIRST + k, f"{level:02X}{level:02X}{level:02X}")
+        m.gpage(TOP)
+        m.gprio(1)
+        m.gload(0, 0, preview_indices(picture, (256, 184), PREVIEW_FIRST, PREVIEW_LEVELS))
+
+    def draw_status(self, app: App) -> None:
+        """Reading..., the last refusal, or a notice; three lines above the buttons."""
+        m = app.m
+        first = self.status_row
+        rows = max(1, STATUS_END - first)
+        for k in range(rows):
+            draw.text(m, BOTTOM, 0, first + k, " " * 32)
+        error = self.link.error if self.link is not None else None
+        if intake_of(app).busy:
+            draw.text(m, BOTTOM, 0, first, app.t("remote_reading"), art.TEXT_YELLOW)
+        elif error:
+            for k, line in enumerate(draw.fold(error, 32, rows)):
+                draw.text(m, BOTTOM, 0, first + k, line, art.TEXT_RED)
+        elif self.notice:
+            for k, line in enumerate(draw.fold(self.notice, 32, rows)):
+                draw.text(m, BOTTOM, 0, first + k, line, self.notice_colour)
+
+    def say(self, app: App, text: str, colour: int = art.TEXT_GREEN) -> None:
+        """Show a one-line notice (folded) in the status lines."""
+        self.notice, self.notice_colour = text, colour
+        if self.link is not None:
+            self.link.error = None
+        self.draw_status(app)
+
+    # -- input --
+
+    def frame(self, app: App, inp: InputFrame) -> Scene | None:
+        """Buttons, shortcuts, and whatever arrives; leaves once the code exchange moved on."""
+        assert self.menu is not None
+        intake = intake_of(app)
+        choice = self.menu.handle(app, inp)
+        if "copy" in inp.edit:
+            choice = "copy"
+        if choice is not None:
+            nxt = self.choose(app, choice)
+            if nxt is not None:
+                return nxt
+        for failure in _OPENER.poll():
+            self.say(app, failure, art.TEXT_RED)
+        arrivals = intake.poll(app, inp)
+        if arrivals:
+            nxt = self.take(app, arrivals)
+            if nxt is not None:
+                return nxt
+        if intake.busy != self._busy:
+            self._busy = intake.busy
+            self.draw_status(app)
+        if intake.scanner is not None:
+            self.draw_preview(app)
+        return None
+
+    def choose(self, app: App, choice: str) -> Scene | None:
+        """Act on a button."""
+        intake = intake_of(app)
+        shown = self.shown_code()
+        if choice == "back":
+            intake.stop_scan()
+            if self.back is not None:
+                return self.back
+            from royalnine.screens.remote_list import RemoteListScene
+
+            return RemoteListScene()
+        if choice == "copy":
+            if shown is None:
+                app.beep("invalid")
+            else:
+                self.say(app, copy_code(app, shown[1]))
+        elif choice == "paste":
+            nxt = self.take(app, [intake.paste(app)])
+            if nxt is not None:
+                return nxt
+        elif choice == "scan":
+            if intake.scanning:
+                intake.stop_scan()
+                self.notice = None
+            else:
+                failure = intake.start_scan()
+                if failure is not None:
+                    self.notice = app.t("remote_no_camera", msg=failure)
+                    self.notice_colour = art.TEXT_RED
+            self._picture = None
+            self.redraw(app)
+        elif choice in ("open_codes", "open_inbox"):
+            if choice == "open_inbox":
+                folder = app.storage.home / INBOX_DIR
+            else:
+                folder = self.link.folder if self.link else app.storage.home / REMOTE_DIR
+            failure = _OPENER.open(folder)
+            if failure is None:
+                self.say(app, app.t("remote_opened"))
+            else:
+                self.say(app, failure, art.TEXT_RED)
+        return None
+
+    def take(self, app: App, arrivals: list[Arrival]) -> Scene | None:
+        """Codes that arrived: join, or pass them to the match; move on when accepted."""
+        accepted = False
+        if self.link is None:
+            self.link = self.join(app, arrivals)
+            accepted = self.link is not None
+        else:
+            before = len(self.link.session.transcript)
+            self.link.accept(arrivals)
+            accepted = len(self.link.session.transcript) > before
+        app.beep("confirm" if accepted else "invalid")
+        if accepted and self.link is not None:
+            self.notice = None
+            if self.back is not None:
+                intake_of(app).stop_scan()
+                return self.back
+            if len(self.link.session.transcript) >= 2:
+                intake_of(app).stop_scan()
+                return remote_match_scene(self.link)
+        self.redraw(app)
+        return None
+
+    def join(self, app: App, arrivals: list[Arrival]) -> RemoteLink | None:
+        """Join with the host's first code (the first readable one that arrived)."""
+        for arrival in arrivals:
+            if arrival.code is None:
+                self.say(app, arrival.error or "", art.TEXT_RED)
+                continue
+            try:
+                session = RemoteSession.join(arrival.code)
+            except BadCode as exc:
+                self.say(app, f"{arrival.source}: {exc}", art.TEXT_RED)
+                continue
+            link = RemoteLink(session, app.storage)
+            link.pump()
+            return link
+        return None

@@ -1,0 +1,431 @@
+"""Exchanging codes as a player does: text through the clipboard, the camera, the folders,
+several matches at once, and hostile images dropped on the window or put in the inbox
+(each refused with a message, none able to stall the frame loop)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import threading
+from pathlib import Path
+
+import hostile_images
+import pytest
+from test_game_remote import WAIT, choose, codes, make_app, settle, start, tap
+from test_game_ui import console_row
+
+from petitcom_shim import qr
+from petitcom_shim.camera import FakeCamera, NoCamera
+from petitcom_shim.qr_reader import QRReader, Reading
+from royalnine.app import App
+from royalnine.remote.textcode import from_text, to_text
+from royalnine.screens import exchange
+from royalnine.screens.autoplay import AutoPlayer
+from royalnine.screens.exchange import ExchangeScene
+from royalnine.screens.match import MatchScene
+from royalnine.screens.match_remote import CODES_RECT
+from royalnine.screens.remote import SESSION_FILE
+from royalnine.screens.remote_io import CodeIntake, FolderOpener, intake_of, set_intake
+from royalnine.screens.remote_list import RemoteListScene
+from royalnine.screens.result import MatchResultScene
+
+
+def screen_text(app: App, screen: int) -> str:
+    return "\n".join(console_row(app, screen, row) for row in range(24))
+
+
+def guest_lobby(tmp_path: Path, seed: int = 2) -> App:
+    guest = make_app(tmp_path / "guest", seed)
+    choose(guest, "remote")
+    choose(guest, "join")
+    assert isinstance(guest.scene, ExchangeScene)
+    return guest
+
+
+def host_lobby(tmp_path: Path) -> App:
+    host = make_app(tmp_path / "host", 1)
+    choose(host, "remote")
+    choose(host, "host")
+    assert isinstance(host.scene, ExchangeScene)
+    return host
+
+
+# ------------------------------------------------------------------- text codes
+
+
+def test_copy_with_one_tap_and_paste_with_ctrl_v_start_a_match(tmp_path: Path) -> None:
+    host, guest = host_lobby(tmp_path), guest_lobby(tmp_path)
+    choose(host, "copy")
+    text = host.m.clipboard.get_text()
+    (first,) = codes(tmp_path / "host")
+    assert from_text(text) == qr.decode_image(first)
+    assert "Copied" in screen_text(host, 1)
+    guest.m.clipboard.put_text("  " + text.lower() + "\n")  # as a messenger may mangle it
+    guest.m.input.edit_key("paste")
+    guest.step(2)
+    assert isinstance(guest.scene, MatchScene)
+    # the guest's reply, copied with Ctrl+C from the match screen, pasted with PASTE
+    guest.step(5)
+    guest.m.input.edit_key("copy")
+    guest.step(1)
+    host.m.clipboard.put_text(guest.m.clipboard.get_text())
+    choose(host, "paste")
+    assert isinstance(host.scene, MatchScene)
+
+
+@pytest.mark.slow
+def test_a_whole_match_by_text_codes(tmp_path: Path) -> None:
+    host, guest = start(tmp_path)
+    players = {id(a): AutoPlayer(a, mode="remote", seed=i) for i, a in enumerate((host, guest))}
+    delivered = set(codes(tmp_path / "host"))  # code 1 was read by the guest in start()
+    for _ in range(30_000):
+        for app in (host, guest):
+            players[id(app)].step()
+        for app, other in ((host, guest), (guest, host)):
+            for path in codes(app.storage.home):
+                if path not in delivered:
+                    delivered.add(path)
+                    other.m.clipboard.put_text(to_text(qr.decode_image(path)))
+                    other.m.input.edit_key("paste")
+        if all(isinstance(a.scene, MatchResultScene) for a in (host, guest)):
+            break
+    h, g = host.scene, guest.scene
+    assert isinstance(h, MatchResultScene) and isinstance(g, MatchResultScene)
+    assert h.match.results == g.match.results
+    # whoever still owes a last code sees its full path and copies it with Ctrl+C
+    owing = [(a, s) for a, s in ((host, h), (guest, g)) if s.remote and s.remote.showing()]
+    for app, scene in owing:
+        assert scene.remote is not None
+        number, code = scene.remote.showing() or (0, b"")
+        path = str(scene.remote.code_path(number))
+        shown = "".join(console_row(app, 1, r) for r in (19, 20)).replace(" ", "")
+        assert path.replace(" ", "") in shown or len(path) > 64
+        app.m.input.edit_key("copy")
+        app.step(1)
+        assert from_text(app.m.clipboard.get_text()) == code
+
+
+def test_a_typo_in_a_pasted_code_is_named_and_changes_nothing(tmp_path: Path) -> None:
+    _host, guest = start(tmp_path)
+    guest.step(5)
+    scene = guest.scene
+    assert isinstance(scene, MatchScene) and scene.remote is not None
+    before = scene.remote.session.to_json()
+    (first,) = codes(tmp_path / "host")
+    text = to_text(qr.decode_image(first))
+    typo = text[:7] + ("X" if text[7] != "X" else "Y") + text[8:]
+    guest.m.clipboard.put_text(typo)
+    guest.m.input.edit_key("paste")
+    guest.step(2)
+    assert "typo in group 2" in (scene.remote.error or "")
+    assert scene.remote.session.to_json() == before
+    guest.m.clipboard.put_text("")
+    guest.m.input.edit_key("paste")
+    guest.step(2)
+    assert "no text" in (scene.remote.error or "")
+
+
+# ------------------------------------------------------------------------ camera
+
+
+def test_scan_joins_from_a_fake_camera_showing_the_hosts_code(tmp_path: Path) -> None:
+    host = host_lobby(tmp_path)
+    (first,) = codes(tmp_path / "host")
+    guest = make_app(tmp_path / "guest", 2)
+    blank = qr.Image.new("L", (320, 240), 180)
+    shown = qr.Image.new("L", (320, 240), 255)
+    shown.paste(qr.Image.open(first).convert("L").resize((200, 200)), (60, 20))
+    set_intake(
+        guest,
+        CodeIntake(guest.storage, camera=lambda: FakeCamera([blank, blank, shown], every=3)),
+    )
+    choose(guest, "remote")
+    choose(guest, "join")
+    choose(guest, "scan")
+    assert isinstance(guest.scene, ExchangeScene)
+    assert intake_of(guest).scanning
+    guest.step(1)
+    assert guest.m.gspoit(128, 90) in range(200, 216)  # the live picture, in greys
+    for _ in range(300):
+        scanner = intake_of(guest).scanner
+        if scanner is None:
+            break
+        scanner.reader.wait(WAIT)
+        guest.step(1)
+    assert isinstance(guest.scene, MatchScene)
+    assert not intake_of(guest).scanning  # the camera is let go once the code was read
+    assert host.scene is not None
+
+
+def test_without_a_camera_scan_explains_and_nothing_breaks(tmp_path: Path) -> None:
+    guest = make_app(tmp_path / "guest", 2)
+
+    def no_camera() -> FakeCamera:
+        raise NoCamera("no camera found")
+
+    set_intake(guest, CodeIntake(guest.storage, camera=no_camera))
+    choose(guest, "remote")
+    choose(guest, "join")
+    choose(guest, "scan")
+    assert isinstance(guest.scene, ExchangeScene)
+    assert "No camera: no camera found" in screen_text(guest, 1)
+    assert not intake_of(guest).scanning
+    choose(guest, "back")
+    assert isinstance(guest.scene, RemoteListScene)
+
+
+# ----------------------------------------------------------------------- folders
+
+
+def test_the_full_folders_are_on_screen(tmp_path: Path) -> None:
+    host = host_lobby(tmp_path)
+    text = screen_text(host, 1).replace("\n", "")
+    # folded across lines; joined again they are the full paths
+    assert str(codes(tmp_path / "host")[0].parent) in text.replace(" ", "")
+    assert str(tmp_path / "host" / "remote" / "inbox") in text.replace(" ", "")
+
+
+def test_open_folder_runs_the_file_manager_without_waiting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started: list[list[str]] = []
+
+    def fake(path: Path) -> list[str]:
+        started.append([str(path)])
+        return [sys.executable, "-c", "import sys; sys.exit(3)"]
+
+    monkeypatch.setattr(exchange, "_OPENER", FolderOpener(fake))
+    host = host_lobby(tmp_path)
+    choose(host, "open_codes")
+    choose(host, "open_inbox")
+    assert started == [
+        [str(codes(tmp_path / "host")[0].parent)],
+        [str(tmp_path / "host" / "remote" / "inbox")],
+    ]
+    for child, _path in list(exchange._OPENER.running):
+        child.wait(WAIT)
+    host.step(1)
+    assert "the file manager said 3" in screen_text(host, 1).replace("\n", "")
+    monkeypatch.setattr(exchange, "_OPENER", FolderOpener(lambda p: ["/no/such/opener"]))
+    choose(host, "open_codes")
+    assert "cannot open" in screen_text(host, 1)
+
+
+# ---------------------------------------------------------------- several matches
+
+
+def test_several_matches_are_listed_and_each_resumes(tmp_path: Path) -> None:
+    host, guest = start(tmp_path)
+    # the host starts a second match: the first is not replaced
+    choose_from_match_to_list(host)
+    choose(host, "host")
+    choose(host, "back")
+    scene = host.scene
+    assert isinstance(scene, RemoteListScene)
+    assert len(scene.entries) == 2
+    labels = [e.label for e in scene.entries]
+    first = codes(tmp_path / "host")[0].parent.name
+    assert first in labels
+    assert "HOST" not in " ".join(console_row(host, 0, r) for r in range(4, 6))  # rival=guest
+    assert "GUEST" in screen_text(host, 0)
+    choose(host, f"match:{first}")
+    assert isinstance(host.scene, MatchScene) and host.scene.remote is not None
+    assert host.scene.remote.session.label == first
+    assert guest.scene is not None
+
+
+def choose_from_match_to_list(app: App) -> None:
+    """Leave a match screen for the title, then open the remote list."""
+    from royalnine.screens.title import TitleScene
+
+    app.switch(TitleScene())
+    choose(app, "remote")
+    assert isinstance(app.scene, RemoteListScene)
+
+
+@pytest.mark.parametrize("damage", ["{not json", "[" * 100_000, '{"format": 3}', "\xff\xfe"])
+def test_a_damaged_match_save_is_set_aside_and_the_others_still_listed(
+    tmp_path: Path, damage: str
+) -> None:
+    host, _guest = start(tmp_path)
+    choose_from_match_to_list(host)
+    choose(host, "host")  # a second match
+    choose(host, "back")
+    bad = sorted((tmp_path / "host" / "remote").glob(f"*/{SESSION_FILE}"))[0]
+    bad.write_text(damage, encoding="utf-8", errors="surrogateescape")
+    host.switch(RemoteListScene())
+    scene = host.scene
+    assert isinstance(scene, RemoteListScene)
+    assert len(scene.entries) == 1
+    assert "was damaged and set aside" in scene.notices[0]
+    assert list(bad.parent.glob(f"{SESSION_FILE}.corrupt-*"))
+    assert "damaged" in screen_text(host, 1).replace("\n", "")
+
+
+# -------------------------------------------------------------- hostile images
+
+
+class RecordingReader(QRReader):
+    """A QR reader that keeps every result it hands out."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.seen: list[Reading] = []
+
+    def results(self) -> list[Reading]:
+        out = super().results()
+        self.seen += out
+        return out
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    return hostile_images.build(tmp_path_factory.mktemp("hostile"))
+
+
+def test_hostile_images_dropped_on_the_window_are_each_refused(
+    tmp_path: Path, corpus: list[Path]
+) -> None:
+    for where in ("lobby", "match"):
+        home = tmp_path / where
+        if where == "lobby":
+            app = guest_lobby(home)
+        else:
+            app, _host = start(home)[::-1]
+            app.step(5)
+        reader = RecordingReader()
+        set_intake(app, CodeIntake(app.storage, reader=reader))
+        scene = app.scene
+        for path in corpus:
+            app.m.input.drop_file(path)
+            settle(app)
+            assert app.scene is scene
+        assert [r.name for r in reader.seen] == [p.name for p in corpus]
+        assert all(r.payload is None and r.error and "\n" not in r.error for r in reader.seen)
+        if where == "lobby":
+            assert isinstance(scene, ExchangeScene) and scene.link is None
+        else:
+            assert isinstance(scene, MatchScene) and scene.remote is not None
+            assert scene.remote.error is not None
+
+
+def test_hostile_images_in_the_inbox_are_each_refused(tmp_path: Path, corpus: list[Path]) -> None:
+    guest, _host = start(tmp_path)[::-1]
+    reader = RecordingReader()
+    set_intake(guest, CodeIntake(guest.storage, reader=reader))
+    inbox = guest.storage.home / "remote" / "inbox"
+    inbox.mkdir(parents=True)
+    names = []
+    for path in corpus:
+        target = inbox / path.name
+        if path.is_symlink():
+            os.symlink(os.readlink(path), target)
+        elif path.is_dir():
+            target.mkdir()
+            continue  # a directory is not taken from the inbox at all
+        elif not path.is_file():
+            os.mkfifo(target)
+        else:
+            shutil.copy(path, target)
+        names.append(path.name)
+    for _ in range(2000):
+        guest.step(1)
+        reader.wait(WAIT)
+        if len(reader.seen) == len(names):
+            break
+    assert sorted(r.name for r in reader.seen) == sorted(names)
+    assert all(r.payload is None and r.error for r in reader.seen)
+    assert isinstance(guest.scene, MatchScene)
+
+
+def test_a_slow_image_never_stalls_the_frame_loop(tmp_path: Path) -> None:
+    """While the reader is stuck on an image, frames go on and READING... is shown; the
+    code is taken on a later frame."""
+    _host, guest = start(tmp_path)
+    gate = threading.Event()
+
+    def slow(source: qr.ImageSource) -> bytes:
+        gate.wait(WAIT)
+        return qr.decode_image(source)
+
+    set_intake(guest, CodeIntake(guest.storage, reader=QRReader(decode=slow)))
+    junk = tmp_path / "junk.png"
+    junk.write_bytes(b"not an image")
+    guest.m.input.drop_file(junk)
+    frames = guest.frames
+    guest.step(30)
+    assert guest.frames == frames + 30
+    assert "READING..." in screen_text(guest, 1)
+    gate.set()
+    settle(guest)
+    scene = guest.scene
+    assert isinstance(scene, MatchScene) and scene.remote is not None
+    assert "junk.png" in (scene.remote.error or "")
+    assert "READING..." not in screen_text(guest, 1)
+
+
+def test_codes_button_opens_the_exchange_and_back_returns(tmp_path: Path) -> None:
+    _host, guest = start(tmp_path)
+    guest.step(5)
+    match = guest.scene
+    tap(guest, *CODES_RECT.centre)
+    assert isinstance(guest.scene, ExchangeScene)
+    choose(guest, "back")
+    assert guest.scene is match
+
+
+def test_a_reply_pasted_in_the_exchange_screen_returns_to_the_match(tmp_path: Path) -> None:
+    host, guest = start(tmp_path)
+    host.m.input.drop_file(codes(tmp_path / "guest")[0])  # the guest's code 2, to the host
+    settle(host)
+    assert isinstance(host.scene, MatchScene)
+    player = AutoPlayer(host, mode="remote", seed=0)
+    before = set(codes(tmp_path / "host"))
+    for _ in range(5000):  # the host places its first half and sends code 3
+        player.step()
+        if set(codes(tmp_path / "host")) - before:
+            break
+    (reply,) = set(codes(tmp_path / "host")) - before
+    guest.step(5)
+    match = guest.scene
+    assert isinstance(match, MatchScene) and match.remote is not None
+    tap(guest, *CODES_RECT.centre)
+    assert isinstance(guest.scene, ExchangeScene)
+    guest.m.clipboard.put_text(to_text(qr.decode_image(reply)))
+    choose(guest, "paste")
+    assert guest.scene is match
+    assert len(match.remote.session.transcript) == 3
+
+
+def test_folder_lines_keep_the_whole_path_and_break_after_separators() -> None:
+    from royalnine.screens.exchange import folder_lines
+
+    path = Path("/home/player/.local/share/royalnine/remote/7F2A11C0")
+    lines = folder_lines(path)
+    assert "".join(lines) == str(path)
+    assert all(len(line) <= 32 for line in lines)
+    assert lines[0].endswith("/")
+    very_long = Path("/" + "x" * 200)
+    assert len(folder_lines(very_long)) == 3  # the end is kept, marked as cut
+
+
+def test_the_file_manager_command_by_platform(tmp_path: Path) -> None:
+    from royalnine.screens.remote_io import opener_command
+
+    assert opener_command(tmp_path, "linux") == ["xdg-open", str(tmp_path)]
+    assert opener_command(tmp_path, "darwin") == ["open", str(tmp_path)]
+    assert opener_command(tmp_path, "win32") is None  # os.startfile
+
+
+def test_last_activity_is_short() -> None:
+    from royalnine.screens.remote import ago
+
+    assert [ago(s) for s in (0, 59, 61, 3600 * 5, 86400 * 3, 86400 * 5000)] == [
+        "0m",
+        "0m",
+        "1m",
+        "5h",
+        "3d",
+        "999d",
+    ]
