@@ -258,7 +258,7 @@ def test_a_damaged_match_save_is_set_aside_and_the_others_still_listed(
     scene = host.scene
     assert isinstance(scene, RemoteListScene)
     assert len(scene.entries) == 1
-    assert "was damaged and set aside" in scene.notices[0]
+    assert "was damaged and is reset" in scene.notices[0].text("en")
     assert list(bad.parent.glob(f"{SESSION_FILE}.corrupt-*"))
     assert "damaged" in screen_text(host, 1).replace("\n", "")
 

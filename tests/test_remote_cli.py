@@ -150,11 +150,12 @@ def test_bad_input_is_one_line_and_changes_nothing(
     status, doc = run(capsys, a, "status")
     assert status == 1 and "no remote match" in doc["error"]
     ok(capsys, a, "host", "--rounds", "1")
-    before = (a / "remote" / "current.json").read_text()
+    (saved,) = (a / "remote").glob("*/session.json")
+    before = saved.read_text()
     for args in (("read", "r9:AAAA"), ("read", "nonsense"), ("place", "1", "2"), ("rollback",)):
         status, doc = run(capsys, a, *args)
         assert status == 1 and "\n" not in doc["error"], args
-    assert (a / "remote" / "current.json").read_text() == before
+    assert saved.read_text() == before
     junk = tmp_path / "junk.txt"
     junk.write_text("not a transcript\n")
     status, doc = run(capsys, a, "verify", str(junk))

@@ -280,11 +280,15 @@ def test_escape_pauses_a_match_goes_back_and_never_quits_without_asking(tmp_path
     choose(app, "options")
     press(app, Button.SELECT)
     assert isinstance(app.scene, TitleScene)
-    from royalnine.screens.remote import RemoteLobbyScene
+    from royalnine.screens.exchange import ExchangeScene
+    from royalnine.screens.remote_list import RemoteListScene
 
-    app.switch(RemoteLobbyScene(None))
+    app.switch(RemoteListScene())
     press(app, Button.SELECT)
     assert isinstance(app.scene, TitleScene)
+    app.switch(ExchangeScene(None))
+    press(app, Button.SELECT)
+    assert isinstance(app.scene, RemoteListScene)
     scene = MatchScene(Match.new(MatchConfig()), "cpu", {"level": "normal"})
     app.switch(scene)
     app.step(60)

@@ -213,6 +213,8 @@ class ExchangeScene:
         choice = self.menu.handle(app, inp)
         if "copy" in inp.edit:
             choice = "copy"
+        if choice is None and ("b" in inp.keys or "select" in inp.keys):  # B or Esc: back
+            choice = "back"
         if choice is not None:
             nxt = self.choose(app, choice)
             if nxt is not None:

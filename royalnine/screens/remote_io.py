@@ -238,7 +238,7 @@ class FolderOpener:
                 start_new_session=True,
             )
         except OSError as exc:
-            return f"cannot open {path}: {exc.strerror or exc}"
+            return f"cannot open {path.name or path}: {exc.strerror or exc}"
         self.running.append((child, path))
         return None
 
@@ -251,6 +251,6 @@ class FolderOpener:
             if status is None:
                 still.append((child, path))
             elif status != 0:
-                failed.append(f"cannot open {path}: the file manager said {status}")
+                failed.append(f"cannot open {path.name or path}: the file manager said {status}")
         self.running = still
         return failed

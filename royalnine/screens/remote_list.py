@@ -116,7 +116,7 @@ class RemoteListScene:
         assert self.menu is not None
         choice = self.menu.handle(app, inp)
         if choice is None:
-            if "b" in inp.keys:
+            if "b" in inp.keys or "select" in inp.keys:  # B or Esc: back
                 choice = "back"
             else:
                 return None
