@@ -81,6 +81,24 @@ Point = tuple[int, int]
 """(x, y) in window pixels."""
 
 _MOUSE: Final = ("mouse",)
+#: Window events after which a window must be drawn again even if no screen changed.
+_REDRAW_EVENTS: Final = frozenset(
+    {
+        pygame.WINDOWEXPOSED,
+        pygame.WINDOWSHOWN,
+        pygame.WINDOWRESIZED,
+        pygame.WINDOWSIZECHANGED,
+        pygame.WINDOWMAXIMIZED,
+        pygame.WINDOWRESTORED,
+        pygame.WINDOWFOCUSGAINED,
+        pygame.WINDOWFOCUSLOST,
+        pygame.WINDOWDISPLAYCHANGED,
+        pygame.VIDEOEXPOSE,
+        pygame.VIDEORESIZE,
+        pygame.RENDER_TARGETS_RESET,
+        pygame.RENDER_DEVICE_RESET,
+    }
+)
 _WINDOWPOS_CENTERED_DISPLAY: Final = 0x2FFF0000
 _WINDOWPOS_UNDEFINED_DISPLAY: Final = 0x1FFF0000
 
@@ -340,8 +358,18 @@ class Frontend(Protocol):
         """Handle all pending pygame events, feeding ``inp``; False once the window was closed."""
         ...
 
-    def present(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
-        """Show one composed 256x192 frame per screen."""
+    def present(
+        self,
+        top: pygame.Surface,
+        bottom: pygame.Surface,
+        *,
+        changed: tuple[bool, bool] = (True, True),
+    ) -> None:
+        """Show one composed 256x192 frame per screen.
+
+        ``changed`` says which screens differ from the frames presented before;
+        a window showing none of them need not be presented again.
+        """
         ...
 
     def close(self) -> None:
@@ -392,7 +420,13 @@ class HeadlessFrontend:
                 self._closed = True
         return not self._closed
 
-    def present(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
+    def present(
+        self,
+        top: pygame.Surface,
+        bottom: pygame.Surface,
+        *,
+        changed: tuple[bool, bool] = (True, True),
+    ) -> None:
         """Count the frame; nothing is drawn."""
         self.frames += 1
 
@@ -401,8 +435,14 @@ class HeadlessFrontend:
         self._closed = True
 
 
+Frames = Sequence[tuple[int, pygame.Surface, pygame.Rect]]
+"""(screen, composed 256x192 frame, window rectangle) of every screen a window shows."""
+
+
 class _Painter(Protocol):
-    def draw(self, frames: Sequence[tuple[int, pygame.Surface, pygame.Rect]]) -> None: ...
+    def draw(self, frames: Frames, fresh: tuple[bool, bool]) -> None:
+        """Draw and present the window; ``fresh`` screens' pictures changed since last time."""
+        ...
 
     def snapshot(self) -> pygame.Surface: ...
 
@@ -419,7 +459,7 @@ class _TexturePainter:
         self._textures: dict[int, Texture] = {}
         self._placed: list[tuple[int, pygame.Rect]] = []
 
-    def draw(self, frames: Sequence[tuple[int, pygame.Surface, pygame.Rect]]) -> None:
+    def draw(self, frames: Frames, fresh: tuple[bool, bool]) -> None:
         from pygame._sdl2.video import Texture
 
         renderer = self._renderer
@@ -428,6 +468,8 @@ class _TexturePainter:
             if texture is None:
                 texture = Texture(renderer, (SCREEN_W, SCREEN_H), streaming=True)
                 self._textures[screen] = texture
+            elif not fresh[screen]:
+                continue  # the texture still holds this picture
             texture.update(surface)
         self._placed = [(screen, rect.copy()) for screen, _, rect in frames]
         self._render()
@@ -457,7 +499,7 @@ class _SurfacePainter:
         self._window = window
         self._scaled: dict[int, pygame.Surface] = {}
 
-    def draw(self, frames: Sequence[tuple[int, pygame.Surface, pygame.Rect]]) -> None:
+    def draw(self, frames: Frames, fresh: tuple[bool, bool]) -> None:
         target = self._window.get_surface()
         target.fill((0, 0, 0))
         for screen, surface, rect in frames:
@@ -487,6 +529,8 @@ class _ScreenWindow:
     painter: _Painter
     windowed_size: tuple[int, int]
     screen: int | None  # separate layout: the screen this window shows; else None
+    stale: bool = True  # must be presented at the next frame whatever changed
+    presents: int = 0  # how many times this window was presented
 
 
 class WindowFrontend:
@@ -532,6 +576,7 @@ class WindowFrontend:
         self._closed = False
         self._input: Input | None = None
         self._drag_window: dict[Hashable, _ScreenWindow] = {}
+        self._cursor_shown: tuple[tuple[int, int], bool] | None = None
         self._fullscreen_key = key_code(cfg.fullscreen_key)
         self._swap_key = key_code(cfg.swap_key)
         self._swap_pad = PAD_BUTTONS[cfg.swap_pad]
@@ -647,6 +692,8 @@ class WindowFrontend:
             return False
         for event in pygame.event.get():
             kind = event.type
+            if kind in _REDRAW_EVENTS:
+                self._mark_stale(event)
             if kind == pygame.WINDOWCLOSE:
                 self._closed = True
             elif kind == pygame.KEYDOWN and self._hot_key(event):
@@ -665,23 +712,61 @@ class WindowFrontend:
                 self._closed = True
         return not self._closed
 
-    def present(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
-        """Draw both frames into the windows, scaled and letterboxed, with the stylus cursor."""
+    def present(
+        self,
+        top: pygame.Surface,
+        bottom: pygame.Surface,
+        *,
+        changed: tuple[bool, bool] = (True, True),
+    ) -> None:
+        """Draw the frames into the windows, scaled and letterboxed, with the stylus cursor.
+
+        A window is presented only when a screen it shows changed (``changed``,
+        or the stylus cursor moved), or after the window system asked for a
+        redraw (exposed, resized, focus, fullscreen, swapped screens); an idle
+        game costs no drawing at all.
+        """
         if self._closed:
             return
         inp = self._input
-        if inp is not None and inp.cursor_visible:
-            bottom = bottom.copy()
-            draw_cursor(bottom, inp.cursor_pos, inp.cursor_touching)
+        cursor = (
+            (inp.cursor_pos, inp.cursor_touching)
+            if inp is not None and inp.cursor_visible
+            else None
+        )
+        fresh = (changed[0], changed[1] or cursor != self._cursor_shown)
+        self._cursor_shown = cursor
         surfaces = (top, bottom)
         for entry in self.windows:
+            shown_fresh = (entry.stale or fresh[0], entry.stale or fresh[1])
+            if not any(shown_fresh[screen] for screen in self._shows(entry)):
+                continue
             view = self._viewport(entry)
             frames = []
             for screen in (0, 1):
                 rect = view.screen_rect(screen)
                 if rect is not None:
                     frames.append((screen, surfaces[screen], rect))
-            entry.painter.draw(frames)
+            if cursor is not None and shown_fresh[1] and any(f[0] == 1 for f in frames):
+                marked = bottom.copy()
+                draw_cursor(marked, *cursor)
+                frames = [(s, marked if s == 1 else f, r) for s, f, r in frames]
+            entry.painter.draw(frames, shown_fresh)
+            entry.stale = False
+            entry.presents += 1
+
+    def _shows(self, entry: _ScreenWindow) -> tuple[int, ...]:
+        """The screens a window shows now."""
+        if entry.screen is not None:
+            return (entry.screen,)
+        return (self.shown,) if self.layout == "single" else (0, 1)
+
+    def _mark_stale(self, event: pygame.event.Event) -> None:
+        """The window system wants a window (or, if the event names none, all) drawn again."""
+        window = getattr(event, "window", None)
+        for entry in self.windows:
+            if window is None or entry.window.id == window.id:
+                entry.stale = True
 
     def snapshot(self, index: int = 0) -> pygame.Surface:
         """A copy of what window ``index`` shows after the last :meth:`present` (bars included)."""
@@ -703,6 +788,7 @@ class WindowFrontend:
         """Switch every window between windowed and fullscreen on its monitor."""
         self.fullscreen = not self.fullscreen
         for entry in self.windows:
+            entry.stale = True
             if self.fullscreen:
                 entry.window.set_fullscreen(desktop=True)
             else:
@@ -714,6 +800,8 @@ class WindowFrontend:
         if self.layout != "single":
             return
         self.shown = 1 - self.shown
+        for entry in self.windows:
+            entry.stale = True
         inp = self._input
         if inp is not None:
             owner = inp.stylus_owner()
