@@ -27,6 +27,7 @@ import numpy.typing as npt
 from petitcom_shim.video.chr import ChrStore
 from petitcom_shim.video.compose import ScreenVideo, Visibility
 from petitcom_shim.video.grp import GrpPage
+from petitcom_shim.video.sprites import Sprite, SpriteScreen
 
 __all__ = ["CHANGE_KINDS", "ScreenWatch"]
 
@@ -65,13 +66,14 @@ class ScreenWatch:
         self._chr_seen: tuple[int, ...] = ()
         self._chr_versions: dict[tuple[str, int], int] = {}
         self._chr_tiles: dict[tuple[str, int], npt.NDArray[np.uint8]] = {}
-        self._console: tuple[bytes, bytes, bytes] | None = None
+        self._console: tuple[list[bytes], ...] | None = None
         self._maps: tuple[bytes, bytes] | None = None
         self._grp_seen: tuple[int, int] = (0, -1)
         self._grp_pixels: npt.NDArray[np.uint8] | None = None
         self._motion_raw = b""
         self._motion: bytes = b""
         self._sprites: list[_SpriteKey] | None = None
+        self._order: list[Sprite] | None = None
 
     def invalidate(self) -> None:
         """Forget everything: the next :meth:`check` reports a change."""
@@ -153,12 +155,10 @@ class ScreenWatch:
 
     def _check_console(self, video: ScreenVideo) -> bool:
         con = video.console
-        key = (
-            b"".join(con._codes), b"".join(con._fgs), b"".join(con._bgs)
-        )  # fmt: skip
-        if key == self._console:
+        rows = (con._codes, con._fgs, con._bgs)  # lists of 24 bytearrays, compared in place
+        if rows == self._console:
             return False
-        self._console = key
+        self._console = tuple([bytes(row) for row in grid] for grid in rows)
         return True
 
     def _check_bg(self, video: ScreenVideo) -> bool:
@@ -172,12 +172,14 @@ class ScreenWatch:
     def _check_sprites(self, video: ScreenVideo) -> bool:
         sprites = video.sprites
         changed = False
-        looks = [
-            (sp.sid, sp.chr, sp.anim_frame, sp.pal, sp.hflip, sp.vflip, sp.prio, sp.w, sp.h,
-             sp.hx, sp.hy)
-            for sp in sprites.sprites
-            if sp.active
-        ]  # fmt: skip
+        order = sprites._order
+        # Fast path: every verb that changes a look marks the sprite stale (or, for
+        # SPSET/SPCLR, drops the drawing order) until the next composition draws it.
+        if order is not None and order is self._order and not any(sp.stale for sp in order):
+            looks = self._sprites
+        else:
+            looks = self._looks(sprites)
+            self._order = order
         if looks != self._sprites:
             self._sprites = looks
             self._motion_raw = b""  # another set of sprites: compare positions afresh
@@ -186,7 +188,7 @@ class ScreenWatch:
         raw = everything.tobytes()  # fast path: no sprite moved at all
         if raw != self._motion_raw:
             self._motion_raw = raw
-            value = everything[[look[0] for look in looks]]  # hidden slots draw nothing
+            value = everything[[look[0] for look in looks or ()]]  # hidden slots draw nothing
             # What drawing uses: whole-pixel position, angle to 1 degree, scale to 1 %.
             drawn = np.empty((len(value), 4), np.int64)
             drawn[:, :2] = np.floor(value[:, :2])
@@ -197,6 +199,16 @@ class ScreenWatch:
                 self._motion = motion
                 changed = True
         return changed
+
+    @staticmethod
+    def _looks(sprites: SpriteScreen) -> list[_SpriteKey]:
+        """Everything but the motion that decides how the shown sprites look, in id order."""
+        return [
+            (sp.sid, sp.chr, sp.anim_frame, sp.pal, sp.hflip, sp.vflip, sp.prio, sp.w, sp.h,
+             sp.hx, sp.hy)
+            for sp in sprites.sprites
+            if sp.active
+        ]  # fmt: skip
 
     def _check_grp(self, page: GrpPage) -> bool:
         seen = (id(page), page.version)

@@ -7,6 +7,8 @@ import numpy.typing as npt
 
 __all__ = ["Tween", "TweenArray"]
 
+_NOWHERE = (np.zeros(0, np.intp), np.zeros(0, np.intp))
+
 
 class Tween:
     """A value moving linearly to a target over a number of frames.
@@ -73,6 +75,7 @@ class TweenArray:
         self.end = self.value.copy()
         self.frames = np.zeros(self.value.shape, np.int64)
         self.left = np.zeros(self.value.shape, np.int64)
+        self._moving = False  # fast path: a frame with nothing under way costs nothing
 
     def reset(self, row: int) -> None:
         """Put a row back to the initial values, at rest."""
@@ -89,10 +92,14 @@ class TweenArray:
             self.start[row, cols] = self.value[row, cols]
             self.end[row, cols] = target
             self.frames[row, cols] = self.left[row, cols] = int(frames)
+            self._moving = True
 
     def step(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
         """Advance every moving value by one frame; returns the (rows, cols) that moved."""
+        if not self._moving:
+            return _NOWHERE
         where = np.nonzero(self.left)
+        self._moving = bool(len(where[0]))
         if len(where[0]):
             left = self.left[where] - 1
             self.left[where] = left
