@@ -46,6 +46,16 @@ def _to_ptc(text: str) -> bytes:
     return charset.to_ptc(text, errors="replace")
 
 
+def _load_icon(icon: pygame.Surface | str | Path) -> pygame.Surface:
+    """The window icon as a surface; a file that cannot be read is a one-line error."""
+    if isinstance(icon, pygame.Surface):
+        return icon
+    try:
+        return pygame.image.load(str(icon))
+    except (pygame.error, OSError) as exc:
+        raise IllegalFunctionCall(f"window icon {icon}: {exc}") from None
+
+
 def _screen(s: int) -> int:
     if s not in (0, 1):
         raise OutOfRange(f"screen {s} not 0 or 1")
@@ -66,6 +76,10 @@ class Machine:
         title: Window title.
         config: Key bindings and window settings (see ``petitcom_shim.config``).
         audio: Enable sound; defaults to ``not headless``.
+        fit: Fit mode: a resized, maximised or fullscreen window scales the screens
+            smoothly to the largest size that keeps the aspect, instead of the largest
+            whole-number scale (pixel-exact, the default).
+        icon: Window icon, a surface (32x32 or 64x64 suit most desktops) or an image file.
     """
 
     def __init__(
@@ -81,6 +95,8 @@ class Machine:
         title: str = "Petit Computer",
         config: ShimConfig | None = None,
         audio: bool | None = None,
+        fit: bool = False,
+        icon: pygame.Surface | str | Path | None = None,
     ) -> None:
         self.headless = headless
         self.realtime = (not headless) if realtime is None else realtime
@@ -96,6 +112,8 @@ class Machine:
             fullscreen=fullscreen,
             title=title,
             config=config,
+            fit=fit,
+            icon=None if icon is None or headless else _load_icon(icon),
         )
         self.sound = Sound(enabled=audio if audio is not None else not headless)
         self._clock = pygame.time.Clock()

@@ -57,6 +57,7 @@ class Settings:
     layout: str = "vertical"
     scale: int = 0
     fullscreen: bool = False
+    fit: bool = False  # resized windows scale smoothly instead of by whole numbers
     difficulty: str = "hard"
     hints: bool = False
 
@@ -71,6 +72,7 @@ class Settings:
             layout=self.layout if self.layout in LAYOUTS else d.layout,
             scale=self.scale if _int_in(self.scale, 0, 6) else d.scale,
             fullscreen=self.fullscreen if isinstance(self.fullscreen, bool) else d.fullscreen,
+            fit=self.fit if isinstance(self.fit, bool) else d.fit,
             difficulty=self.difficulty if self.difficulty in DIFFICULTIES else d.difficulty,
             hints=self.hints if isinstance(self.hints, bool) else d.hints,
         )

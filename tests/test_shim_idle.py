@@ -70,10 +70,6 @@ def test_a_frame_with_no_change_composes_and_presents_nothing(m: Machine) -> Non
     assert m.changes(0) == () and m.changes(1) == ()
 
 
-def _cpage(m: Machine, s: int) -> None:
-    m.cpage(s)
-
-
 # (what the program does, which screen must be composed again, the kind reported)
 Change = Callable[[Machine], None]
 CHANGES: dict[str, tuple[Change, int, str]] = {
@@ -119,6 +115,10 @@ def test_layer_visibility_redraws_both_screens(m: Machine) -> None:
     assert run(m) == ([0, 0], [0])
 
 
+def _rrggbb(r: int, g: int, b: int) -> str:
+    return f"{r:02X}{g:02X}{b:02X}"
+
+
 SAME_AGAIN: dict[str, Change] = {
     "print the same text": lambda m: (m.cpage(0), m.locate(0, 0), m.print("HELLO")),
     "put the same tile": lambda m: (m.bgpage(0), m.bgput(1, 4, 4, 1, 2)),
@@ -126,7 +126,7 @@ SAME_AGAIN: dict[str, Change] = {
     "move a sprite where it is": lambda m: (m.sppage(0), m.spofs(0, 40, 40)),
     "sub-pixel sprite move": lambda m: (m.sppage(0), m.spofs(0, 40.5, 40.25)),
     "same sprite look": lambda m: (m.sppage(0), m.spchr(0, 0, 1)),
-    "same colour": lambda m: (m.bgpage(0), m.colset("BG", 33, "%02X%02X%02X" % m.colread("BG", 33))),
+    "same colour": lambda m: (m.bgpage(0), m.colset("BG", 33, _rrggbb(*m.colread("BG", 33)))),
     "same character": lambda m: (m.bgpage(0), m.chrset("BGU0", 1, "1234" * 16)),
     "same visibility": lambda m: m.visible(console=True, bg0=True),
     "empty page cleared": lambda m: (m.gpage(1), m.gcls(0)),

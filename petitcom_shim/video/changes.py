@@ -66,7 +66,7 @@ class ScreenWatch:
         self._chr_seen: tuple[int, ...] = ()
         self._chr_versions: dict[tuple[str, int], int] = {}
         self._chr_tiles: dict[tuple[str, int], npt.NDArray[np.uint8]] = {}
-        self._console: tuple[list[bytes], ...] | None = None
+        self._console: tuple[list[bytearray], ...] | None = None
         self._maps: tuple[bytes, bytes] | None = None
         self._grp_seen: tuple[int, int] = (0, -1)
         self._grp_pixels: npt.NDArray[np.uint8] | None = None
@@ -158,7 +158,7 @@ class ScreenWatch:
         rows = (con._codes, con._fgs, con._bgs)  # lists of 24 bytearrays, compared in place
         if rows == self._console:
             return False
-        self._console = tuple([bytes(row) for row in grid] for grid in rows)
+        self._console = tuple([bytearray(row) for row in grid] for grid in rows)
         return True
 
     def _check_bg(self, video: ScreenVideo) -> bool:

@@ -32,6 +32,12 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--scale", type=int, default=None, help="window scale (0 = largest that fits)")
     p.add_argument("--fullscreen", action="store_true", default=None, help="open full screen")
+    p.add_argument(
+        "--fit",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a resized or maximised window scales smoothly (default: whole-number scales)",
+    )
     p.add_argument("--lang", choices=("en", "ja"), default=None, help="English or Japanese")
     p.add_argument(
         "--tens", action=argparse.BooleanOptionalAction, default=None, help="play with the two tens"
@@ -74,7 +80,7 @@ def _settings(args: argparse.Namespace) -> tuple[Any, Any]:
 
     storage = Storage(args.home)
     settings = storage.load_settings()
-    for name in ("layout", "scale", "fullscreen", "lang", "tens", "rounds"):
+    for name in ("layout", "scale", "fullscreen", "fit", "lang", "tens", "rounds"):
         value = getattr(args, name, None)
         if value is not None:
             setattr(settings, name, value)
@@ -118,6 +124,7 @@ def _invisible() -> bool:
 def run_play(args: argparse.Namespace) -> int:
     """Open the window and run the game until it is closed."""
     from petitcom_shim import Machine
+    from royalnine.art import window_icon
     from royalnine.game import new_game
 
     storage, settings = _settings(args)
@@ -128,6 +135,8 @@ def run_play(args: argparse.Namespace) -> int:
         title="Royal Nine",
         audio=settings.sound,
         config=_shim_config(args, storage),
+        fit=bool(settings.fit),
+        icon=window_icon(),
     )
     if _invisible() and not os.environ.get("SDL_VIDEODRIVER"):
         m.close()
@@ -151,6 +160,7 @@ def run_play(args: argparse.Namespace) -> int:
 def run_demo(args: argparse.Namespace) -> int:
     """Play a CPU-vs-CPU match through the UI, optionally saving screenshots."""
     from petitcom_shim import Machine
+    from royalnine.art import window_icon
     from royalnine.game import new_game
     from royalnine.screens.autoplay import AutoPlayer
 
@@ -168,6 +178,8 @@ def run_demo(args: argparse.Namespace) -> int:
         title="Royal Nine demo",
         audio=settings.sound,
         config=_shim_config(args, storage),
+        fit=bool(settings.fit),
+        icon=None if args.headless else window_icon(),
     )
     app = new_game(m, storage, settings, seed=args.seed if args.seed is not None else 2013)
     out: Path | None = args.out

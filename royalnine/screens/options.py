@@ -16,6 +16,9 @@ from royalnine.storage import DIFFICULTIES, LAYOUTS
 
 ROUND_CHOICES = (1, 3, 5, 7, 9)
 SCALES = (0, 1, 2, 3, 4)
+#: The SCALE row's values: whole-number start scales, then FIT (opens like AUTO, and a
+#: resized or maximised window scales smoothly; no row of its own: the screen is full).
+SCALE_CHOICES = (*((scale, False) for scale in SCALES), (0, True))
 ROWS = ("lang", "tens", "rounds", "sound", "difficulty", "layout", "scale", "back")
 
 
@@ -44,6 +47,8 @@ class OptionsScene:
         if key == "layout":
             return app.t("lay_" + s.layout)
         if key == "scale":
+            if s.fit:
+                return app.t("opt_fit")
             return app.t("opt_auto") if s.scale == 0 else f"{s.scale}x"
         return ""
 
@@ -97,7 +102,11 @@ class OptionsScene:
         elif choice == "layout":
             s.layout = str(_cycle(LAYOUTS, s.layout))
         elif choice == "scale":
-            s.scale = int(str(_cycle(SCALES, s.scale)))
+            s.scale, s.fit = SCALE_CHOICES[
+                (SCALE_CHOICES.index((s.scale, s.fit)) + 1) % len(SCALE_CHOICES)
+                if (s.scale, s.fit) in SCALE_CHOICES
+                else 0
+            ]
         app.store("settings", lambda: app.storage.save_settings(s))
         self.enter(app)
         return None
