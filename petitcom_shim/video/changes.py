@@ -27,7 +27,7 @@ import numpy.typing as npt
 from petitcom_shim.video.chr import ChrStore
 from petitcom_shim.video.compose import ScreenVideo, Visibility
 from petitcom_shim.video.grp import GrpPage
-from petitcom_shim.video.sprites import Sprite, SpriteScreen
+from petitcom_shim.video.sprites import Sprite
 
 __all__ = ["CHANGE_KINDS", "ScreenWatch"]
 
@@ -35,6 +35,11 @@ __all__ = ["CHANGE_KINDS", "ScreenWatch"]
 CHANGE_KINDS = ("display", "palette", "chr", "console", "bg", "sprites", "grp")
 
 _SpriteKey = tuple[int, ...]
+
+
+def _look_key(sp: Sprite) -> _SpriteKey:
+    """Everything but the motion that decides how a sprite looks."""
+    return (sp.chr, sp.anim_frame, sp.pal, sp.hflip, sp.vflip, sp.prio, sp.w, sp.h, sp.hx, sp.hy)
 
 
 def _sprite_families(screen: int) -> tuple[tuple[str, int], ...]:
@@ -72,7 +77,8 @@ class ScreenWatch:
         self._grp_pixels: npt.NDArray[np.uint8] | None = None
         self._motion_raw = b""
         self._motion: bytes = b""
-        self._sprites: list[_SpriteKey] | None = None
+        self._looks: dict[int, _SpriteKey] | None = None
+        self._ids = np.zeros(0, np.intp)
         self._order: list[Sprite] | None = None
 
     def invalidate(self) -> None:
@@ -156,9 +162,16 @@ class ScreenWatch:
     def _check_console(self, video: ScreenVideo) -> bool:
         con = video.console
         rows = (con._codes, con._fgs, con._bgs)  # lists of 24 bytearrays, compared in place
-        if rows == self._console:
+        seen = self._console
+        if rows == seen:
             return False
-        self._console = tuple([bytearray(row) for row in grid] for grid in rows)
+        if seen is None or any(len(a) != len(b) for a, b in zip(rows, seen, strict=True)):
+            self._console = tuple([bytearray(row) for row in grid] for grid in rows)
+            return True
+        for grid, kept in zip(rows, seen, strict=True):  # copy only the rows that differ
+            for i, row in enumerate(grid):
+                if row != kept[i]:
+                    kept[i] = bytearray(row)
         return True
 
     def _check_bg(self, video: ScreenVideo) -> bool:
@@ -173,22 +186,30 @@ class ScreenWatch:
         sprites = video.sprites
         changed = False
         order = sprites._order
-        # Fast path: every verb that changes a look marks the sprite stale (or, for
-        # SPSET/SPCLR, drops the drawing order) until the next composition draws it.
-        if order is not None and order is self._order and not any(sp.stale for sp in order):
-            looks = self._sprites
-        else:
-            looks = self._looks(sprites)
+        kept = self._looks
+        if order is None or order is not self._order or kept is None:
+            # SPSET/SPCLR happened (they drop the drawing order): compare every shown sprite.
+            looks = {sp.sid: _look_key(sp) for sp in sprites.sprites if sp.active}
             self._order = order
-        if looks != self._sprites:
-            self._sprites = looks
-            self._motion_raw = b""  # another set of sprites: compare positions afresh
-            changed = True
+            if looks != self._looks:
+                self._looks = looks
+                self._ids = np.array(sorted(looks), np.intp)
+                self._motion_raw = b""  # another set of sprites: compare positions afresh
+                changed = True
+        else:
+            # Every verb that changes a look marks its sprite stale until the next
+            # composition draws it, so only stale sprites need comparing.
+            for sp in order:
+                if sp.stale:
+                    key = _look_key(sp)
+                    if key != kept[sp.sid]:
+                        kept[sp.sid] = key
+                        changed = True
         everything = sprites._motion.value
         raw = everything.tobytes()  # fast path: no sprite moved at all
         if raw != self._motion_raw:
             self._motion_raw = raw
-            value = everything[[look[0] for look in looks or ()]]  # hidden slots draw nothing
+            value = everything[self._ids]  # hidden slots draw nothing
             # What drawing uses: whole-pixel position, angle to 1 degree, scale to 1 %.
             drawn = np.empty((len(value), 4), np.int64)
             drawn[:, :2] = np.floor(value[:, :2])
@@ -199,16 +220,6 @@ class ScreenWatch:
                 self._motion = motion
                 changed = True
         return changed
-
-    @staticmethod
-    def _looks(sprites: SpriteScreen) -> list[_SpriteKey]:
-        """Everything but the motion that decides how the shown sprites look, in id order."""
-        return [
-            (sp.sid, sp.chr, sp.anim_frame, sp.pal, sp.hflip, sp.vflip, sp.prio, sp.w, sp.h,
-             sp.hx, sp.hy)
-            for sp in sprites.sprites
-            if sp.active
-        ]  # fmt: skip
 
     def _check_grp(self, page: GrpPage) -> bool:
         seen = (id(page), page.version)

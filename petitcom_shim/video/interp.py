@@ -98,15 +98,16 @@ class TweenArray:
         """Advance every moving value by one frame; returns the (rows, cols) that moved."""
         if not self._moving:
             return _NOWHERE
-        where = np.nonzero(self.left)
-        self._moving = bool(len(where[0]))
-        if len(where[0]):
-            left = self.left[where] - 1
-            self.left[where] = left
-            total = self.frames[where]
-            start = self.start[where]
-            self.value[where] = start + (self.end[where] - start) * (total - left) / total
-            if not left.all():
-                done = (where[0][left == 0], where[1][left == 0])
-                self.value[done] = self.end[done]  # land exactly on the target
+        # Whole-table arithmetic, kept only where a value moves: cheaper than gathering and
+        # scattering when many move, and the same operations in the same order as Tween.
+        moving = self.left > 0
+        where = np.nonzero(moving)
+        if not len(where[0]):
+            self._moving = False
+            return where[0], where[1]
+        self.left -= moving
+        with np.errstate(divide="ignore", invalid="ignore"):  # rows at rest have 0 frames
+            stepped = self.start + (self.end - self.start) * (self.frames - self.left) / self.frames
+        np.copyto(self.value, stepped, where=moving)
+        np.copyto(self.value, self.end, where=moving & (self.left == 0))  # land exactly
         return where[0], where[1]
