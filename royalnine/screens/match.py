@@ -110,6 +110,8 @@ class MatchScene:
         self.message: Message | None = None
         self.flash: tuple[Target, int] | None = None
         self.dirty = True
+        self._input_seen = True  # this frame brought stylus, pad or file input
+        self._sprites_steady = False  # the sprites were drawn with nothing pending since
         self.boards: tuple[SpriteBoard, SpriteBoard] | None = None
         self.opponent: Opponent | None = None
         """The seat not played on this machine (vs CPU); None when both seats are here."""
@@ -234,6 +236,7 @@ class MatchScene:
             return self.pause(app)
         if inp.touch_down is not None:
             self._menu_down = BUTTON_RECTS[Zone.MENU].contains(*inp.touch_down)
+        self._input_seen = bool(inp.keys or inp.touching or inp.touch_up or inp.dropped)
         if self.remote is not None:
             dropped = inp.dropped + take_inbox(app.storage, app.frames)
             if dropped:
@@ -395,6 +398,8 @@ class MatchScene:
 
     def place_input(self, app: App, inp: InputFrame) -> None:
         """Stylus and pad while the bottom seat places."""
+        if not (inp.keys or inp.touch_down or inp.touch_move or inp.touch_up):
+            return  # (no need to build the view on the many frames of waiting)
         ctrl = self.ctrl[self.bottom_seat]
         v = self.view()
         outcomes: list[Outcome] = []
@@ -529,8 +534,15 @@ class MatchScene:
                 self.draw_handover(app)
                 self.dirty = False
             return
+        # Waiting for the player with nothing happening: the cards would be described
+        # exactly as last frame, so skip even describing them (an idle frame is free).
+        steady = self.state == "place" and self.flash is None
+        steady = steady and not (force or self.dirty or self._input_seen)
+        if steady and self._sprites_steady:
+            return
         v = self.view()
         self.draw_sprites(app, v)
+        self._sprites_steady = steady
         if force or self.dirty:
             self.draw_top(app, v)
             self.draw_bottom(app, v)
