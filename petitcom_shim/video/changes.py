@@ -14,7 +14,9 @@ counters kept by the palettes, CHR banks and GRP pages are only a fast path
 ("nothing was written"); when one moved, the values are compared.
 
 The check reads the state the compositor reads, so it cannot miss a verb
-that changes the picture; it costs a few tens of microseconds per screen.
+that changes the picture (for sprite looks it relies, like the sprite image
+cache, on every look-changing verb marking its sprite stale, or SPSET/SPCLR
+dropping the drawing order). It costs 10-50 microseconds per screen.
 """
 
 from __future__ import annotations
@@ -80,10 +82,6 @@ class ScreenWatch:
         self._looks: dict[int, _SpriteKey] | None = None
         self._ids = np.zeros(0, np.intp)
         self._order: list[Sprite] | None = None
-
-    def invalidate(self) -> None:
-        """Forget everything: the next :meth:`check` reports a change."""
-        self._display = None
 
     def check(self, video: ScreenVideo, page: GrpPage, vis: Visibility) -> bool:
         """True if the picture of ``video`` (showing GRP ``page``) may differ from the last one.
