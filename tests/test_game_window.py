@@ -12,6 +12,7 @@ from royalnine import art
 from royalnine.cli import build_parser
 from royalnine.cli.play import _settings
 from royalnine.game import new_game
+from royalnine.screens.layout import HAND_RECTS
 from royalnine.screens.options import OptionsScene
 from royalnine.storage import Settings, Storage
 
@@ -84,5 +85,14 @@ def test_title_and_waiting_match_frames_are_clean(tmp_path: Path) -> None:
         before = list(m.compositions)
         app.step(60)
         assert m.compositions == before, "a match waiting for the player composes nothing"
+        # ...and still answers at once: tapping a hand card selects it (a new palette).
+        m.sppage(1)
+        looks = {sid: m.screens[1].sprites.get(sid).pal for sid in range(100)}
+        m.input.touch(*HAND_RECTS[0].centre)
+        app.step(2)
+        m.input.untouch()
+        app.step(2)
+        changed = [sid for sid, pal in looks.items() if m.screens[1].sprites.get(sid).pal != pal]
+        assert changed and m.compositions[1] > before[1]
     finally:
         m.close()
