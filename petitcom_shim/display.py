@@ -47,7 +47,9 @@ __all__ = [
     "content_size",
     "create_frontend",
     "draw_cursor",
+    "fit_from_ds",
     "fit_scale",
+    "fit_to_ds",
     "fit_viewport",
     "horizontal_from_ds",
     "horizontal_to_ds",
@@ -81,6 +83,25 @@ Point = tuple[int, int]
 """(x, y) in window pixels."""
 
 _MOUSE: Final = ("mouse",)
+_SCALE_QUALITY: Final = "SDL_RENDER_SCALE_QUALITY"
+#: Window events after which a window must be drawn again even if no screen changed.
+_REDRAW_EVENTS: Final = frozenset(
+    {
+        pygame.WINDOWEXPOSED,
+        pygame.WINDOWSHOWN,
+        pygame.WINDOWRESIZED,
+        pygame.WINDOWSIZECHANGED,
+        pygame.WINDOWMAXIMIZED,
+        pygame.WINDOWRESTORED,
+        pygame.WINDOWFOCUSGAINED,
+        pygame.WINDOWFOCUSLOST,
+        pygame.WINDOWDISPLAYCHANGED,
+        pygame.VIDEOEXPOSE,
+        pygame.VIDEORESIZE,
+        pygame.RENDER_TARGETS_RESET,
+        pygame.RENDER_DEVICE_RESET,
+    }
+)
 _WINDOWPOS_CENTERED_DISPLAY: Final = 0x2FFF0000
 _WINDOWPOS_UNDEFINED_DISPLAY: Final = 0x1FFF0000
 
@@ -244,9 +265,17 @@ class Viewport:
     gap: int = 0
     origin: Point = (0, 0)
     shown: int = 1
+    fitted: tuple[pygame.Rect | None, pygame.Rect | None] | None = None
+    """Fit mode: each screen's window rectangle (None where not shown); ``scale`` is then
+    the whole part of the scale and mapping goes through :func:`fit_to_ds`."""
 
     def to_ds(self, px: float, py: float) -> Hit | None:
         """DS pixel under window pixel (px, py), or None over a gap, a bar or a hidden screen."""
+        if self.fitted is not None:
+            for screen, rect in enumerate(self.fitted):
+                if rect is not None and rect.collidepoint(int(px // 1), int(py // 1)):
+                    return (screen, *fit_to_ds(px, py, rect))
+            return None
         if self.layout == "vertical":
             return vertical_to_ds(px, py, self.scale, self.gap, self.origin)
         if self.layout == "horizontal":
@@ -257,6 +286,10 @@ class Viewport:
 
     def from_ds(self, screen: int, x: int, y: int) -> Point | None:
         """Top-left window pixel of DS pixel (screen, x, y), or None if this window hides it."""
+        if self.fitted is not None:
+            _check_pixel(screen, x, y)
+            rect = self.fitted[screen]
+            return None if rect is None else fit_from_ds(x, y, rect)
         if self.layout == "vertical":
             return vertical_from_ds(screen, x, y, self.scale, self.gap, self.origin)
         if self.layout == "horizontal":
@@ -267,6 +300,9 @@ class Viewport:
 
     def screen_rect(self, screen: int) -> pygame.Rect | None:
         """Window rectangle covered by ``screen``, or None if this window does not show it."""
+        if self.fitted is not None:
+            rect = self.fitted[screen]
+            return None if rect is None else rect.copy()
         corner = self.from_ds(screen, 0, 0)
         if corner is None:
             return None
@@ -278,6 +314,13 @@ class Viewport:
         This is how a drag that started on the bottom screen follows the pointer
         after it leaves the screen. None if this window does not show the bottom screen.
         """
+        if self.fitted is not None:
+            rect = self.fitted[1]
+            if rect is None:
+                return None
+            fx = min(max(px, rect.left), rect.right - 1)
+            fy = min(max(py, rect.top), rect.bottom - 1)
+            return fit_to_ds(fx, fy, rect)
         corner = self.from_ds(1, 0, 0)
         if corner is None:
             return None
@@ -286,15 +329,89 @@ class Viewport:
         return (min(max(x, 0), SCREEN_W - 1), min(max(y, 0), SCREEN_H - 1))
 
 
-def fit_viewport(
-    layout: str, window_size: tuple[int, int], *, gap: int = 0, shown: int = 1
-) -> Viewport:
-    """The largest integer-scaled, centred viewport of ``layout`` in a window of ``window_size``.
+def fit_to_ds(px: float, py: float, rect: pygame.Rect) -> tuple[int, int]:
+    """Fit mode: the DS pixel of a screen drawn smoothly into ``rect`` under window pixel
+    (px, py) (fractions allowed: a pixel covers [px, px+1)).
 
-    A window sized exactly for a scale gets that scale with origin (0, 0); a
-    bigger one (resized or fullscreen) gets black bars around the screens.
+    It is the DS pixel that contains the centre of the window pixel, which is both the
+    one nearest-neighbour scaling shows there and the one weighing most in a bilinear
+    blend: ``floor((px - left + 1/2) * 256 / width)``, in integers.
+    """
+    col = int(px // 1) - rect.left
+    row = int(py // 1) - rect.top
+    return ((2 * col + 1) * SCREEN_W // (2 * rect.w), (2 * row + 1) * SCREEN_H // (2 * rect.h))
+
+
+def fit_from_ds(x: int, y: int, rect: pygame.Rect) -> Point:
+    """Fit mode: the top-left window pixel whose centre lies in DS pixel (x, y) of ``rect``.
+
+    The smallest column c with ``(2c + 1) * 256 >= 2 * width * x``; at a scale of 1
+    or more every DS pixel has at least one such window pixel.
+    """
+    col = -((SCREEN_W - 2 * rect.w * x) // (2 * SCREEN_W))
+    row = -((SCREEN_H - 2 * rect.h * y) // (2 * SCREEN_H))
+    return (rect.left + max(col, 0), rect.top + max(row, 0))
+
+
+def _fitted_rects(
+    layout: str, window_size: tuple[int, int], gap: int, shown: int
+) -> tuple[pygame.Rect | None, pygame.Rect | None] | None:
+    """Fit mode: each screen's rectangle in the largest aspect-keeping box that fits, centred.
+
+    None when that box would be smaller than scale 1 (then whole scales apply).
+    Screen edges are the content edges scaled and rounded to whole window pixels.
+    """
+    cw, ch = content_size(layout, gap)
+    w, h = window_size
+    if w < cw or h < ch:
+        return None
+    if w * ch <= h * cw:  # width decides
+        box = (w, min(h, (2 * w * ch + cw) // (2 * cw)))
+    else:
+        box = (min(w, (2 * h * cw + ch) // (2 * ch)), h)
+    ox, oy = (w - box[0]) // 2, (h - box[1]) // 2
+
+    def edge_x(c: int) -> int:
+        return ox + (2 * c * box[0] + cw) // (2 * cw)
+
+    def edge_y(c: int) -> int:
+        return oy + (2 * c * box[1] + ch) // (2 * ch)
+
+    def rect(x0: int, y0: int) -> pygame.Rect:
+        left, top = edge_x(x0), edge_y(y0)
+        return pygame.Rect(left, top, edge_x(x0 + SCREEN_W) - left, edge_y(y0 + SCREEN_H) - top)
+
+    if layout == "vertical":
+        return (rect(0, 0), rect(0, SCREEN_H + gap))
+    if layout == "horizontal":
+        return (rect(0, 0), rect(SCREEN_W + gap, 0))
+    return (rect(0, 0), None) if shown == 0 else (None, rect(0, 0))
+
+
+def fit_viewport(
+    layout: str,
+    window_size: tuple[int, int],
+    *,
+    gap: int = 0,
+    shown: int = 1,
+    smooth: bool = False,
+) -> Viewport:
+    """The largest centred viewport of ``layout`` in a window of ``window_size``.
+
+    Whole-number mode (the default) uses the largest integer scale: a window
+    sized exactly for a scale gets that scale with origin (0, 0); a bigger one
+    (resized, maximised or fullscreen) gets black bars around the screens.
+    ``smooth`` (fit mode) scales by any factor to the largest size that keeps
+    the aspect, falling back to scale 1 in a window too small for it.
     """
     content = content_size(layout, gap)
+    if smooth:
+        fitted = _fitted_rects(layout, window_size, gap, shown)
+        if fitted is not None:
+            rects = [r for r in fitted if r is not None]
+            origin = (min(r.left for r in rects), min(r.top for r in rects))
+            scale = fit_scale(window_size, content)
+            return Viewport(layout, scale, gap, origin, shown, fitted)
     scale = fit_scale(window_size, content)
     origin = (
         (window_size[0] - content[0] * scale) // 2,
@@ -340,8 +457,18 @@ class Frontend(Protocol):
         """Handle all pending pygame events, feeding ``inp``; False once the window was closed."""
         ...
 
-    def present(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
-        """Show one composed 256x192 frame per screen."""
+    def present(
+        self,
+        top: pygame.Surface,
+        bottom: pygame.Surface,
+        *,
+        changed: tuple[bool, bool] = (True, True),
+    ) -> None:
+        """Show one composed 256x192 frame per screen.
+
+        ``changed`` says which screens differ from the frames presented before;
+        a window showing none of them need not be presented again.
+        """
         ...
 
     def close(self) -> None:
@@ -394,7 +521,13 @@ class HeadlessFrontend:
                 self._closed = True
         return not self._closed
 
-    def present(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
+    def present(
+        self,
+        top: pygame.Surface,
+        bottom: pygame.Surface,
+        *,
+        changed: tuple[bool, bool] = (True, True),
+    ) -> None:
         """Count the frame; nothing is drawn."""
         self.frames += 1
 
@@ -403,35 +536,62 @@ class HeadlessFrontend:
         self._closed = True
 
 
+Frames = Sequence[tuple[int, pygame.Surface, pygame.Rect]]
+"""(screen, composed 256x192 frame, window rectangle) of every screen a window shows."""
+
+
 class _Painter(Protocol):
-    def draw(self, frames: Sequence[tuple[int, pygame.Surface, pygame.Rect]]) -> None: ...
+    def draw(self, frames: Frames, fresh: tuple[bool, bool]) -> None:
+        """Draw and present the window; ``fresh`` screens' pictures changed since last time."""
+        ...
 
     def snapshot(self) -> pygame.Surface: ...
 
     def close(self) -> None: ...
 
 
+def _whole_multiple(rect: pygame.Rect) -> bool:
+    """A screen drawn at a whole-number scale, which fit mode also shows pixel-exact."""
+    scale = rect.w // SCREEN_W
+    return rect.size == (SCREEN_W * scale, SCREEN_H * scale)
+
+
 class _TexturePainter:
     """Draws through an SDL renderer: screens uploaded as textures, scaled by the GPU."""
 
-    def __init__(self, window: pygame.Window, vsync: bool) -> None:
+    def __init__(self, window: pygame.Window, vsync: bool, smooth: bool = False) -> None:
         from pygame._sdl2.video import Renderer
 
         self._renderer = Renderer(window, vsync=vsync)
-        self._textures: dict[int, Texture] = {}
-        self._placed: list[tuple[int, pygame.Rect]] = []
+        self._smooth = smooth
+        self._textures: dict[tuple[int, bool], Texture] = {}
+        self._placed: list[tuple[tuple[int, bool], pygame.Rect]] = []
 
-    def draw(self, frames: Sequence[tuple[int, pygame.Surface, pygame.Rect]]) -> None:
+    def draw(self, frames: Frames, fresh: tuple[bool, bool]) -> None:
         from pygame._sdl2.video import Texture
 
         renderer = self._renderer
-        for screen, surface, _ in frames:
-            texture = self._textures.get(screen)
+        self._placed = []
+        for screen, surface, rect in frames:
+            key = (screen, self._smooth and not _whole_multiple(rect))
+            self._placed.append((key, rect.copy()))
+            texture = self._textures.get(key)
             if texture is None:
-                texture = Texture(renderer, (SCREEN_W, SCREEN_H), streaming=True)
-                self._textures[screen] = texture
+                # SDL reads the filter from this hint when a texture is made: linear for
+                # fit mode's smooth scaling, nearest for crisp whole-number scales.
+                before = os.environ.get(_SCALE_QUALITY)
+                os.environ[_SCALE_QUALITY] = "linear" if key[1] else "nearest"
+                try:
+                    texture = Texture(renderer, (SCREEN_W, SCREEN_H), streaming=True)
+                finally:
+                    if before is None:
+                        del os.environ[_SCALE_QUALITY]
+                    else:
+                        os.environ[_SCALE_QUALITY] = before
+                self._textures[key] = texture
+            elif not fresh[screen]:
+                continue  # the texture still holds this picture
             texture.update(surface)
-        self._placed = [(screen, rect.copy()) for screen, _, rect in frames]
         self._render()
         renderer.present()
 
@@ -439,8 +599,8 @@ class _TexturePainter:
         renderer = self._renderer
         renderer.draw_color = pygame.Color(0, 0, 0, 255)
         renderer.clear()
-        for screen, rect in self._placed:
-            self._textures[screen].draw(dstrect=rect)
+        for key, rect in self._placed:
+            self._textures[key].draw(dstrect=rect)
 
     def snapshot(self) -> pygame.Surface:
         # Drawn again rather than read after present(): a presented back buffer is undefined.
@@ -455,11 +615,12 @@ class _TexturePainter:
 class _SurfacePainter:
     """Draws on the window surface with pygame.transform (no GPU needed)."""
 
-    def __init__(self, window: pygame.Window) -> None:
+    def __init__(self, window: pygame.Window, smooth: bool = False) -> None:
         self._window = window
+        self._smooth = smooth
         self._scaled: dict[int, pygame.Surface] = {}
 
-    def draw(self, frames: Sequence[tuple[int, pygame.Surface, pygame.Rect]]) -> None:
+    def draw(self, frames: Frames, fresh: tuple[bool, bool]) -> None:
         target = self._window.get_surface()
         target.fill((0, 0, 0))
         for screen, surface, rect in frames:
@@ -470,7 +631,10 @@ class _SurfacePainter:
             if scaled is None or scaled.get_size() != rect.size:
                 scaled = pygame.Surface(rect.size, 0, target)
                 self._scaled[screen] = scaled
-            pygame.transform.scale(surface, rect.size, scaled)
+            if self._smooth and not _whole_multiple(rect):
+                pygame.transform.smoothscale(surface, rect.size, scaled)
+            else:
+                pygame.transform.scale(surface, rect.size, scaled)
             target.blit(scaled, rect)
         self._window.flip()
 
@@ -489,6 +653,8 @@ class _ScreenWindow:
     painter: _Painter
     windowed_size: tuple[int, int]
     screen: int | None  # separate layout: the screen this window shows; else None
+    stale: bool = True  # must be presented at the next frame whatever changed
+    presents: int = 0  # how many times this window was presented
 
 
 class WindowFrontend:
@@ -501,6 +667,8 @@ class WindowFrontend:
         fullscreen: start fullscreen (F11 or Alt+Enter toggles).
         title: window title (the separate layout adds "top"/"bottom").
         config: key names for the hot keys, monitors, renderer choice.
+        fit: fit mode (smooth scaling to any size) instead of whole-number scales.
+        icon: the windows' icon.
 
     Attributes:
         layout: the layout.
@@ -518,6 +686,8 @@ class WindowFrontend:
         fullscreen: bool = False,
         title: str = "Petit Computer",
         config: ShimConfig | None = None,
+        fit: bool = False,
+        icon: pygame.Surface | None = None,
     ) -> None:
         if layout not in LAYOUTS:
             raise ValueError(f"unknown layout {layout!r} (expected one of {', '.join(LAYOUTS)})")
@@ -530,10 +700,13 @@ class WindowFrontend:
         self.gap = gap if layout in ("vertical", "horizontal") else 0
         self.shown = cfg.single_start_screen
         self.fullscreen = fullscreen
+        self.fit = fit
+        self._icon = icon
         self.renderer = ""
         self._closed = False
         self._input: Input | None = None
         self._drag_window: dict[Hashable, _ScreenWindow] = {}
+        self._cursor_shown: tuple[tuple[int, int], bool] | None = None
         self._fullscreen_key = key_code(cfg.fullscreen_key)
         self._swap_key = key_code(cfg.swap_key)
         self._swap_pad = PAD_BUTTONS[cfg.swap_pad]
@@ -573,6 +746,8 @@ class WindowFrontend:
             resizable=True,
             fullscreen_desktop=self.fullscreen,
         )
+        if self._icon is not None:
+            window.set_icon(self._icon)
         return _ScreenWindow(window, self._painter(window), size, screen)
 
     def _stack_on_one_monitor(self) -> None:
@@ -608,14 +783,14 @@ class WindowFrontend:
         choice = self.config.renderer
         if choice in ("auto", "texture"):
             try:
-                painter: _Painter = _TexturePainter(window, self.config.vsync)
+                painter: _Painter = _TexturePainter(window, self.config.vsync, self.fit)
                 self.renderer = "texture"
                 return painter
             except (ImportError, pygame.error):
                 if choice == "texture":
                     raise
         self.renderer = "surface"
-        return _SurfacePainter(window)
+        return _SurfacePainter(window, self.fit)
 
     # ------------------------------------------------------------------ geometry
 
@@ -628,8 +803,10 @@ class WindowFrontend:
         size = tuple(entry.window.size)
         window_size = (int(size[0]), int(size[1]))
         if entry.screen is not None:
-            return fit_viewport("separate", window_size, shown=entry.screen)
-        return fit_viewport(self.layout, window_size, gap=self.gap, shown=self.shown)
+            return fit_viewport("separate", window_size, shown=entry.screen, smooth=self.fit)
+        return fit_viewport(
+            self.layout, window_size, gap=self.gap, shown=self.shown, smooth=self.fit
+        )
 
     def _entry_for(self, event: pygame.event.Event) -> _ScreenWindow:
         """The window an event belongs to (the bottom screen's window if it does not say)."""
@@ -649,6 +826,8 @@ class WindowFrontend:
             return False
         for event in pygame.event.get():
             kind = event.type
+            if kind in _REDRAW_EVENTS:
+                self._mark_stale(event)
             if kind == pygame.WINDOWCLOSE:
                 self._closed = True
             elif kind == pygame.KEYDOWN and self._hot_key(event):
@@ -667,23 +846,61 @@ class WindowFrontend:
                 self._closed = True
         return not self._closed
 
-    def present(self, top: pygame.Surface, bottom: pygame.Surface) -> None:
-        """Draw both frames into the windows, scaled and letterboxed, with the stylus cursor."""
+    def present(
+        self,
+        top: pygame.Surface,
+        bottom: pygame.Surface,
+        *,
+        changed: tuple[bool, bool] = (True, True),
+    ) -> None:
+        """Draw the frames into the windows, scaled and letterboxed, with the stylus cursor.
+
+        A window is presented only when a screen it shows changed (``changed``,
+        or the stylus cursor moved), or after the window system asked for a
+        redraw (exposed, resized, focus, fullscreen, swapped screens); an idle
+        game costs no drawing at all.
+        """
         if self._closed:
             return
         inp = self._input
-        if inp is not None and inp.cursor_visible:
-            bottom = bottom.copy()
-            draw_cursor(bottom, inp.cursor_pos, inp.cursor_touching)
+        cursor = (
+            (inp.cursor_pos, inp.cursor_touching)
+            if inp is not None and inp.cursor_visible
+            else None
+        )
+        fresh = (changed[0], changed[1] or cursor != self._cursor_shown)
+        self._cursor_shown = cursor
         surfaces = (top, bottom)
         for entry in self.windows:
+            shown_fresh = (entry.stale or fresh[0], entry.stale or fresh[1])
+            if not any(shown_fresh[screen] for screen in self._shows(entry)):
+                continue
             view = self._viewport(entry)
             frames = []
             for screen in (0, 1):
                 rect = view.screen_rect(screen)
                 if rect is not None:
                     frames.append((screen, surfaces[screen], rect))
-            entry.painter.draw(frames)
+            if cursor is not None and shown_fresh[1] and any(f[0] == 1 for f in frames):
+                marked = bottom.copy()
+                draw_cursor(marked, *cursor)
+                frames = [(s, marked if s == 1 else f, r) for s, f, r in frames]
+            entry.painter.draw(frames, shown_fresh)
+            entry.stale = False
+            entry.presents += 1
+
+    def _shows(self, entry: _ScreenWindow) -> tuple[int, ...]:
+        """The screens a window shows now."""
+        if entry.screen is not None:
+            return (entry.screen,)
+        return (self.shown,) if self.layout == "single" else (0, 1)
+
+    def _mark_stale(self, event: pygame.event.Event) -> None:
+        """The window system wants a window (or, if the event names none, all) drawn again."""
+        window = getattr(event, "window", None)
+        for entry in self.windows:
+            if window is None or entry.window.id == window.id:
+                entry.stale = True
 
     def snapshot(self, index: int = 0) -> pygame.Surface:
         """A copy of what window ``index`` shows after the last :meth:`present` (bars included)."""
@@ -705,6 +922,7 @@ class WindowFrontend:
         """Switch every window between windowed and fullscreen on its monitor."""
         self.fullscreen = not self.fullscreen
         for entry in self.windows:
+            entry.stale = True
             if self.fullscreen:
                 entry.window.set_fullscreen(desktop=True)
             else:
@@ -716,6 +934,8 @@ class WindowFrontend:
         if self.layout != "single":
             return
         self.shown = 1 - self.shown
+        for entry in self.windows:
+            entry.stale = True
         inp = self._input
         if inp is not None:
             owner = inp.stylus_owner()
@@ -800,6 +1020,8 @@ def create_frontend(
     fullscreen: bool = False,
     title: str = "Petit Computer",
     config: ShimConfig | None = None,
+    fit: bool = False,
+    icon: pygame.Surface | None = None,
 ) -> Frontend:
     """Open the display front-end the machine shows its screens in.
 
@@ -813,6 +1035,10 @@ def create_frontend(
         fullscreen: start fullscreen, integer-scaled and centred.
         title: window title.
         config: player settings; ``None`` for the defaults.
+        fit: fit mode: scale smoothly to the largest size that keeps the aspect
+            when the window is resized, maximised or fullscreen (default: the
+            largest whole-number scale, pixel-exact).
+        icon: the windows' icon (default: the one SDL gives).
 
     Raises:
         ValueError: unknown layout, scale outside 0..6 or a negative gap.
@@ -823,5 +1049,12 @@ def create_frontend(
             raise ValueError(f"bad scale {scale} or gap {gap}")
         return HeadlessFrontend(config)
     return WindowFrontend(
-        layout=layout, scale=scale, gap=gap, fullscreen=fullscreen, title=title, config=config
+        layout=layout,
+        scale=scale,
+        gap=gap,
+        fullscreen=fullscreen,
+        title=title,
+        config=config,
+        fit=fit,
+        icon=icon,
     )

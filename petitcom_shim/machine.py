@@ -29,6 +29,7 @@ from petitcom_shim.mml import parse as parse_mml
 from petitcom_shim.numbers import to_int
 from petitcom_shim.sound import Sound
 from petitcom_shim.video.bg import BGLayer, decode_tile, tile_word
+from petitcom_shim.video.changes import ScreenWatch
 from petitcom_shim.video.chr import ChrStore, ResourceRef, parse_resource
 from petitcom_shim.video.compose import ScreenVideo, Visibility
 from petitcom_shim.video.console import Console
@@ -51,6 +52,16 @@ SCREEN_H = 192
 def _to_ptc(text: str) -> bytes:
     """Console text encoding: characters outside the PTC set print as a placeholder."""
     return charset.to_ptc(text, errors="replace")
+
+
+def _load_icon(icon: pygame.Surface | str | Path) -> pygame.Surface:
+    """The window icon as a surface; a file that cannot be read is a one-line error."""
+    if isinstance(icon, pygame.Surface):
+        return icon
+    try:
+        return pygame.image.load(str(icon))
+    except (pygame.error, OSError) as exc:
+        raise IllegalFunctionCall(f"window icon {icon}: {exc}") from None
 
 
 def _screen(s: int) -> int:
@@ -77,6 +88,10 @@ class Machine:
             after SELECT goes down raises :class:`~petitcom_shim.errors.Break`. Off by
             default, so a program can use SELECT as an ordinary button; also settable
             later as the attribute of the same name.
+        fit: Fit mode: a resized, maximised or fullscreen window scales the screens
+            smoothly to the largest size that keeps the aspect, instead of the largest
+            whole-number scale (pixel-exact, the default).
+        icon: Window icon, a surface (32x32 or 64x64 suit most desktops) or an image file.
     """
 
     def __init__(
@@ -93,6 +108,8 @@ class Machine:
         config: ShimConfig | None = None,
         audio: bool | None = None,
         select_break: bool = False,
+        fit: bool = False,
+        icon: pygame.Surface | str | Path | None = None,
     ) -> None:
         self.headless = headless
         self.select_break = select_break
@@ -111,6 +128,8 @@ class Machine:
             fullscreen=fullscreen,
             title=title,
             config=config,
+            fit=fit,
+            icon=None if icon is None or headless else _load_icon(icon),
         )
         self.sound = Sound(enabled=audio if audio is not None else not headless)
         self.bgm = Bgm(enabled=self.sound.enabled, clock=lambda: self._frames / FPS)
@@ -126,6 +145,10 @@ class Machine:
         self.grp_pages = tuple(GrpPage() for _ in range(4))
         self.vis = Visibility()
         self._surfaces = (new_surface(SCREEN_W, SCREEN_H), new_surface(SCREEN_W, SCREEN_H))
+        self._watches = (ScreenWatch(0, self.chr), ScreenWatch(1, self.chr))
+        #: How many times each screen was composed; a frame where nothing on a
+        #: screen changed does not compose it (tests and benchmarks read this).
+        self.compositions = [0, 0]
         self._cpage = 0
         self._bgpage = 0
         self._sppage = 0
@@ -158,9 +181,32 @@ class Machine:
         self._frames += 1
         self.bgm.update()
         if not self.headless:
-            self.frontend.present(self.screen_surface(0), self.screen_surface(1))
+            changed = (self._refresh(0), self._refresh(1))
+            self.frontend.present(*self._surfaces, changed=changed)
         if self.realtime:
             self._clock.tick(FPS)
+
+    def _refresh(self, s: int) -> bool:
+        """Compose screen ``s`` if anything it shows changed since it was last composed.
+
+        Returns:
+            True if the screen was composed (its picture may differ).
+        """
+        video = self.screens[s]
+        page = self.grp_pages[video.grp_disp]
+        if not self._watches[s].check(video, page, self.vis):
+            return False
+        video.compose(self._surfaces[s], page, self.vis)
+        self.compositions[s] += 1
+        return True
+
+    def changes(self, screen: int) -> tuple[str, ...]:
+        """What differed on a screen when it was last looked at (for tests and profiling).
+
+        Kinds as :data:`petitcom_shim.video.changes.CHANGE_KINDS` names them
+        (``"console"``, ``"sprites"``, ...); empty when that frame was clean.
+        """
+        return self._watches[_screen(screen)].changes
 
     @property
     def maincntl(self) -> int:
@@ -222,12 +268,14 @@ class Machine:
                 setattr(self.vis, name, bool(value))
 
     def screen_surface(self, screen: int) -> pygame.Surface:
-        """The composed 256x192 frame of a screen (owned by the machine: copy to keep it)."""
+        """The composed 256x192 frame of a screen (owned by the machine: copy to keep it).
+
+        It is composed again only if something on the screen changed since the
+        last time; do not draw on it.
+        """
         s = _screen(screen)
-        video = self.screens[s]
-        target = self._surfaces[s]
-        video.compose(target, self.grp_pages[video.grp_disp], self.vis)
-        return target
+        self._refresh(s)
+        return self._surfaces[s]
 
     def screen_array(self, screen: int) -> npt.NDArray[np.uint8]:
         """The composed frame as a numpy (192, 256, 3) uint8 array."""

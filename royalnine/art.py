@@ -11,9 +11,15 @@ from __future__ import annotations
 
 from importlib import resources
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from royalnine.core.cards import Card
+import numpy as np
+import numpy.typing as npt
+
+from royalnine.core.cards import Card, Colour
+
+if TYPE_CHECKING:
+    import pygame
 
 SHEET_SP = "cards_sp.png"
 SHEET_BG = "table_bg.png"
@@ -115,6 +121,46 @@ SP_PALETTES: dict[int, dict[int, str]] = {
     SP_SCORED: {**_CARD, 1: "F8F8F8", 2: "B8F8A8", 5: "80D870", **_BACK},
     SP_STAR: {3: "F8E040"},
 }
+
+
+#: Side of the window icon in pixels (a 32x32 drawing at twice the size).
+ICON_SIZE = 64
+
+
+def _sprite_pixels(sheet: npt.NDArray[np.uint8], chr_: int) -> npt.NDArray[np.uint8]:
+    """The 32x32 colour indices of a sprite character of the SP sheet (1-D tile mapping)."""
+    first = 4 * chr_  # 8x8 tiles, 16 of them in row order make a 32x32 sprite
+    tiles_per_row = sheet.shape[1] // 8
+    out = np.zeros((SPRITE_SIZE, SPRITE_SIZE), np.uint8)
+    for k in range(16):
+        t = first + k
+        ty, tx = divmod(t, tiles_per_row)
+        oy, ox = divmod(k, 4)
+        tile = sheet[ty * 8 : ty * 8 + 8, tx * 8 : tx * 8 + 8]
+        out[oy * 8 : oy * 8 + 8, ox * 8 : ox * 8 + 8] = tile
+    return out
+
+
+def window_icon() -> pygame.Surface:
+    """Our window icon: a red nine over a face-down card, drawn from our own card sheet.
+
+    The two 24x32 cards overlap on a 32x32 square (transparent elsewhere),
+    shown at twice the size so it stays crisp on high-density desktops.
+    """
+    import pygame
+
+    indices = pygame.surfarray.array2d(pygame.image.load(str(data_path(SHEET_SP)))).T
+    sheet = np.ascontiguousarray(indices, dtype=np.uint8)
+    rgba = np.zeros((SPRITE_SIZE, SPRITE_SIZE, 4), np.uint8)
+    colours = SP_PALETTES[SP_NORMAL]
+    for chr_, dx in ((CARD_BACK_CHR, 0), (card_chr(Card(Colour.RED, 9)), SPRITE_SIZE - CARD_W)):
+        card = _sprite_pixels(sheet, chr_)[:, :CARD_W]
+        for index, hex_rgb in colours.items():
+            ys, xs = np.nonzero(card == index)
+            rgba[ys, xs + dx, :3] = [int(hex_rgb[i : i + 2], 16) for i in (0, 2, 4)]
+            rgba[ys, xs + dx, 3] = 255
+    big = rgba.repeat(ICON_SIZE // SPRITE_SIZE, 0).repeat(ICON_SIZE // SPRITE_SIZE, 1)
+    return pygame.image.frombuffer(big.tobytes(), (ICON_SIZE, ICON_SIZE), "RGBA").copy()
 
 
 class ArtTarget(Protocol):

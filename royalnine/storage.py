@@ -114,6 +114,7 @@ class Settings:
     layout: str = "vertical"
     scale: int = 0
     fullscreen: bool = False
+    fit: bool = False  # resized windows scale smoothly instead of by whole numbers
     difficulty: str = "hard"
     hints: bool = False
     claim_after_s: int = 86_400
@@ -146,6 +147,7 @@ class Settings:
             layout=layout if isinstance(layout, str) and layout in LAYOUTS else d.layout,
             scale=self.scale if _int_in(self.scale, 0, 6) else d.scale,
             fullscreen=self.fullscreen if isinstance(self.fullscreen, bool) else d.fullscreen,
+            fit=self.fit if isinstance(self.fit, bool) else d.fit,
             difficulty=(
                 difficulty
                 if isinstance(difficulty, str) and difficulty in DIFFICULTIES

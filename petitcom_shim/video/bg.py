@@ -19,7 +19,7 @@ from petitcom_shim.errors import IllegalFunctionCall, OutOfRange
 from petitcom_shim.numbers import to_int
 from petitcom_shim.video.chr import ChrStore
 from petitcom_shim.video.interp import Tween
-from petitcom_shim.video.palette import Palettes
+from petitcom_shim.video.palette import KEY_PIXEL, Palettes
 from petitcom_shim.video.surfaces import keyed_surface
 
 __all__ = ["MAP_SIZE", "BGLayer", "BGScreen", "decode_tile", "encode_tile", "flipped_tiles"]
@@ -28,6 +28,9 @@ MAP_SIZE = 64
 WRAP = MAP_SIZE * 8
 #: Above this many dirty tiles, re-render the whole map in one vectorised pass.
 _BULK = 192
+#: Compositions a map must stay unchanged before its surface is run-length encoded
+#: (encoding and decoding cost about a full blit each, so not for maps changing often).
+_RLE_AFTER = 30
 
 
 def encode_tile(chr_: int, pal: int = 0, h: int = 0, v: int = 0) -> int:
@@ -81,6 +84,7 @@ class BGLayer:
         self.dirty: set[tuple[int, int]] = set()
         self.all_dirty = True
         self.index = np.full((WRAP, WRAP), 256, np.intp)  # [x, y] colour numbers
+        self._quiet = 0  # compositions since the map last changed
 
     def put(self, x: int, y: int, word: int) -> None:
         """Set one tile; coordinates wrap at 64 (``AND 63``)."""
@@ -110,7 +114,17 @@ class BGLayer:
 
         ``index`` keeps every pixel's colour number (256 = transparent), so a
         palette change (``recolour``) is one table lookup, not a re-render.
+        A map that stays unchanged for :data:`_RLE_AFTER` compositions is
+        run-length encoded, which SDL blits far faster; a change decodes it.
         """
+        if self.all_dirty or recolour or self.dirty:
+            if self._quiet >= _RLE_AFTER:
+                self.surface.set_colorkey(KEY_PIXEL)  # plain again before writing pixels
+            self._quiet = 0
+        elif self._quiet < _RLE_AFTER:
+            self._quiet += 1
+            if self._quiet == _RLE_AFTER:
+                self.surface.set_colorkey(KEY_PIXEL, pygame.RLEACCEL)
         if self.all_dirty:
             words = self.map.astype(np.intp)
             pix = flipped[(words >> 10) & 3, words & 0x3FF]  # (64, 64, 8, 8)

@@ -26,6 +26,9 @@ from petitcom_shim.video.surfaces import surface_from_pixels
 
 __all__ = ["ScreenVideo", "Visibility"]
 
+#: Compositions a GRP page must stay unchanged before it is run-length encoded.
+_RLE_AFTER = 30
+
 
 @dataclass
 class Visibility:
@@ -60,6 +63,7 @@ class ScreenVideo:
         self.gcolor = 0
         self._grp_key: tuple[int, int, int] = (0, -1, -1)
         self._grp_surface: pygame.Surface | None = None
+        self._grp_shown = 0  # compositions the cached GRP surface has served unchanged
 
     def step(self) -> None:
         """Advance this screen's interpolations and animations by one frame."""
@@ -77,6 +81,13 @@ class ScreenVideo:
             lut[0] = KEY_PIXEL
             self._grp_surface = surface_from_pixels(lut[page.pixels])
             self._grp_key = key
+            self._grp_shown = 0
+        elif self._grp_shown < _RLE_AFTER:
+            self._grp_shown += 1
+            if self._grp_shown == _RLE_AFTER:
+                # A page that stays: run-length encode it, which SDL blits far faster
+                # (not at once: a page drawn every few frames would pay for encoding).
+                self._grp_surface.set_colorkey(KEY_PIXEL, pygame.RLEACCEL)
         return self._grp_surface
 
     def _show_grp(self, target: pygame.Surface, page: GrpPage) -> None:

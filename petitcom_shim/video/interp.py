@@ -7,6 +7,8 @@ import numpy.typing as npt
 
 __all__ = ["Tween", "TweenArray"]
 
+_NOWHERE = (np.zeros(0, np.intp), np.zeros(0, np.intp))
+
 
 class Tween:
     """A value moving linearly to a target over a number of frames.
@@ -73,6 +75,7 @@ class TweenArray:
         self.end = self.value.copy()
         self.frames = np.zeros(self.value.shape, np.int64)
         self.left = np.zeros(self.value.shape, np.int64)
+        self._moving = False  # fast path: a frame with nothing under way costs nothing
 
     def reset(self, row: int) -> None:
         """Put a row back to the initial values, at rest."""
@@ -89,17 +92,22 @@ class TweenArray:
             self.start[row, cols] = self.value[row, cols]
             self.end[row, cols] = target
             self.frames[row, cols] = self.left[row, cols] = int(frames)
+            self._moving = True
 
     def step(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
         """Advance every moving value by one frame; returns the (rows, cols) that moved."""
-        where = np.nonzero(self.left)
-        if len(where[0]):
-            left = self.left[where] - 1
-            self.left[where] = left
-            total = self.frames[where]
-            start = self.start[where]
-            self.value[where] = start + (self.end[where] - start) * (total - left) / total
-            if not left.all():
-                done = (where[0][left == 0], where[1][left == 0])
-                self.value[done] = self.end[done]  # land exactly on the target
+        if not self._moving:
+            return _NOWHERE
+        # Whole-table arithmetic, kept only where a value moves: cheaper than gathering and
+        # scattering when many move, and the same operations in the same order as Tween.
+        moving = self.left > 0
+        where = np.nonzero(moving)
+        if not len(where[0]):
+            self._moving = False
+            return where[0], where[1]
+        self.left -= moving
+        with np.errstate(divide="ignore", invalid="ignore"):  # rows at rest have 0 frames
+            stepped = self.start + (self.end - self.start) * (self.frames - self.left) / self.frames
+        np.copyto(self.value, stepped, where=moving)
+        np.copyto(self.value, self.end, where=moving & (self.left == 0))  # land exactly
         return where[0], where[1]

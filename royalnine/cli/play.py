@@ -21,7 +21,7 @@ PROCESS_START = time.perf_counter()
 SHIM_FILE = "shim.toml"
 SHIM_LAYOUTS = {"side": "horizontal"}
 """The game's layout names that the shim spells differently."""
-RUN_OPTIONS = ("layout", "scale", "fullscreen", "lang", "tens", "rounds")
+RUN_OPTIONS = ("layout", "scale", "fullscreen", "fit", "lang", "tens", "rounds")
 
 
 def shim_layout(layout: str) -> str:
@@ -47,6 +47,13 @@ def _common(p: argparse.ArgumentParser) -> None:
         choices=LAYOUTS,
         default=None,
         help="how the two screens sit in the window (this run only)",
+    )
+    p.add_argument(
+        "--fit",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a resized or maximised window scales smoothly (default: whole-number scales; "
+        "this run only)",
     )
     p.add_argument(
         "--scale",
@@ -188,6 +195,7 @@ def _invisible() -> bool:
 def run_play(args: argparse.Namespace) -> int:
     """Open the window and run the game until it is closed."""
     from petitcom_shim import Machine
+    from royalnine.art import window_icon
     from royalnine.game import new_game
 
     storage, saved, overrides = _options(args)
@@ -199,6 +207,8 @@ def run_play(args: argparse.Namespace) -> int:
         title="Royal Nine",
         audio=True,  # MUSIC and SOUND FX can be turned on in OPTIONS at any time
         config=_shim_config(args, storage),
+        fit=bool(settings.fit),
+        icon=window_icon(),
     )
     if _invisible() and not os.environ.get("SDL_VIDEODRIVER"):
         m.close()
@@ -222,6 +232,7 @@ def run_play(args: argparse.Namespace) -> int:
 def run_demo(args: argparse.Namespace) -> int:
     """Play a CPU-vs-CPU match through the UI, optionally saving screenshots."""
     from petitcom_shim import Machine
+    from royalnine.art import window_icon
     from royalnine.game import new_game
     from royalnine.screens.autoplay import AutoPlayer
 
@@ -241,6 +252,8 @@ def run_demo(args: argparse.Namespace) -> int:
         title="Royal Nine demo",
         audio=settings.music or settings.effects,
         config=_shim_config(args, storage),
+        fit=bool(settings.fit),
+        icon=None if args.headless else window_icon(),
     )
     seed = args.seed if args.seed is not None else 2013
     app = new_game(m, storage, saved, overrides=overrides, seed=seed)

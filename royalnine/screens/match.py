@@ -96,6 +96,8 @@ class MatchScene:
         self.message: Message | None = None
         self.flash: tuple[Target, int] | None = None
         self.dirty = True
+        self._input_seen = True  # this frame brought stylus, pad or file input
+        self._sprites_steady = False  # the sprites were drawn with nothing pending since
         self.boards: tuple[SpriteBoard, SpriteBoard] | None = None
         self.opponent: Opponent | None = None
         """The seat not played on this machine (vs CPU); None when both seats are here."""
@@ -223,6 +225,7 @@ class MatchScene:
             return self.pause(app)
         if inp.touch_down is not None:
             self._menu_down = BUTTON_RECTS[Zone.MENU].contains(*inp.touch_down)
+        self._input_seen = bool(inp.keys or inp.touching or inp.touch_up or inp.dropped)
         exchange = remote_frame(app, self, inp)
         if exchange is not None:
             return exchange
@@ -386,6 +389,8 @@ class MatchScene:
 
     def place_input(self, app: App, inp: InputFrame) -> None:
         """Stylus and pad while the bottom seat places."""
+        if not (inp.keys or inp.touch_down or inp.touch_move or inp.touch_up):
+            return  # (no need to build the view on the many frames of waiting)
         ctrl = self.ctrl[self.bottom_seat]
         v = self.view()
         outcomes: list[Outcome] = []

@@ -63,8 +63,15 @@ def render(scene: MatchScene, app: App, *, force: bool = False) -> None:
             draw_handover(scene, app)
             scene.dirty = False
         return
+    # Waiting for the player with nothing happening: the cards would be described
+    # exactly as last frame, so skip even describing them (an idle frame is free).
+    steady = scene.state == "place" and scene.flash is None
+    steady = steady and not (force or scene.dirty or scene._input_seen)
+    if steady and scene._sprites_steady:
+        return
     v = scene.view()
     draw_sprites(scene, app, v)
+    scene._sprites_steady = steady
     if force or scene.dirty:
         draw_top(scene, app, v)
         draw_bottom(scene, app, v)

@@ -20,6 +20,9 @@ from royalnine.storage import DIFFICULTIES, LAYOUTS, VOLUMES, Settings
 
 ROUND_CHOICES = (1, 3, 5, 7, 9)
 SCALES = (0, 1, 2, 3, 4)
+#: The SCALE row's values: whole-number start scales, then FIT (opens like AUTO, and a
+#: resized or maximised window scales smoothly; no row of its own: the screen is full).
+SCALE_CHOICES = (*((scale, False) for scale in SCALES), (0, True))
 ROWS = ("lang", "tens", "rounds", "music", "effects", "difficulty", "layout", "scale")
 #: The bottom screen's height less a margin: rows are separate 3-tile buttons while they fit.
 SCREEN_H = 176
@@ -100,6 +103,8 @@ class OptionsScene:
         if key == "layout":
             return app.t("lay_" + s.layout)
         if key == "scale":
+            if s.fit:
+                return app.t("opt_fit")
             return app.t("opt_auto") if s.scale == 0 else f"{s.scale}x"
         return ""
 
@@ -162,6 +167,12 @@ class OptionsScene:
         elif choice == "layout":
             app.choose("layout", str(_cycle(LAYOUTS, s.layout)))
         elif choice == "scale":
-            app.choose("scale", int(str(_cycle(SCALES, s.scale))))
+            scale, fit = SCALE_CHOICES[
+                (SCALE_CHOICES.index((s.scale, s.fit)) + 1) % len(SCALE_CHOICES)
+                if (s.scale, s.fit) in SCALE_CHOICES
+                else 0
+            ]
+            app.choose("scale", scale)
+            app.choose("fit", fit)
         self.enter(app)
         return None
