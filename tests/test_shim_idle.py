@@ -84,7 +84,7 @@ CHANGES: dict[str, tuple[Change, int, str]] = {
     "bg offset": (lambda m: (m.bgpage(0), m.bgofs(1, 5, 0)), 0, "display"),
     "bg clip": (lambda m: (m.bgpage(1), m.bgclip(0, 0, 10, 10)), 1, "display"),
     "sprite move": (lambda m: (m.sppage(0), m.spofs(0, 41, 40)), 0, "sprites"),
-    "sprite look": (lambda m: (m.sppage(1), m.spchr(0, 0, 2)), 1, "sprites"),
+    "sprite look": (lambda m: (m.sppage(1), m.spchr(0, 0, 2, 0, 0, 0)), 1, "sprites"),
     "sprite angle": (lambda m: (m.sppage(0), m.spangle(0, 90)), 0, "sprites"),
     "sprite cleared": (lambda m: (m.sppage(1), m.spclr(0)), 1, "sprites"),
     "grp draw": (lambda m: (m.gpage(0), m.gpset(100, 100, 3)), 0, "grp"),
@@ -125,14 +125,14 @@ SAME_AGAIN: dict[str, Change] = {
     "fill with the same tile": lambda m: (m.bgpage(0), m.bgfill(1, 0, 0, 31, 23, 1, 2)),
     "move a sprite where it is": lambda m: (m.sppage(0), m.spofs(0, 40, 40)),
     "sub-pixel sprite move": lambda m: (m.sppage(0), m.spofs(0, 40.5, 40.25)),
-    "same sprite look": lambda m: (m.sppage(0), m.spchr(0, 0, 1)),
+    "same sprite look": lambda m: (m.sppage(0), m.spchr(0, 0, 1, 0, 0, 0)),
     "same colour": lambda m: (m.bgpage(0), m.colset("BG", 33, _rrggbb(*m.colread("BG", 33)))),
     "same character": lambda m: (m.bgpage(0), m.chrset("BGU0", 1, "1234" * 16)),
     "same visibility": lambda m: m.visible(console=True, bg0=True),
     "empty page cleared": lambda m: (m.gpage(1), m.gcls(0)),
     "a page nobody shows": lambda m: (m.gpage(0, draw=3), m.gline(0, 0, 200, 100, 9)),
     "same pixels again": lambda m: (m.gpage(0, draw=0), m.gline(0, 0, 50, 50, 7)),
-    "a hidden sprite moves": lambda m: (m.sppage(0), m.spofs(50, 10, 10)),
+    "a sprite moved to where it is": lambda m: (m.sppage(0), m.spofs(0, 40, 40)),
 }
 
 
