@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
+from petitcom_shim.qr import decode_image
 from royalnine.cli import main
+from royalnine.remote.files import code_from_text
 from royalnine.storage import Settings, Storage
 
 
@@ -152,7 +154,7 @@ def test_bad_input_is_one_line_and_changes_nothing(
     ok(capsys, a, "host", "--rounds", "1")
     (saved,) = (a / "remote").glob("*/session.json")
     before = saved.read_text()
-    for args in (("read", "r9:AAAA"), ("read", "nonsense"), ("place", "1", "2"), ("rollback",)):
+    for args in (("read", "AAAAA BBBBB"), ("read", "nonsense"), ("place", "1", "2"), ("rollback",)):
         status, doc = run(capsys, a, *args)
         assert status == 1 and "\n" not in doc["error"], args
     assert saved.read_text() == before
@@ -195,6 +197,8 @@ def test_the_console_command_runs_in_a_real_terminal_process(tmp_path: Path) -> 
     )
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
-    assert doc["ok"] and doc["last_code_text"].startswith("r9:")
+    assert doc["ok"] and code_from_text(doc["last_code_text"]) == decode_image(
+        next(tmp_path.glob("remote/*/move-01.png"))
+    )
     done = subprocess.run([*base, "place", *home, "0"], capture_output=True, text=True, env=env)
     assert done.returncode == 1 and done.stderr.count("\n") == 1

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -30,7 +31,7 @@ from typing import Any
 
 from royalnine.core.cards import Card
 from royalnine.core.errors import BadCard, IllegalMove, RoyalNineError
-from royalnine.core.files import write_atomic
+from royalnine.core.files import UnreadableFile, read_capped, write_atomic
 from royalnine.core.match import MatchConfig
 from royalnine.remote.codec import BadCode
 from royalnine.remote.files import (
@@ -67,7 +68,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="play a remote match by QR codes from the terminal",
         description="Play a remote match by QR codes, one code per step, on the same saved "
         "state as the game. CODE is an image file (PNG or photo), a text file holding a "
-        "text code, or the text code itself (r9:...).",
+        "text code, or the text code itself (groups of five letters and digits).",
     )
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
 
@@ -134,22 +135,28 @@ def run(args: argparse.Namespace) -> int:
 # -- reading and writing codes --
 
 
+MAX_TEXT_FILE = 16_000
+"""A file holding a text code is a few hundred bytes."""
+
+
 def read_code(arg: str) -> bytes:
     """A code from an image file, a text file holding a text code, or a text code."""
     path = Path(arg)
-    if arg.strip().lower().startswith("r9:") and not path.exists():
-        return code_from_text(arg)
-    if not path.is_file():
-        raise CliError(f"{arg}: no such file, and not a text code (r9:...)")
-    head = path.read_bytes()[:3]
-    if head.lower() == b"r9:":
-        return code_from_text(path.read_text(encoding="utf-8", errors="replace"))
+    if not os.path.lexists(path):
+        try:
+            return code_from_text(arg)
+        except BadCode as exc:
+            raise CliError(f"{arg[:40]}: no such file, and not a text code ({exc})") from None
     from petitcom_shim.qr import QRError, decode_image
 
     try:
         return decode_image(path)
     except QRError as exc:
-        raise CliError(f"{path.name}: {exc}") from None
+        image_error = exc
+    try:  # not an image: perhaps a file holding a text code
+        return code_from_text(read_capped(path, MAX_TEXT_FILE).decode("utf-8"))
+    except (UnreadableFile, FileNotFoundError, UnicodeDecodeError, BadCode):
+        raise CliError(f"{path.name}: {image_error}") from None
 
 
 def write_code(storage: Storage, session: RemoteSession, number: int, out: Path | None) -> Path:

@@ -3,50 +3,38 @@
 Everything lives under the home folder (``HOME/remote/...``): the match in
 progress (``current.json``), each match's codes (``<MATCH>/move-NN.png``) and,
 when a match ends or is claimed, its transcript (``<MATCH>/transcript.txt``).
-Also the plain text form of a code, for terminals, scripts and chat messages.
+Also the text form of a code (the game's own, from :mod:`royalnine.remote.textcode`),
+for terminals, scripts and chat messages.
 No pygame here: the QR images are made by the callers.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
+import re
 from pathlib import Path
 
 from royalnine.core.errors import RoyalNineError
 from royalnine.core.files import UnreadableFile, parse_json, read_capped, write_atomic
-from royalnine.remote.codec import MAX_MESSAGE, BadCode
+from royalnine.remote.codec import BadCode
 from royalnine.remote.session import RemoteSession
+from royalnine.remote.textcode import from_text, to_text
 from royalnine.storage import Storage
 
 REMOTE_DIR = "remote"
 CURRENT_FILE = "remote/current.json"
 TRANSCRIPT_FILE = "transcript.txt"
-TEXT_PREFIX = "r9:"
+HEX_LINE = re.compile(r"[0-9a-fA-F]+")
 
 
 def code_to_text(code: bytes) -> str:
-    """A code as one line of text: ``r9:`` then base64url without padding.
-
-    The only place the text form is made (with :func:`code_from_text`, the only
-    place it is read), so another text form can replace it in one spot.
-    """
-    return TEXT_PREFIX + base64.urlsafe_b64encode(code).decode("ascii").rstrip("=")
+    """A code as text, for terminals and messengers: :func:`royalnine.remote.textcode.to_text`
+    (typo-evident groups of five), the same form the game copies and pastes."""
+    return to_text(code)
 
 
 def code_from_text(text: str) -> bytes:
-    """The code in a text made by :func:`code_to_text` (spaces and line breaks ignored)."""
-    compact = "".join(text.split())
-    if not compact.lower().startswith(TEXT_PREFIX):
-        raise BadCode(f"not a Royal Nine text code (it does not start with {TEXT_PREFIX})")
-    body = compact[len(TEXT_PREFIX) :]
-    if len(body) > MAX_MESSAGE * 2:
-        raise BadCode("not a Royal Nine text code (too long)")
-    try:
-        padded = body + "=" * (-len(body) % 4)
-        return base64.b64decode(padded, altchars=b"-_", validate=True)
-    except (binascii.Error, ValueError):
-        raise BadCode("damaged Royal Nine text code (not base64url)") from None
+    """The code in a text made by :func:`code_to_text`; BadCode (one line) for a typo."""
+    return from_text(text)
 
 
 def current_path(home: Path) -> Path:
@@ -184,8 +172,8 @@ def parse_transcript(text: str) -> tuple[list[bytes], list[str]]:
             notes.append(line[1:].strip())
             continue
         try:
-            is_text = line.lower().startswith(TEXT_PREFIX)
-            codes.append(code_from_text(line) if is_text else bytes.fromhex(line))
+            is_hex = HEX_LINE.fullmatch(line) is not None
+            codes.append(bytes.fromhex(line) if is_hex else code_from_text(line))
         except (ValueError, BadCode) as exc:
             raise BadCode(f"line {number} is not a code: {exc}") from None
     return codes, notes
