@@ -19,6 +19,7 @@ from royalnine.remote.session import RemoteSession, check_transcript
 from royalnine.screens.match import MatchScene
 from royalnine.screens.remote import CURRENT_FILE, RemoteLink, remote_match_scene
 from royalnine.screens.remote_actions import BUTTON_H, BUTTON_W, BUTTON_X, BUTTON_YS, ForfeitScene
+from royalnine.screens.remote_io import intake_of
 from royalnine.storage import Settings, Storage
 
 
@@ -55,10 +56,18 @@ def tap_button(app: App, index: int) -> None:
     app.step(2)
 
 
+def settle(app: App, frames: int) -> None:
+    """Let the app's QR reader finish what it was given, then step a few frames."""
+    app.step(1)
+    assert intake_of(app).reader.wait(30.0)
+    app.step(frames)
+
+
 def drop(app: App, code: bytes, path: Path) -> None:
+    """Drop a code's image on the window and let the (off-loop) reader finish with it."""
     encode_png(code, path)
     app.m.input.drop_file(path)
-    app.step(3)
+    settle(app, 3)
 
 
 def test_claim_appears_after_the_wait_and_wins_by_forfeit(tmp_path: Path) -> None:
