@@ -1,4 +1,4 @@
-"""The ``royalnine`` command: play (default), demo, score, hint.
+"""The ``royalnine`` command: play (default), demo, score, hint, kiosk.
 
 Each subcommand lives in its own module of this package and registers itself through an
 ``add_parser(subparsers)`` function that sets ``func`` on its parser; this
@@ -21,6 +21,7 @@ SUBCOMMANDS: dict[str, str] = {
     "hint": "royalnine.cli.hint",
     "play": "royalnine.cli.play",
     "demo": "royalnine.cli.demo",
+    "kiosk": "royalnine.cli.kiosk",
 }
 DEFAULT_COMMAND = "play"
 

@@ -18,6 +18,8 @@ from royalnine.storage import DIFFICULTIES, LAYOUTS
 
 PROCESS_START = time.perf_counter()
 SHIM_FILE = "shim.toml"
+PROGRAM_TABLES = ("kiosk",)
+"""Tables of shim.toml that Royal Nine reads itself (royalnine.kiosk.config), not the shim."""
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -103,7 +105,7 @@ def _shim_config(args: argparse.Namespace, storage: Any) -> Any:
     elif not path.exists():
         raise SystemExit(f"royalnine: --controls: no such file: {path}")
     try:
-        return load_config(path)
+        return load_config(path, program_tables=PROGRAM_TABLES)
     except ConfigError as exc:
         raise SystemExit(f"royalnine: {exc}") from None
 
