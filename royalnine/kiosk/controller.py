@@ -197,7 +197,13 @@ class KioskApp(App):
         return typed == self.kcfg.pin
 
     def reset_stats(self) -> None:
-        """Start the statistics afresh (the operator confirmed it)."""
+        """Start the statistics afresh (the operator confirmed it).
+
+        A match left under the operator menu is counted as abandoned first and no
+        longer followed, so the fresh figures still add up.
+        """
+        if self.match_scene is not None:
+            self._end_match(completed=False)
         self.book.reset()
 
     def request_stop(self, reason: str, code: int = 0) -> None:

@@ -155,6 +155,7 @@ class KioskStats:
             "started": _text(run.get("started", ""), "run.started"),
             "clean": bool(run.get("clean", False)),
             "reason": _text(run.get("reason", ""), "run.reason"),
+            "open_match": _text(run.get("open_match", ""), "run.open_match"),
         }
         return out
 
@@ -299,14 +300,20 @@ class StatsBook:
             reason = str(prev.get("reason") or "stopped")
         else:
             reason = "unexpected end (crash, kill or power loss)"
+        if prev.get("open_match") and not reset:
+            # a visitor's match was going when the last run ended: it was abandoned
+            self.match_event(str(prev["open_match"]), "abandoned")
         self.stats.last_restart = {"at": stamp(now), "reason": reason}
-        self.stats.run = {"started": stamp(now), "clean": False, "reason": ""}
+        self.stats.run = {"started": stamp(now), "clean": False, "reason": "", "open_match": ""}
         self._since = now
         self.save()
 
     def end_run(self, reason: str) -> None:
         """Record a clean end and why (the next start reports it as the restart reason)."""
         self.stats.run = {**self.stats.run, "clean": True, "reason": reason[:200]}
+        if self.stats.run.get("open_match"):  # stopped mid-match: that match is abandoned
+            self.match_event(str(self.stats.run["open_match"]), "abandoned")
+            self.stats.run["open_match"] = ""
         self.save()
 
     # -- events --
@@ -330,6 +337,10 @@ class StatsBook:
         self._today()["sessions"] += 1
         self.save()
 
+    def open_matches(self) -> int:
+        """1 while a visitor's match is going (started, not yet completed or abandoned), else 0."""
+        return 1 if self.stats.run.get("open_match") else 0
+
     def match_event(self, kind: str, result: str) -> None:
         """A match of ``kind`` (``cpu:LEVEL`` or ``local``) was started, completed or abandoned."""
         self.stats.matches[result] += 1
@@ -338,8 +349,9 @@ class StatsBook:
         self._today()[result] += 1
 
     def match_started(self, kind: str) -> None:
-        """A visitor's match began."""
+        """A visitor's match began (until it ends, the file names it as open)."""
         self.match_event(kind, "started")
+        self.stats.run["open_match"] = kind[:40]
         self.save()
 
     def match_ended(
@@ -355,6 +367,7 @@ class StatsBook:
         """A visitor's match ended: completed (with its length and, against the CPU, who won:
         ``"visitor"``, ``"cpu"`` or ``"draw"``) or abandoned."""
         self.match_event(kind, "completed" if completed else "abandoned")
+        self.stats.run["open_match"] = ""
         c = self.stats.counters
         c["royal_nines"] += royal_nines
         c["busts"] += busts
