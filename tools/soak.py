@@ -179,7 +179,9 @@ def rss_mb() -> float:
 class KioskSoak:
     """One kiosk on one data folder, restarted after every simulated crash."""
 
-    def __init__(self, seed: int, home: Path) -> None:
+    def __init__(self, seed: int, home: Path, *, idle_speed: int = 1) -> None:
+        self.idle_speed = idle_speed
+        """Simulated frames per kiosk frame while nobody is there (1: every frame is run)."""
         self.rng = random.Random(seed)
         self.home = home
         self.t = 1_763_800_000.0 + self.rng.randrange(86400)
@@ -219,10 +221,11 @@ class KioskSoak:
             raise AssertionError("temporary files survived a restart")
         check_stats(self.app)
 
-    def step(self, frames: int = 1) -> None:
-        """Run frames; an exception is counted and ends the run like a crash would."""
+    def step(self, frames: int = 1, speed: int = 1) -> None:
+        """Run frames, each ``speed`` 60ths of a simulated second; an exception is counted
+        and ends the run like a crash would."""
         for _ in range(frames):
-            self.t += 1 / FPS
+            self.t += speed / FPS
             try:
                 self.app.tick()
             except Exception as exc:  # counted, then restarted like the service manager does
@@ -316,7 +319,8 @@ class KioskSoak:
             if rss_start == 0.0 and self.t >= warm:
                 rss_start = rss_mb()
             gap = 10 ** rng.uniform(0, 3.7)  # nobody there: 1 s to about 80 min
-            self.step(int(min(gap, end - self.t) * FPS) + 1)
+            speed = self.idle_speed
+            self.step(int(min(gap, end - self.t) * FPS / speed) + 1, speed)
             if self.t >= end:
                 break
             self.visit(10 ** rng.uniform(1, 3))  # 10 s to 17 min
@@ -339,6 +343,7 @@ class KioskSoak:
             "rss_start_mb": round(rss_start or rss_mb(), 1),
             "rss_end_mb": round(rss_mb(), 1),
             "cpu_ms_per_frame": round(1000 * cpu / max(1, self.frames - frames0), 3),
+            "idle_speed": self.idle_speed,
         }
 
 
@@ -357,9 +362,11 @@ def check_stats(app: KioskApp) -> None:
         raise AssertionError("matches by day do not add up")
 
 
-def kiosk_soak(hours: float, seed: int, home: Path) -> dict[str, float | int]:
+def kiosk_soak(
+    hours: float, seed: int, home: Path, *, idle_speed: int = 1
+) -> dict[str, float | int]:
     """Run the kiosk soak; returns its figures (exceptions must be 0)."""
-    soaker = KioskSoak(seed, home)
+    soaker = KioskSoak(seed, home, idle_speed=idle_speed)
     figures = soaker.run(hours)
     if soaker.errors:
         print("\n".join(soaker.errors[:5]), file=sys.stderr)
@@ -374,10 +381,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--hours", type=float, default=None, help="kiosk soak: simulated hours")
     parser.add_argument("--seed", type=int, default=1, help="kiosk soak: seed")
+    parser.add_argument(
+        "--idle-speed",
+        type=int,
+        default=1,
+        help="kiosk soak: simulated frames per run frame while nobody is there "
+        "(1 = run every frame; more fast-forwards the attract loop on a busy machine)",
+    )
     args = parser.parse_args(argv)
     if args.hours is not None:
         with tempfile.TemporaryDirectory() as tmp:
-            figures = kiosk_soak(args.hours, args.seed, Path(tmp) / "kiosk")
+            figures = kiosk_soak(
+                args.hours, args.seed, Path(tmp) / "kiosk", idle_speed=max(1, args.idle_speed)
+            )
         if args.json:
             print(json.dumps(figures))
         else:

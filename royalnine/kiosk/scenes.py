@@ -162,7 +162,7 @@ class AttractScene:
         self.draw_call(app, True)
 
     def draw_call(self, app: App, on: bool) -> None:
-        """Show or hide "TOUCH TO PLAY" on the bottom screen (and a smaller one on top)."""
+        """Show or hide the call to play in both languages (big at the bottom, small on top)."""
         m = app.m
         m.gpage(BOTTOM)
         m.gcls()
@@ -170,11 +170,13 @@ class AttractScene:
         m.gcls()
         if not on:
             return
-        call = kt("touch_to_play", app.lang)
-        grp_panel(app, BOTTOM, 8, 76, 240, 40)
-        grp_text(app, BOTTOM, centred_x(call, 2), 88, call, art.TEXT_YELLOW, 2)
-        grp_panel(app, TOP, 64, 172, 128, 16)
-        grp_text(app, TOP, centred_x(call), 176, call, art.TEXT_WHITE)
+        en, ja = kt("touch_to_play", "en"), kt("touch_to_play", "ja")
+        grp_panel(app, BOTTOM, 8, 64, 240, 64)
+        grp_text(app, BOTTOM, centred_x(en, 2), 72, en, art.TEXT_YELLOW, 2)
+        grp_text(app, BOTTOM, centred_x(ja, 2), 100, ja, art.TEXT_WHITE, 2)
+        both = f"{en} / {ja}"
+        grp_panel(app, TOP, 16, 172, 224, 16)
+        grp_text(app, TOP, centred_x(both), 176, both, art.TEXT_WHITE)
 
     def start_rules(self, app: App) -> None:
         """Show the next page of the rules in pictures for a few seconds."""

@@ -214,9 +214,9 @@ def stamp(t: float) -> str:
 
 
 def clean_leftovers(home: Path) -> list[Path]:
-    """Remove temporary files an interrupted atomic write left beside the statistics."""
+    """Remove temporary files an interrupted atomic write left beside the kiosk's files."""
     removed = []
-    for path in home.glob(f".{STATS_FILE}.*.tmp"):
+    for path in [*home.glob(f".{STATS_FILE}.*.tmp"), *home.glob(".kiosk-operator.json.*.tmp")]:
         try:
             path.unlink()
             removed.append(path)
