@@ -121,6 +121,20 @@ def test_attract_touch_title_match_walk_away_countdown_attract(
     assert not (tmp_path / "saves" / "current.json").exists()  # never offered as CONTINUE
 
 
+def test_attract_loop_plays_match_after_match_with_rules_between(
+    tmp_path: Path, clock: Clock
+) -> None:
+    app = make(tmp_path, clock)
+    attract = app.scene
+    assert isinstance(attract, AttractScene)
+    rules_seen = 0
+    for _ in range(9000):
+        step(app, clock)
+        rules_seen += attract.rules_left == 1
+    assert app.scene is attract and attract.matches >= 2 and rules_seen >= 3
+    assert stats(tmp_path)["matches"] == {"started": 0, "completed": 0, "abandoned": 0}
+
+
 def test_touch_during_countdown_keeps_the_match(tmp_path: Path, clock: Clock) -> None:
     app = make(tmp_path, clock)
     scene = to_match(app, clock)
@@ -196,6 +210,13 @@ def test_close_requests_and_keys_do_not_end_the_kiosk(
     alt_enter = {"key": pygame.K_RETURN, "mod": pygame.KMOD_ALT, "unicode": ""}
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, **alt_enter))
     step(app, clock, 10)
+    for kind in (pygame.FINGERDOWN, pygame.FINGERUP):  # five fingers at once, corners included
+        for k, (x, y) in enumerate(
+            ((0.01, 0.99), (0.99, 0.99), (0.5, 0.5), (0.01, 0.51), (0.3, 0.7))
+        ):
+            finger = {"touch_id": 1, "finger_id": k, "x": x, "y": y, "dx": 0.0, "dy": 0.0}
+            pygame.event.post(pygame.event.Event(kind, window=win, pressure=1.0, **finger))
+        step(app, clock, 4 * FPS if kind == pygame.FINGERDOWN else 3)
     assert app.m.running and app.stop_reason is None
     assert not app.m.frontend.fullscreen  # type: ignore[attr-defined]
     assert isinstance(app.scene, MatchScene | PauseScene)
