@@ -181,12 +181,21 @@ def _serve(args: argparse.Namespace, storage: Any, config: Any, shim: Any, stop:
 
     pygame.display.init()
     monitors = pygame.display.get_num_displays()
-    if monitors >= 2:
+    wanted = (shim.top_display, shim.bottom_display)
+    if monitors >= 2 and wanted[0] != wanted[1] and max(wanted) < monitors:
         layout = "separate"
         log.info(
             "two screens: top on monitor %d, bottom on monitor %d",
             shim.top_display,
             shim.bottom_display,
+        )
+    elif monitors >= 2:
+        layout = "vertical"
+        log.warning(
+            "%d monitors but top_display %d / bottom_display %d do not name two of them: "
+            "falling back to the vertical layout in one fullscreen window",
+            monitors,
+            *wanted,
         )
     else:
         layout = "vertical"
