@@ -26,6 +26,7 @@ warm-up), rss_end_mb and cpu_ms_per_frame.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -216,6 +217,11 @@ class KioskSoak:
             tmp = self.home / f".{STATS_FILE}.{self.rng.randrange(1 << 30):x}.tmp"
             tmp.write_text(doc[: self.rng.randrange(len(doc))])
         self.restarts += 1
+        # A real restart is a new process: let the old kiosk go before the new one starts,
+        # so the two never hold memory at once (which would raise the RSS high-water mark).
+        del app
+        self.app = None  # type: ignore[assignment]
+        gc.collect()
         self.app = self._start()
         if list(self.home.glob(".*.tmp")):
             raise AssertionError("temporary files survived a restart")
