@@ -110,7 +110,7 @@ class PinScene:
         keys = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "C", "0", "OK"]
         items = []
         for i, key in enumerate(keys):
-            x, y = 48 + (i % 3) * 56, 40 + (i // 3) * 36
+            x, y = 48 + (i % 3) * 56, 32 + (i // 3) * 40  # whole tiles: the boxes are BG tiles
             items.append(MenuItem(key, key, Rect(x, y, 48, 32)))
         self.menu = Menu(items)
         self.show(app)
