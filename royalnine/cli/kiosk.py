@@ -36,17 +36,33 @@ log = logging.getLogger("royalnine.kiosk")
 def add_parser(subparsers: Any) -> None:
     """Register ``kiosk``."""
     p = subparsers.add_parser("kiosk", help="run as an unattended dual-screen kiosk")
-    p.add_argument("--home", type=Path, default=None, help="the kiosk's data folder")
-    p.add_argument("--top-display", type=int, default=None, help="monitor of the top screen")
-    p.add_argument("--bottom-display", type=int, default=None, help="the touch monitor")
+    p.add_argument("--home", type=Path, metavar="DIR", default=None, help="the kiosk's data folder")
     p.add_argument(
-        "--attract-after", type=float, default=None, help="idle seconds on a menu (default 60)"
+        "--top-display", type=int, metavar="N", default=None, help="monitor of the top screen"
     )
     p.add_argument(
-        "--reset-after", type=float, default=None, help="idle seconds mid-match (default 90)"
+        "--bottom-display", type=int, metavar="M", default=None, help="the touch monitor"
     )
     p.add_argument(
-        "--stats-csv", type=Path, default=None, help="write the statistics as CSV and exit"
+        "--attract-after",
+        type=float,
+        metavar="S",
+        default=None,
+        help="idle seconds on a menu (default 60)",
+    )
+    p.add_argument(
+        "--reset-after",
+        type=float,
+        metavar="S",
+        default=None,
+        help="idle seconds mid-match (default 90)",
+    )
+    p.add_argument(
+        "--stats-csv",
+        type=Path,
+        metavar="FILE",
+        default=None,
+        help="write the statistics as CSV and exit",
     )
     p.add_argument(
         "--windowed", action="store_true", help="windows instead of fullscreen (to try it out)"
