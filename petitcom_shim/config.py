@@ -35,7 +35,7 @@ import enum
 import pathlib
 import tomllib
 import warnings
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
 
@@ -197,6 +197,11 @@ class ShimConfig:
             task bars when scale 0 picks the largest scale that fits the desktop.
         hide_pointer: hide the mouse pointer over the windows (a touch-screen kiosk,
             where a pointer left where the last finger was is only in the way).
+        ignore_close: refuse close requests (the window manager's close button,
+            Alt+F4, SDL's quit event): for unattended machines, where only the
+            program decides when to stop.
+        hot_keys: whether the fullscreen and swap hot keys act (off on an unattended
+            machine, so a stray keyboard cannot leave fullscreen).
     """
 
     keys: dict[str, Button] = field(default_factory=_default_keys)
@@ -218,6 +223,8 @@ class ShimConfig:
     vsync: bool = False
     desktop_margin: tuple[int, int] = (32, 96)
     hide_pointer: bool = False
+    ignore_close: bool = False
+    hot_keys: bool = True
 
     def keys_for(self, button: Button) -> list[str]:
         """The keyboard keys mapped to a DS button, in the file's (or the defaults') order."""
@@ -262,11 +269,13 @@ def key_code(name: str) -> int:
         return int(pygame.key.key_code(name))
 
 
-def load_config(path: pathlib.Path | None) -> ShimConfig:
+def load_config(path: pathlib.Path | None, *, program_tables: Iterable[str] = ()) -> ShimConfig:
     """Read a TOML settings file over the defaults.
 
     Args:
         path: the file; ``None`` or a file that does not exist gives the defaults.
+        program_tables: tables that belong to the program using the shim (it reads
+            them itself); they are skipped here instead of being unknown tables.
 
     Raises:
         ConfigError: the file is not valid TOML or names an unknown table, setting,
@@ -286,8 +295,9 @@ def load_config(path: pathlib.Path | None) -> ShimConfig:
         raise ConfigError(f"{path}: nested too deep") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    skip = set(program_tables)
     try:
-        return config_from_dict(data)
+        return config_from_dict({k: v for k, v in data.items() if k not in skip})
     except ConfigError as exc:
         raise ConfigError(f"{path}: {exc}") from None
 
@@ -311,6 +321,8 @@ _SETTINGS: Final[dict[str, dict[str, str]]] = {
         "vsync": "vsync",
         "desktop_margin": "desktop_margin",
         "hide_pointer": "hide_pointer",
+        "ignore_close": "ignore_close",
+        "hot_keys": "hot_keys",
     },
     "gamepad": {"deadzone": "stick_deadzone"},
 }

@@ -517,7 +517,7 @@ class HeadlessFrontend:
         if not pygame.display.get_init():
             return not self._closed
         for event in pygame.event.get():
-            if _feed_common(event, inp) is False:
+            if _feed_common(event, inp) is False and not self.config.ignore_close:
                 self._closed = True
         return not self._closed
 
@@ -829,7 +829,7 @@ class WindowFrontend:
             if kind in _REDRAW_EVENTS:
                 self._mark_stale(event)
             if kind == pygame.WINDOWCLOSE:
-                self._closed = True
+                self._closed = not self.config.ignore_close
             elif kind == pygame.KEYDOWN and self._hot_key(event):
                 continue
             elif kind in (pygame.CONTROLLERBUTTONDOWN, pygame.CONTROLLERBUTTONUP) and (
@@ -843,7 +843,7 @@ class WindowFrontend:
             elif kind in (pygame.FINGERDOWN, pygame.FINGERMOTION, pygame.FINGERUP):
                 self._finger(event, inp)
             elif _feed_common(event, inp) is False:
-                self._closed = True
+                self._closed = not self.config.ignore_close
         return not self._closed
 
     def present(
@@ -944,6 +944,8 @@ class WindowFrontend:
         self._drag_window.clear()
 
     def _hot_key(self, event: pygame.event.Event) -> bool:
+        if not self.config.hot_keys:
+            return False
         key = int(event.key)
         alt_enter = key in (pygame.K_RETURN, pygame.K_KP_ENTER) and event.mod & pygame.KMOD_ALT
         if key == self._fullscreen_key or alt_enter:

@@ -156,6 +156,7 @@ TEXTS: dict[str, Text] = {
     "file_settings": Text("The settings file", "ｾｯﾃｲ ﾌｧｲﾙ", 20),
     "file_save": Text("The saved match", "ｾｰﾌﾞｼﾀ ｼｱｲ", 20),
     "file_stats": Text("The statistics file", "ｾｲｾｷ ﾌｧｲﾙ", 20),
+    "file_kiosk": Text("The kiosk settings", "ｷｵｽｸ ｾｯﾃｲ", 20),
     "file_remote": Text("The remote match", "QRﾀｲｾﾝﾉ ﾃﾞｰﾀ", 20),
     # --- options ---
     "opt_title": Text("OPTIONS", "ｵﾌﾟｼｮﾝ", 16),

@@ -67,9 +67,9 @@ class Notice:
 
     def text(self, lang: str = "en") -> str:
         """The message in ``lang``."""
-        from royalnine.i18n import tr
+        from royalnine.i18n import TEXTS, tr
 
-        what = tr(f"file_{self.what}", lang)
+        what = tr(f"file_{self.what}", lang) if f"file_{self.what}" in TEXTS else self.what
         return tr(self.key, lang, what=what, name=self.name, reason=self.reason)
 
     def __str__(self) -> str:

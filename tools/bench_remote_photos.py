@@ -76,7 +76,8 @@ def screen_shot(home: Path, session_json: str, scale: int) -> Image.Image:
     from petitcom_shim import Machine
     from royalnine.game import new_game
     from royalnine.remote.session import RemoteSession
-    from royalnine.screens.remote import RemoteLink, RemoteLobbyScene, remote_match_scene
+    from royalnine.screens.exchange import ExchangeScene
+    from royalnine.screens.remote import RemoteLink, remote_match_scene
     from royalnine.storage import Settings, Storage
 
     home.mkdir(parents=True, exist_ok=True)
@@ -84,7 +85,7 @@ def screen_shot(home: Path, session_json: str, scale: int) -> Image.Image:
     app = new_game(Machine(headless=True, seed=1), storage, Settings(sound=False), seed=1)
     link = RemoteLink(RemoteSession.from_json(session_json), storage)
     first = len(link.session.transcript) == 1  # the host's lobby shows code 1 full size
-    app.switch(RemoteLobbyScene(link) if first else remote_match_scene(link))
+    app.switch(ExchangeScene(link) if first else remote_match_scene(link))
     app.step(30)
     path = home / "shot.png"
     app.m.screenshot(path, screen=0, scale=scale)

@@ -1,4 +1,4 @@
-"""The ``royalnine`` command: play (default), demo, score, hint, remote.
+"""The ``royalnine`` command: play (default), demo, score, hint, remote, kiosk.
 
 Each subcommand lives in its own module of this package and registers itself through an
 ``add_parser(subparsers)`` function that sets ``func`` on its parser; this
@@ -22,6 +22,7 @@ SUBCOMMANDS: dict[str, str] = {
     "play": "royalnine.cli.play",
     "demo": "royalnine.cli.demo",
     "remote": "royalnine.cli.remote",
+    "kiosk": "royalnine.cli.kiosk",
 }
 DEFAULT_COMMAND = "play"
 

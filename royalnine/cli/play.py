@@ -19,6 +19,8 @@ from royalnine.storage import DIFFICULTIES, LAYOUTS, current_name
 
 PROCESS_START = time.perf_counter()
 SHIM_FILE = "shim.toml"
+PROGRAM_TABLES = ("kiosk",)
+"""Tables of shim.toml that Royal Nine reads itself (royalnine.kiosk.config), not the shim."""
 SHIM_LAYOUTS = {"side": "horizontal"}
 """The game's layout names that the shim spells differently."""
 RUN_OPTIONS = ("layout", "scale", "fullscreen", "fit", "lang", "tens", "rounds")
@@ -178,7 +180,7 @@ def _shim_config(args: argparse.Namespace, storage: Any) -> Any:
     if not os.path.lexists(path):
         return None
     try:
-        return load_config(path)
+        return load_config(path, program_tables=PROGRAM_TABLES)
     except ConfigError as exc:
         print(f"royalnine: {exc}; using the default controls", file=sys.stderr)
         storage.notices.append(Notice("notice_ignored", "controls", SHIM_FILE, str(exc)))

@@ -89,7 +89,7 @@ class RemoteActions:
                 app.beep("invalid")
                 return None
             link.error = link.remedy = None
-            app.store("the remote match", link.save)
+            app.store("remote", link.save)
             app.beep("confirm")
             from royalnine.screens.remote import remote_match_scene
 
@@ -117,7 +117,7 @@ class RemoteActions:
 
 def claim_result(app: App, link: RemoteLink) -> Scene:
     """Record a claimed match (statistics, transcript) and show its result."""
-    app.store("the claimed match", lambda: record_claim(app.storage, link.session))
+    app.store("remote", lambda: record_claim(app.storage, link.session))
     app.beep("win")
     return ForfeitScene(link, won=True)
 

@@ -1,0 +1,268 @@
+"""The ``royalnine kiosk`` command, its settings, the statistics under kills, the systemd unit."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from petitcom_shim.config import ConfigError, load_config
+from royalnine.cli import main
+from royalnine.kiosk.config import KioskConfigError, load
+from royalnine.kiosk.stats import STATS_FILE, StatsBook, read_stats
+
+ROOT = Path(__file__).resolve().parent.parent
+UNIT = ROOT / "tools" / "kiosk" / "royalnine-kiosk.service"
+
+
+def env() -> dict[str, str]:
+    e = dict(os.environ)
+    e["PYTHONPATH"] = str(ROOT)
+    e["SDL_VIDEODRIVER"] = "dummy"
+    e["SDL_AUDIODRIVER"] = "dummy"
+    return e
+
+
+# --- settings ---
+
+
+@pytest.mark.parametrize(
+    ("table", "words"),
+    [
+        ("attract_after = -5", "attract_after"),
+        ('attract_after = "soon"', "attract_after"),
+        ("reset_after = 0", "reset_after"),
+        ("top_display = 99", "top_display"),
+        ("pin = 1234", "pin"),
+        ('pin = "12ab"', "pin"),
+        ('attract_level = "godlike"', "attract_level"),
+        ("colour = 3", "unknown setting"),
+    ],
+)
+def test_bad_kiosk_settings_give_one_clear_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], table: str, words: str
+) -> None:
+    (tmp_path / "shim.toml").write_text(f"[kiosk]\n{table}\n")
+    with pytest.raises(KioskConfigError) as err:
+        load(tmp_path / "shim.toml", {})
+    assert words in str(err.value) and "\n" not in str(err.value)
+    assert main(["kiosk", "--home", str(tmp_path)]) == 2
+    out = capsys.readouterr().err.strip()
+    assert out.count("\n") == 0 and words in out and out.startswith("royalnine: ")
+    assert not (tmp_path / STATS_FILE).exists()  # nothing was started or written
+
+
+def test_bad_flags_give_one_clear_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["kiosk", "--home", str(tmp_path), "--reset-after", "0"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "reset_after" in err and err.count("\n") == 0
+
+
+def test_kiosk_table_is_read_by_the_kiosk_and_skipped_by_the_shim(tmp_path: Path) -> None:
+    path = tmp_path / "shim.toml"
+    path.write_text('[kiosk]\nattract_after = 30\npin = "0042"\n[display]\nhide_pointer = true\n')
+    config = load(path, {"reset_after": 45, "attract_after": None})
+    assert (config.attract_after, config.reset_after, config.pin) == (30.0, 45.0, "0042")
+    assert load_config(path, program_tables=("kiosk",)).hide_pointer
+    with pytest.raises(ConfigError, match="unknown table"):
+        load_config(path)
+
+
+# --- the command ---
+
+
+def test_one_monitor_fallback_signal_stop_and_no_settings_written(tmp_path: Path) -> None:
+    home = tmp_path / "kiosk"
+    home.mkdir()
+    settings = json.dumps({"lang": "en", "difficulty": "easy"})
+    (home / "settings.json").write_text(settings)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "royalnine.cli", "kiosk", "--home", str(home), "--reset-after", "5"],
+        env=env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    log = home / "logs" / "kiosk.log"
+    for _ in range(200):
+        if (log.exists() and "fallback" in log.read_text()) or proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=20) == 0
+    text = log.read_text()
+    assert "one monitor found: falling back to the vertical layout" in text
+    assert "stopped by SIGTERM" in text
+    assert (home / "settings.json").read_text() == settings
+    stats = read_stats(home / STATS_FILE)
+    assert stats is not None and stats.run["clean"] and stats.run["reason"] == "stopped by SIGTERM"
+
+
+def test_stats_csv_export(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    t = [1_763_800_000.0]
+    book = StatsBook(tmp_path, lambda: t[0], lambda p: p)
+    book.begin_run()
+    book.session_started()
+    book.match_started("cpu:hard")
+    t[0] += 300
+    book.match_ended(
+        "cpu:hard", completed=True, seconds=300, royal_nines=1, busts=0, winner_vs_cpu="visitor"
+    )
+    out = tmp_path / "stats.csv"
+    assert main(["kiosk", "--home", str(tmp_path), "--stats-csv", str(out)]) == 0
+    rows = out.read_text().splitlines()
+    assert rows[0] == "section,key,field,value"
+    assert "total,,sessions,1" in rows and "total,,visitor_wins,1" in rows
+    assert "kind,cpu:hard,completed,1" in rows and "total,,mean_match_seconds,300.0" in rows
+    (tmp_path / STATS_FILE).write_text("{oops")
+    assert main(["kiosk", "--home", str(tmp_path), "--stats-csv", "-"]) == 1
+    assert "damaged statistics" in capsys.readouterr().err
+
+
+def test_an_unexpected_error_is_logged_and_exits_non_zero(tmp_path: Path) -> None:
+    code = (
+        "import sys; from royalnine.kiosk import controller\n"
+        "def boom(self): raise RuntimeError('kaboom')\n"
+        "controller.KioskApp.tick = boom\n"
+        "from royalnine.cli import main\n"
+        f"sys.exit(main(['kiosk', '--home', {str(tmp_path)!r}]))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], env=env(), capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 1
+    text = (tmp_path / "logs" / "kiosk.log").read_text()
+    assert "Traceback" in text and "RuntimeError: kaboom" in text
+    stats = read_stats(tmp_path / STATS_FILE)
+    assert stats is not None and "kaboom" in stats.run["reason"]
+    book = StatsBook(tmp_path, time.time, lambda p: p)
+    book.begin_run()
+    assert "kaboom" in book.stats.last_restart["reason"]
+
+
+# --- statistics under kills ---
+
+WRITER = """
+import os, sys, time, random
+from pathlib import Path
+from royalnine.core import record
+from royalnine.kiosk import stats as st
+real_fsync = os.fsync
+def slow_fsync(fd):  # make writes last, so that kills land inside them
+    time.sleep(0.002)
+    real_fsync(fd)
+os.fsync = slow_fsync
+home = Path(sys.argv[1])
+book = st.StatsBook(home, time.time, lambda p: p.rename(p.with_name(p.name + '.bad')) or p)
+book.begin_run()
+if book.notice:
+    print(book.notice, flush=True)
+    sys.exit(3)
+print('ready', flush=True)
+rng = random.Random()
+while True:
+    book.session_started()
+    kind = rng.choice(['cpu:easy', 'local'])
+    book.match_started(kind)
+    book.touches(3)
+    book.match_ended(kind, completed=rng.random() < 0.5, seconds=60, royal_nines=0, busts=1)
+"""
+
+
+def kill_writer_many_times(home: Path, kills: int, seed: int) -> int:
+    """Start the writer, kill it at a random moment, check the file; returns kills mid-write."""
+    rng = random.Random(seed)
+    mid_write = 0
+    for _ in range(kills):
+        proc = subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(home)],
+            env=env(),
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == "ready"
+        time.sleep(rng.uniform(0.0, 0.15))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        proc.stdout.close()
+        if list(home.glob(f".{STATS_FILE}.*.tmp")):
+            mid_write += 1
+        s = read_stats(home / STATS_FILE)
+        assert s is not None
+        m = s.matches
+        open_now = 1 if s.run.get("open_match") else 0
+        assert m["started"] == m["completed"] + m["abandoned"] + open_now
+        # a match open at a kill is abandoned at the next start, with no bust of its own
+        assert s.counters["busts"] <= m["completed"] + m["abandoned"]
+        assert s.counters["touches"] == 3 * s.counters["busts"]  # saved together
+        assert sum(d["sessions"] for d in s.per_day.values()) == s.counters["sessions"]
+    return mid_write
+
+
+def test_statistics_survive_kills(tmp_path: Path) -> None:
+    kill_writer_many_times(tmp_path, 6, seed=1)
+    assert not list(tmp_path.glob("*.bad"))
+
+
+@pytest.mark.slow
+def test_statistics_survive_many_kills_including_mid_write(tmp_path: Path) -> None:
+    mid = kill_writer_many_times(tmp_path, 15, seed=2)
+    assert mid > 0, "no kill landed inside a write; the test proved less than it claims"
+    assert not list(tmp_path.glob("*.bad"))
+
+
+# --- the systemd unit ---
+
+
+def test_unit_file_has_what_a_kiosk_needs() -> None:
+    text = UNIT.read_text()
+    for line in (
+        "Restart=always",
+        "RestartPreventExitStatus=64",
+        "Environment=SDL_VIDEO_MINIMIZE_ON_FOCUS_LOSS=0",
+        "ExecStart=",
+    ):
+        assert line in text
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze not present")
+def test_unit_file_verifies(tmp_path: Path) -> None:
+    def problems(text: str, name: str) -> list[str]:
+        unit = tmp_path / name
+        unit.write_text(
+            text.replace("%h/.local/bin/royalnine", shutil.which("true") or "/bin/true")
+        )
+        proc = subprocess.run(
+            ["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, timeout=60
+        )
+        return [line for line in (proc.stdout + proc.stderr).splitlines() if name in line]
+
+    text = UNIT.read_text()
+    assert not problems(text, "royalnine-kiosk.service")
+    # the checker does see mistakes (so the test above can fail)
+    assert problems(text.replace("Restart=always", "Restart=allways"), "broken-kiosk.service")
+
+
+# --- the kiosk soak ---
+
+
+def test_short_kiosk_soak(tmp_path: Path, load_tool: Callable[[str], ModuleType]) -> None:
+    figures = load_tool("soak").kiosk_soak(1 / 60, 7, tmp_path / "kiosk", warm=False)
+    assert figures["exceptions"] == 0 and figures["frames"] >= 60 * 60
+
+
+@pytest.mark.slow
+def test_ten_minute_kiosk_soak(tmp_path: Path, load_tool: Callable[[str], ModuleType]) -> None:
+    figures = load_tool("soak").kiosk_soak(10 / 60, 11, tmp_path / "kiosk", warm=False)
+    assert figures["exceptions"] == 0 and figures["simulated_hours"] >= 10 / 60 - 0.01

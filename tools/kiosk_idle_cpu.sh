@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Idle CPU of the kiosk in a real X window (Xvfb): the attract loop and a static menu.
+# Usage (from the project root, the project importable by the `royalnine` on PATH):
+#   tools/kiosk_idle_cpu.sh [SECONDS]
+# Prints one line per case: "<case>: N.N% of one core over S s". Re-run it after shim
+# changes (drawing only what changed) and copy the figures into docs/kiosk.md.
+# Xvfb has one monitor, so the kiosk runs its one-monitor fallback (vertical layout, one
+# fullscreen window, 1280x1024 at scale 2); two monitors draw the same pixels in two windows.
+set -u
+secs=${1:-20}
+command -v Xvfb >/dev/null || { echo "Xvfb missing: apt-get install -y xvfb"; exit 2; }
+measure() {  # name, kiosk args...
+    local name=$1; shift
+    local home disp xpid gpid a b
+    home=$(mktemp -d); disp=:$((100 + RANDOM % 100))
+    Xvfb "$disp" -screen 0 1280x1024x24 >/dev/null 2>&1 & xpid=$!
+    sleep 1
+    ( unset SDL_VIDEODRIVER; DISPLAY=$disp SDL_AUDIODRIVER=dummy \
+      exec royalnine kiosk --home "$home" "$@" ) >"$home/out" 2>&1 & gpid=$!
+    sleep 8
+    ticks() { awk '{print $14+$15}' "/proc/$gpid/stat" 2>/dev/null; }
+    a=$(ticks); sleep "$secs"; b=$(ticks)
+    kill -TERM "$gpid" 2>/dev/null; wait "$gpid" 2>/dev/null; kill "$xpid" 2>/dev/null
+    if [ -z "$a" ] || [ -z "$b" ]; then echo "$name: the kiosk did not stay up: $(tail -n 2 "$home/out")"; return 1; fi
+    python3 -c "print('$name: ' + str(round(100*($b-$a)/$(getconf CLK_TCK)/$secs, 1)) + '% of one core over $secs s')"
+    rm -rf "$home"
+}
+measure "attract loop" --start attract
+measure "static menu (kiosk title)" --start title --attract-after 3600
+measure "operator menu" --start operator --attract-after 3600
