@@ -112,8 +112,8 @@ class TitleScene:
         home = str(app.storage.home / "_")[:-1]  # the data folder and a separator
         detail = detail.replace(home, "")  # files by their place in the data folder
         detail = detail[:1].upper() + detail[1:]
-        for k, line in enumerate(draw.fold(detail, 30, 4)):
-            draw.text(m, TOP, 1, NOTICE_ROW + k, line, art.TEXT_PINK)
+        lines = draw.fold(detail, 30, 4)
+        draw.paragraph(m, TOP, 1, NOTICE_ROW, lines, art.TEXT_PINK, last_row=NOTICE_ROW + 3)
 
     def main_items(self, app: App) -> list[tuple[str, str]]:
         """The main menu entries available now."""
