@@ -134,7 +134,7 @@ TEXTS: dict[str, Text] = {
     "no_keep": Text("NO, KEEP IT", "ｲｲｴ", 16),
     "corrupt_save": Text("Damaged save was set aside.", "ｺﾜﾚﾀ ｾｰﾌﾞｦ ﾍﾞﾂﾆ ﾎｿﾞﾝｼﾏｼﾀ", 30),
     "file_problem": Text("A data file had a problem:", "ﾌｧｲﾙﾆ ﾓﾝﾀﾞｲｶﾞ ｱﾘﾏｼﾀ:", 30),
-    # --- notices about data files (shown folded over up to 4 lines of 31 cells) ---
+    # --- notices about data files (shown folded over up to 5 lines of 30 cells) ---
     "notice_set_aside": Text(
         "{what} was damaged and is reset. Old file: {name}",
         "{what}ｶﾞ ｺﾜﾚﾃｲﾀﾉﾃﾞ ﾘｾｯﾄｼﾏｼﾀ｡ ﾓﾄﾉ ﾌｧｲﾙ: {name}",
@@ -296,12 +296,16 @@ used: list[tuple[str, str, str]] | None = None
 """While not None (the text-fit test), every (key, lang, text) :func:`tr` gives is added."""
 
 
-def tr(key: str, lang: str = "en", **args: object) -> str:
-    """The text for ``key`` in ``lang`` (falls back to English), formatted with ``args``."""
+def tr(key: str, lang: str = "en", *, shown: bool = True, **args: object) -> str:
+    """The text for ``key`` in ``lang`` (falls back to English), formatted with ``args``.
+
+    ``shown=False`` for a text meant for the log, not the screen: the text-fit walk
+    (:data:`used`) counts only the texts the screens are meant to show.
+    """
     text = TEXTS[key]
     template = text.ja if lang == "ja" else text.en
     out = template.format(**args) if args else template
-    if used is not None:
+    if used is not None and shown:
         used.append((key, lang, out))
     return out
 

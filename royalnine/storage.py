@@ -65,17 +65,17 @@ class Notice:
     name: str = ""
     reason: str = ""
 
-    def text(self, lang: str = "en") -> str:
-        """The message in ``lang``."""
+    def text(self, lang: str = "en", *, shown: bool = True) -> str:
+        """The message in ``lang`` (``shown=False``: for the log, see :func:`i18n.tr`)."""
         from royalnine.i18n import tr
 
-        what = tr(f"file_{self.what}", lang)
-        return tr(self.key, lang, what=what, name=self.name, reason=self.reason)
+        what = tr(f"file_{self.what}", lang, shown=shown)
+        return tr(self.key, lang, shown=shown, what=what, name=self.name, reason=self.reason)
 
     def __str__(self) -> str:
-        shown = self.key == "notice_cannot_save"  # its text has the reason already
-        detail = f" ({self.reason})" if self.reason and not shown else ""
-        return f"{self.text('en')}{detail}"
+        with_reason = self.key == "notice_cannot_save"  # its text has the reason already
+        detail = f" ({self.reason})" if self.reason and not with_reason else ""
+        return f"{self.text('en', shown=False)}{detail}"
 
 
 class CorruptSaveSetAside(RoyalNineError):

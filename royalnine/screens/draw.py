@@ -325,12 +325,14 @@ VOICING_MARKS = frozenset(to_ptc("ﾞﾟ"))
 """The voicing marks as PTC codes: drawn at the top of their cell, they touch the line above."""
 
 
-def marks_collide(line: str, above: str) -> bool:
-    """True if ``line``, printed right under ``above`` (same column), has a voicing mark
-    under a character of ``above``."""
-    top = to_ptc(above, errors="replace")
+def marks_collide(m: Machine, screen: int, col: int, row: int, line: str) -> bool:
+    """True if ``line``, printed at (``col``, ``row``), would have a voicing mark right
+    under a character already on the console in the row above."""
+    if row <= 0:
+        return False
+    m.cpage(screen)
     return any(
-        code in VOICING_MARKS and k < len(top) and top[k] not in (0, 32)
+        code in VOICING_MARKS and 0 <= col + k < 32 and m.chkchr(col + k, row - 1) not in (0, 32)
         for k, code in enumerate(to_ptc(line, errors="replace"))
     )
 
@@ -346,15 +348,13 @@ def paragraph(
     last_row: int,
 ) -> None:
     """Print folded lines one under the other from (``col``, ``row``), skipping a row where
-    a line's voicing mark would run into the line above, as long as the rest still fits
-    above ``last_row`` (inclusive)."""
-    above = ""
+    a line's voicing mark would run into what the row above shows, as long as the rest
+    still fits by ``last_row`` (inclusive)."""
     for k, line in enumerate(lines):
         left = len(lines) - k - 1  # lines still to print after this one
-        if above and marks_collide(line, above) and row + 1 + left <= last_row:
+        if row + 1 + left <= last_row and marks_collide(m, screen, col, row, line):
             row += 1
         text(m, screen, col, row, line, colour)
-        above = line
         row += 1
 
 

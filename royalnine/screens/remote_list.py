@@ -28,8 +28,8 @@ from royalnine.storage import Notice
 PAGE = 4  # matches per page
 ROW_Y, ROW_H, ROW_GAP = 16, 24, 8  # tile aligned: 16, 48, 80, 112
 TABLE_ROW = 4  # first console row of the table on the top screen
-TABLE_ROWS = 16  # rows 4-19 (15 rows, 4-18, when a notice is shown)
-NOTICE_ROW = 20  # a notice's first row on the top screen (4 rows, up to 23)
+TABLE_ROWS = 16  # rows 4-19 (14 rows, 4-17, when a notice is shown)
+NOTICE_ROW = 19  # a notice's first row on the top screen (5 rows, up to 23)
 
 
 COLUMNS = ((8, False), (5, False), (5, True), (4, False), (4, True))
@@ -90,14 +90,14 @@ class RemoteListScene:
             keys = ("match", "rival", "round", "move", "last")
             head = table_line([app.t("remote_col_" + key) for key in keys])
             draw.text(m, TOP, 1, TABLE_ROW - 1, head, art.TEXT_GREY)
-            shown_rows = TABLE_ROWS - bool(self.notices)  # row 19 free above the notice
+            shown_rows = TABLE_ROWS - 2 * bool(self.notices)  # row 18 free above the notice
             for k, entry in enumerate(self.entries[:shown_rows]):
                 colour = art.TEXT_CYAN if entry.my_move else art.TEXT_WHITE
                 draw.text(m, TOP, 1, TABLE_ROW + k, entry_cells(app, entry, moment), colour)
         else:
             draw.centred(m, TOP, 8, app.t("remote_none"), art.TEXT_WHITE)
         if self.notices:  # a damaged match set aside: in full, where the hint goes
-            lines = draw.fold(self.notices[-1].text(app.lang), 30, 4)
+            lines = draw.fold(self.notices[-1].text(app.lang), 30, 5)
             draw.paragraph(m, TOP, 1, NOTICE_ROW, lines, art.TEXT_RED, last_row=23)
         else:
             draw.centred(m, TOP, 21, app.t("remote_list_hint"), art.TEXT_GREY)
