@@ -97,7 +97,7 @@ TEXTS: dict[str, Text] = {
     "remote_reading": Text("READING...", "ﾖﾐｺﾐﾁｭｳ...", 15),
     "remote_no_camera": Text("No camera: {msg}", "ｶﾒﾗｶﾞ ﾂｶｴﾏｾﾝ: {msg}", 32),
     "remote_opened": Text("Opening the folder...", "ﾌｫﾙﾀﾞｦ ﾋﾗｲﾃｲﾏｽ...", 32),
-    "remote_copied": Text("Copied as text: paste it.", "ﾃｷｽﾄｦ ｺﾋﾟｰｼﾀ", 28),
+    "remote_copied": Text("Copied as text.", "ﾃｷｽﾄｦ ｺﾋﾟｰｼﾀ", 28),
     "remote_clipboard": Text("clipboard", "ｸﾘｯﾌﾟﾎﾞｰﾄﾞ", 12),
     "remote_clip_empty": Text("The clipboard holds no text.", "ｸﾘｯﾌﾟﾎﾞｰﾄﾞﾆ ﾓｼﾞｶﾞ ﾅｲ", 32),
     "remote_role_host": Text("HOST", "ﾎｽﾄ", 5),
@@ -136,7 +136,7 @@ TEXTS: dict[str, Text] = {
     "file_problem": Text("A data file had a problem:", "ﾌｧｲﾙﾆ ﾓﾝﾀﾞｲｶﾞ ｱﾘﾏｼﾀ:", 30),
     # --- notices about data files (shown folded over up to 5 lines of 30 cells) ---
     "notice_set_aside": Text(
-        "{what} was damaged and is reset. Old file: {name}",
+        "{what} was damaged and is reset. The old file is kept as {name}",
         "{what}ｶﾞ ｺﾜﾚﾃｲﾀﾉﾃﾞ ﾘｾｯﾄｼﾏｼﾀ｡ ﾓﾄﾉ ﾌｧｲﾙ: {name}",
         124,
     ),
@@ -296,18 +296,20 @@ used: list[tuple[str, str, str]] | None = None
 """While not None (the text-fit test), every (key, lang, text) :func:`tr` gives is added."""
 
 
-def tr(key: str, lang: str = "en", *, shown: bool = True, **args: object) -> str:
-    """The text for ``key`` in ``lang`` (falls back to English), formatted with ``args``.
-
-    ``shown=False`` for a text meant for the log, not the screen: the text-fit walk
-    (:data:`used`) counts only the texts the screens are meant to show.
-    """
-    text = TEXTS[key]
-    template = text.ja if lang == "ja" else text.en
-    out = template.format(**args) if args else template
-    if used is not None and shown:
+def tr(key: str, lang: str = "en", **args: object) -> str:
+    """The text for ``key`` in ``lang`` (falls back to English), formatted with ``args``."""
+    out = untracked(key, lang, **args)
+    if used is not None:
         used.append((key, lang, out))
     return out
+
+
+def untracked(key: str, lang: str = "en", **args: object) -> str:
+    """:func:`tr` for a text meant for the log, not the screen: the text-fit walk
+    (:data:`used`) counts only the texts the screens are meant to show."""
+    text = TEXTS[key]
+    template = text.ja if lang == "ja" else text.en
+    return template.format(**args) if args else template
 
 
 def cells(text: str) -> int:

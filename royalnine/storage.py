@@ -66,11 +66,12 @@ class Notice:
     reason: str = ""
 
     def text(self, lang: str = "en", *, shown: bool = True) -> str:
-        """The message in ``lang`` (``shown=False``: for the log, see :func:`i18n.tr`)."""
-        from royalnine.i18n import tr
+        """The message in ``lang`` (``shown=False``: for the log, see :func:`i18n.untracked`)."""
+        from royalnine.i18n import tr, untracked
 
-        what = tr(f"file_{self.what}", lang, shown=shown)
-        return tr(self.key, lang, shown=shown, what=what, name=self.name, reason=self.reason)
+        say = tr if shown else untracked
+        what = say(f"file_{self.what}", lang)
+        return say(self.key, lang, what=what, name=self.name, reason=self.reason)
 
     def __str__(self) -> str:
         with_reason = self.key == "notice_cannot_save"  # its text has the reason already

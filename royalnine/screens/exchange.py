@@ -1,11 +1,13 @@
 """The code exchange screen: everything needed to send a code and to get the reply.
 
 Top screen: the code to send as a QR code, with the same code as text under it
-(or the camera's live picture while scanning). Bottom screen: the full folders
-where the codes are saved and where the opponent's codes can be put (the
-inbox), what is happening ("reading...", a refusal), and the buttons COPY (the
-code as text), PASTE (a text code), SCAN (the camera), OPEN CODES / OPEN INBOX
-(the desktop's file manager) and BACK.
+(or the camera's live picture while scanning). Bottom screen: the data folder on
+its own lines (a very long one with its middle cut), then where in it the codes
+are saved and where the opponent's codes can be put (the inbox), what is
+happening ("reading...", a refusal, a notice: never pushed away by a long path),
+and the buttons COPY (the code as text), PASTE (a text code), SCAN (the camera),
+OPEN FOLDER / OPEN INBOX (the desktop's file manager, which shows the whole path)
+and BACK. Text keeps to columns 1-30.
 
 It is the lobby of a new match (host: code 1 is shown; guest: waiting for the
 host's code 1), and the match screen's CODES button opens it during a match.

@@ -99,7 +99,7 @@ class RemoteListScene:
         if self.notices:  # a damaged match set aside: in full, where the hint goes
             lines = draw.fold(self.notices[-1].text(app.lang), 30, 5)
             draw.paragraph(m, TOP, 1, NOTICE_ROW, lines, art.TEXT_RED, last_row=23)
-        else:
+        elif self.entries:
             draw.centred(m, TOP, 21, app.t("remote_list_hint"), art.TEXT_GREY)
         items: list[MenuItem] = []
         for k, entry in enumerate(self.shown()):
