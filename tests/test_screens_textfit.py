@@ -194,6 +194,12 @@ def walk(app: App, home: Path) -> Iterator[str]:
         app.settings.layout = layout
         app.switch(OptionsScene())
         yield f"options ({layout})"
+    options = app.scene
+    assert isinstance(options, OptionsScene) and options.menu is not None
+    scale = next(item for item in options.menu.items if item.value == "scale")
+    for k in range(8):  # each value of the SCALE row, whatever they are, and round again
+        tap(app, *scale.rect.centre)
+        yield f"options (scale, {k + 1} taps)"
     for k in range(len(PAGES)):
         app.switch(RulesScene(back=TitleScene(), page=k))
         yield f"rules page {k + 1}"
