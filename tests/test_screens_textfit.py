@@ -422,7 +422,7 @@ def walk(app: App, home: Path) -> Iterator[str]:
                 draw.log, i18n.used = recording
     steps_until(app, lambda: scene.state == "place")
     app.switch(ExchangeScene(scene.remote, back=scene))
-    yield "exchange: during a match, while placing (nothing to send)"
+    yield "exchange: during a match with no code of its own to show (WAITING FOR CODE n)"
     app.switch(RemoteListScene())
     yield "remote list: one match, this device's move"
     app.switch(scene)
