@@ -89,22 +89,25 @@ TEXTS: dict[str, Text] = {
     "remote_open_codes": Text("OPEN FOLDER", "ﾌｫﾙﾀﾞｦ ﾋﾗｸ", 13),
     "remote_open_inbox": Text("OPEN INBOX", "ｳｹﾄﾘｦ ﾋﾗｸ", 13),
     "remote_wait_code": Text("WAITING FOR CODE {n}", "ｺｰﾄﾞ{n}ｦ ﾏｯﾃｲﾏｽ", 23),
-    "remote_saved_in": Text("Your codes are saved in:", "ｺｰﾄﾞﾉ ﾎｿﾞﾝｻｷ:", 32),
-    "remote_inbox_in": Text("Put their codes in the inbox:", "ｱｲﾃﾉ ｺｰﾄﾞﾉ ｵｷﾊﾞ(ｳｹﾄﾘ):", 32),
+    "remote_data_folder": Text("In the data folder", "ﾃﾞｰﾀﾉ ﾌｫﾙﾀﾞ", 30),
+    "remote_saved_in": Text("your codes:", "ｺﾁﾗﾉ QR:", 14),
+    "remote_inbox_in": Text("put theirs in:", "ｱｲﾃﾉ QRｦ ｲﾚﾙ:", 14),
     "remote_or_drop": Text("or drop, paste (Ctrl+V), scan.", "ﾄﾞﾛｯﾌﾟ/ﾊﾘﾂｹ(Ctrl+V)/ｶﾒﾗ ﾃﾞﾓ OK", 32),
     "remote_scanning": Text("Show the code to the camera", "ｺｰﾄﾞｦ ｶﾒﾗﾆ ﾐｾﾃﾈ", 32),
     "remote_reading": Text("READING...", "ﾖﾐｺﾐﾁｭｳ...", 15),
     "remote_no_camera": Text("No camera: {msg}", "ｶﾒﾗｶﾞ ﾂｶｴﾏｾﾝ: {msg}", 32),
     "remote_opened": Text("Opening the folder...", "ﾌｫﾙﾀﾞｦ ﾋﾗｲﾃｲﾏｽ...", 32),
-    "remote_copied": Text("Copied as text: paste it.", "ﾃｷｽﾄﾃﾞ ｺﾋﾟｰｼﾏｼﾀ", 15 * 4),
+    "remote_copied": Text("Copied as text.", "ﾃｷｽﾄｦ ｺﾋﾟｰｼﾀ", 28),
     "remote_clipboard": Text("clipboard", "ｸﾘｯﾌﾟﾎﾞｰﾄﾞ", 12),
     "remote_clip_empty": Text("The clipboard holds no text.", "ｸﾘｯﾌﾟﾎﾞｰﾄﾞﾆ ﾓｼﾞｶﾞ ﾅｲ", 32),
     "remote_role_host": Text("HOST", "ﾎｽﾄ", 5),
-    "remote_role_guest": Text("GUEST", "ｹﾞｽﾄ", 5),
+    "remote_role_guest": Text("GUEST", "ｻﾝｶｼｬ", 5),
     "remote_col_match": Text("MATCH", "ｼｱｲ", 8),
     "remote_col_rival": Text("RIVAL", "ｱｲﾃ", 5),
     "remote_col_round": Text("RND", "ｶｲｾﾝ", 5),
-    "remote_col_move": Text("MOVE", "ﾃﾊﾞﾝ", 5),
+    "remote_col_move": Text("MOVE", "ﾃﾊﾞﾝ", 4),
+    "remote_move_you": Text("YOU", "ｱﾅﾀ", 4),
+    "remote_move_rival": Text("THEM", "ｱｲﾃ", 4),
     "remote_col_last": Text("LAST", "ｺｳｼﾝ", 4),
     "remote_none": Text("No remote match in progress.", "ﾘﾓｰﾄﾉ ｼｱｲﾊ ｱﾘﾏｾﾝ", 32),
     "remote_list_hint": Text("Tap a match to go on with it.", "ﾂﾂﾞｹﾙ ｼｱｲｦ ﾀｯﾁ", 32),
@@ -119,7 +122,7 @@ TEXTS: dict[str, Text] = {
     "forfeit_lost": Text("LOST BY FORFEIT", "ﾌｾﾝﾊｲ", 32),
     "forfeit_why": Text("Your rival stopped answering.", "ｱｲﾃｶﾞ ﾍﾝｼﾞｦ ﾔﾒﾏｼﾀ", 32),
     "forfeit_file": Text("The match so far is kept in", "ｺｺﾏﾃﾞﾉ ｷﾛｸﾊ ｺﾁﾗﾆ", 32),
-    "remote_last": Text("Send your last code {n} (Ctrl+C):", "ｻｲｺﾞﾉ ｺｰﾄﾞ{n}ｦ ｵｸｯﾃﾈ(Ctrl+C):", 32),
+    "remote_last": Text("Send last code {n} (Ctrl+C):", "ｻｲｺﾞﾉ ｺｰﾄﾞ{n}ｦ ｵｸｯﾃﾈ(Ctrl+C):", 30),
     "menu_back": Text("BACK", "ﾓﾄﾞﾙ", 16),
     "difficulty": Text("CPU LEVEL", "CPUﾉ ﾂﾖｻ", 16),
     "level_easy": Text("EASY", "ﾖﾜｲ", 8),
@@ -131,7 +134,7 @@ TEXTS: dict[str, Text] = {
     "no_keep": Text("NO, KEEP IT", "ｲｲｴ", 16),
     "corrupt_save": Text("Damaged save was set aside.", "ｺﾜﾚﾀ ｾｰﾌﾞｦ ﾍﾞﾂﾆ ﾎｿﾞﾝｼﾏｼﾀ", 30),
     "file_problem": Text("A data file had a problem:", "ﾌｧｲﾙﾆ ﾓﾝﾀﾞｲｶﾞ ｱﾘﾏｼﾀ:", 30),
-    # --- notices about data files (shown folded over up to 4 lines of 31 cells) ---
+    # --- notices about data files (shown folded over up to 5 lines of 30 cells) ---
     "notice_set_aside": Text(
         "{what} was damaged and is reset. The old file is kept as {name}",
         "{what}ｶﾞ ｺﾜﾚﾃｲﾀﾉﾃﾞ ﾘｾｯﾄｼﾏｼﾀ｡ ﾓﾄﾉ ﾌｧｲﾙ: {name}",
@@ -297,12 +300,18 @@ used: list[tuple[str, str, str]] | None = None
 
 def tr(key: str, lang: str = "en", **args: object) -> str:
     """The text for ``key`` in ``lang`` (falls back to English), formatted with ``args``."""
-    text = TEXTS[key]
-    template = text.ja if lang == "ja" else text.en
-    out = template.format(**args) if args else template
+    out = untracked(key, lang, **args)
     if used is not None:
         used.append((key, lang, out))
     return out
+
+
+def untracked(key: str, lang: str = "en", **args: object) -> str:
+    """:func:`tr` for a text meant for the log, not the screen: the text-fit walk
+    (:data:`used`) counts only the texts the screens are meant to show."""
+    text = TEXTS[key]
+    template = text.ja if lang == "ja" else text.en
+    return template.format(**args) if args else template
 
 
 def cells(text: str) -> int:

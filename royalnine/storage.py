@@ -55,7 +55,7 @@ class Notice:
     """A one-line message about a data file, for the game to show in the player's language.
 
     ``key`` names a text in :mod:`royalnine.i18n`; ``what`` names the file's role
-    (``settings``, ``save``, ``stats``, ``remote``); ``name`` is where a damaged
+    (``settings``, ``save``, ``stats``, ``remote``, ``controls``, ``kiosk``); ``name`` is where a damaged
     file went (or the file that could not be moved), relative to the data folder;
     ``reason`` is the technical cause, kept for the log and tests.
     """
@@ -65,17 +65,18 @@ class Notice:
     name: str = ""
     reason: str = ""
 
-    def text(self, lang: str = "en") -> str:
-        """The message in ``lang``."""
-        from royalnine.i18n import TEXTS, tr
+    def text(self, lang: str = "en", *, shown: bool = True) -> str:
+        """The message in ``lang`` (``shown=False``: for the log, see :func:`i18n.untracked`)."""
+        from royalnine.i18n import TEXTS, tr, untracked
 
-        what = tr(f"file_{self.what}", lang) if f"file_{self.what}" in TEXTS else self.what
-        return tr(self.key, lang, what=what, name=self.name, reason=self.reason)
+        say = tr if shown else untracked
+        what = say(f"file_{self.what}", lang) if f"file_{self.what}" in TEXTS else self.what
+        return say(self.key, lang, what=what, name=self.name, reason=self.reason)
 
     def __str__(self) -> str:
-        shown = self.key == "notice_cannot_save"  # its text has the reason already
-        detail = f" ({self.reason})" if self.reason and not shown else ""
-        return f"{self.text('en')}{detail}"
+        with_reason = self.key == "notice_cannot_save"  # its text has the reason already
+        detail = f" ({self.reason})" if self.reason and not with_reason else ""
+        return f"{self.text('en', shown=False)}{detail}"
 
 
 class CorruptSaveSetAside(RoyalNineError):

@@ -178,12 +178,27 @@ def test_without_a_camera_scan_explains_and_nothing_breaks(tmp_path: Path) -> No
 # ----------------------------------------------------------------------- folders
 
 
-def test_the_full_folders_are_on_screen(tmp_path: Path) -> None:
+def test_the_folders_are_on_screen_and_leave_room_for_the_status(tmp_path: Path) -> None:
+    """The data folder on its own lines (its middle cut when it is very long), each folder
+    by its place in it; a long home path never pushes the status lines away."""
+    from royalnine.screens.exchange import home_lines
+
     host = host_lobby(tmp_path)
-    text = screen_text(host, 1).replace("\n", "")
-    # folded across lines; joined again they are the full paths
-    assert str(codes(tmp_path / "host")[0].parent) in text.replace(" ", "")
-    assert str(tmp_path / "host" / "remote" / "inbox") in text.replace(" ", "")
+    text = " ".join(screen_text(host, 1).split())
+    home = tmp_path / "host"
+    label = codes(home)[0].parent.name
+    assert f"your codes: remote/{label}/" in text
+    assert "put theirs in: remote/inbox/" in text
+    lines = home_lines(home)
+    assert 1 <= len(lines) <= 2 and all(line in text for line in lines)
+    assert str(home).startswith(lines[0]) and str(home).endswith(lines[-1].removeprefix(".."))
+    short = Path("/home/ann/.local/share/royalnine")
+    assert home_lines(short) == ["/home/ann/.local/share/", "royalnine"]  # whole when it fits
+    long = Path("/home/" + "a-very-long-folder-name/" * 9 + "royalnine")
+    cut = home_lines(long)
+    assert len(cut) == 2 and cut[1].startswith("..") and str(long).endswith(cut[1][2:])
+    choose(host, "copy")
+    assert "Copied as text" in " ".join(screen_text(host, 1).split())
 
 
 def test_open_folder_runs_the_file_manager_without_waiting(
@@ -206,7 +221,7 @@ def test_open_folder_runs_the_file_manager_without_waiting(
     for child, _path in list(exchange._OPENER.running):
         child.wait(WAIT)
     host.step(1)
-    assert "the file manager said 3" in screen_text(host, 1).replace("\n", "")
+    assert "the file manager said 3" in " ".join(screen_text(host, 1).split())  # folded
     monkeypatch.setattr(exchange, "_OPENER", FolderOpener(lambda p: ["/no/such/opener"]))
     choose(host, "open_codes")
     assert "cannot open" in screen_text(host, 1)
@@ -260,7 +275,7 @@ def test_a_damaged_match_save_is_set_aside_and_the_others_still_listed(
     assert len(scene.entries) == 1
     assert "was damaged and is reset" in scene.notices[0].text("en")
     assert list(bad.parent.glob(f"{SESSION_FILE}.corrupt-*"))
-    assert "damaged" in screen_text(host, 1).replace("\n", "")
+    assert "damaged" in screen_text(host, 0).replace("\n", "")  # under the table, in full
 
 
 # -------------------------------------------------------------- hostile images
@@ -376,26 +391,24 @@ def test_codes_button_opens_the_exchange_and_back_returns(tmp_path: Path) -> Non
 
 
 def test_a_reply_pasted_in_the_exchange_screen_returns_to_the_match(tmp_path: Path) -> None:
+    """Protocol v2 opens with host code 1, guest code 2, then the host reveals first (code
+    3): the guest, waiting on its code 2, opens CODES and pastes code 3 as text."""
     host, guest = start(tmp_path)
     host.m.input.drop_file(codes(tmp_path / "guest")[0])  # the guest's code 2, to the host
     settle(host)
     assert isinstance(host.scene, MatchScene)
-    player = AutoPlayer(host, mode="remote", seed=0)
-    before = set(codes(tmp_path / "host"))
-    for _ in range(5000):  # the host places its first half and sends code 3
-        player.step()
-        if set(codes(tmp_path / "host")) - before:
-            break
-    (reply,) = set(codes(tmp_path / "host")) - before
+    (reply,) = [p for p in codes(tmp_path / "host") if p.name == "move-03.png"]
     guest.step(5)
     match = guest.scene
     assert isinstance(match, MatchScene) and match.remote is not None
+    assert len(match.remote.session.transcript) == 2
     tap(guest, *CODES_RECT.centre)
     assert isinstance(guest.scene, ExchangeScene)
     guest.m.clipboard.put_text(to_text(qr.decode_image(reply)))
     choose(guest, "paste")
     assert guest.scene is match
-    assert len(match.remote.session.transcript) == 3
+    transcript = match.remote.session.transcript
+    assert len(transcript) >= 3 and transcript[2] == qr.decode_image(reply)
 
 
 def test_folder_lines_keep_the_whole_path_and_break_after_separators() -> None:

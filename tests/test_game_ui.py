@@ -142,7 +142,7 @@ def test_a_corrupt_save_is_set_aside_and_reported(tmp_path: Path) -> None:
     assert scene.menu.items[0].value == "cpu"  # no CONTINUE
     assert "Damaged save" in console_row(app, 1, 1)
     assert "Damaged save" in console_row(app, TOP, 18)  # a headline, then where it went:
-    assert console_row(app, TOP, 20).strip().startswith("The saved match was damaged")
+    assert console_row(app, TOP, 19).strip().startswith("The saved match was damaged")
     assert not save.exists()
     kept = [p for p in save.parent.iterdir() if p.name != save.name]
     assert kept and kept[0].read_text(encoding="utf-8").startswith('{"format"')

@@ -93,3 +93,30 @@ def test_a_clear_forgets_what_it_erased(m: Machine) -> None:
     draw.clear_text(m, TOP)
     draw.text(m, TOP, 3, 1, "ROUND 2/5")
     assert found(m) == ""
+
+
+def test_a_paragraph_moves_a_line_down_where_its_voicing_mark_needs_the_room(m: Machine) -> None:
+    draw.paragraph(m, TOP, 1, 5, ["ﾗｳﾝﾄﾞ 1/5", "ｾﾞﾝﾊﾝ"], last_row=7)
+    assert found(m) == ""
+    m.cpage(TOP)
+    assert m.chkchr(2, 6) in (0, 32) and m.chkchr(2, 7) not in (0, 32)  # row 6 left free
+    draw.clear_text(m, TOP)
+    draw.paragraph(m, TOP, 1, 5, ["ﾗｳﾝﾄﾞ 1/5", "ｾﾞﾝﾊﾝ"], last_row=6)  # no room: as asked
+    assert "a voicing mark runs into the line above" in found(m)
+
+
+def test_erase_blanks_cells_and_forgets_the_text_drawn_there(m: Machine) -> None:
+    draw.text(m, BOTTOM, 1, 10, "Copied as text.")
+    draw.erase(m, BOTTOM, 1, 10, 30)
+    draw.text(m, BOTTOM, 1, 10, "READING...")
+    assert found(m) == ""
+
+
+def test_fold_fills_a_line_before_breaking_early_at_a_path_separator() -> None:
+    text = "ABCD1234/session.json.corrupt-20261122-101010-99"
+    lines = draw.fold(text, 30, 5)
+    assert lines == ["ABCD1234/session.json.corrupt-", "20261122-101010-99"]  # not "ABCD1234/"
+    assert (
+        draw.fold("see /home/ann/.local/share/royalnine/saves", 30, 5)[0]
+        == "see /home/ann/.local/share/"
+    )

@@ -19,8 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from petitcom_shim import Button, Machine
-from royalnine import i18n
+from petitcom_shim import Button, Machine, qr
+from petitcom_shim.camera import FakeCamera, NoCamera
+from royalnine import art, i18n
 from royalnine.app import App
 from royalnine.cli.play import shim_layout
 from royalnine.core import (
@@ -38,14 +39,19 @@ from royalnine.core import (
 )
 from royalnine.core.match import RoundResult
 from royalnine.game import new_game
+from royalnine.remote.session import RemoteSession
 from royalnine.screens import draw
 from royalnine.screens.autoplay import AutoPlayer
+from royalnine.screens.exchange import ExchangeScene
 from royalnine.screens.fitcheck import problems
 from royalnine.screens.layout import BUTTON_RECTS, CELL_RECTS, HAND_RECTS, Zone
 from royalnine.screens.match import MatchScene
 from royalnine.screens.options import OptionsScene
 from royalnine.screens.pause import PauseScene
-from royalnine.screens.remote import RemoteLobbyScene, host_link
+from royalnine.screens.remote import SESSION_FILE, RemoteLink, host_link
+from royalnine.screens.remote_actions import ForfeitScene
+from royalnine.screens.remote_io import CodeIntake, copy_code, intake_of, set_intake
+from royalnine.screens.remote_list import RemoteListScene
 from royalnine.screens.result import MatchResultScene
 from royalnine.screens.reveal import reveal_steps
 from royalnine.screens.rules import PAGES, RulesScene
@@ -62,6 +68,15 @@ LONG_NOTICE = Notice(
     "remote/ABCD1234/session.json.corrupt-20261122-101010-99",
     "Expecting value: line 1 column 1 (char 0)",
 )
+
+NOTICES = (
+    Notice("notice_cannot_save", "save", reason="No space left on device"),
+    Notice("notice_set_aside", "settings", "settings.json.corrupt-20261122-101010-1"),
+    Notice("notice_not_moved", "stats", "stats.json"),
+    Notice("notice_ignored", "controls", "controls.json"),
+    Notice("notice_set_aside", "remote", "remote/7F2A11C0/session.json.corrupt-20261122-1"),
+)
+"""One title state per kind of notice and per kind of file (every ``file_*`` text)."""
 
 
 def make_app(home: Path, lang: str, layout: str, **settings: object) -> App:
@@ -133,6 +148,28 @@ def steps_until(app: App, ok: Callable[[], bool], limit: int = 600) -> None:
     raise AssertionError("the state was not reached")
 
 
+WAIT = 60.0  # seconds: a hang guard for the QR reader thread, never a timing assertion
+
+
+class BusyIntake(CodeIntake):
+    """An intake that is always reading an image (to show "READING...")."""
+
+    @property
+    def busy(self) -> bool:
+        return True
+
+
+def no_camera() -> FakeCamera:
+    raise NoCamera("no camera found: /dev/video0 does not exist")
+
+
+def settle(app: App, frames: int = 2) -> None:
+    """Let the app's QR reader finish what it was given, then step a few frames."""
+    app.step(1)
+    assert intake_of(app).reader.wait(WAIT)
+    app.step(frames)
+
+
 def title_states(app: App) -> Iterator[str]:
     """The title with its menus, and the first frames of a match (what depends on the layout)."""
     app.switch(TitleScene())
@@ -157,6 +194,12 @@ def walk(app: App, home: Path) -> Iterator[str]:
         app.settings.layout = layout
         app.switch(OptionsScene())
         yield f"options ({layout})"
+    options = app.scene
+    assert isinstance(options, OptionsScene) and options.menu is not None
+    scale = next(item for item in options.menu.items if item.value == "scale")
+    for k in range(8):  # each value of the SCALE row, whatever they are, and round again
+        tap(app, *scale.rect.centre)
+        yield f"options (scale, {k + 1} taps)"
     for k in range(len(PAGES)):
         app.switch(RulesScene(back=TitleScene(), page=k))
         yield f"rules page {k + 1}"
@@ -164,9 +207,10 @@ def walk(app: App, home: Path) -> Iterator[str]:
     app.notices.append(LONG_NOTICE)
     app.switch(TitleScene())
     yield "title with a damaged-file notice"
-    app.notices.append(Notice("notice_cannot_save", "save", reason="No space left on device"))
-    app.switch(TitleScene())
-    yield "title with a could-not-save notice"
+    for notice in NOTICES:
+        app.notices.append(notice)
+        app.switch(TitleScene())
+        yield f"title with a notice: {notice.key} ({notice.what})"
     (home / "saves").mkdir(parents=True, exist_ok=True)
     (home / "saves" / "current.json").write_text("{not json")
     app.switch(TitleScene())
@@ -299,34 +343,64 @@ def walk(app: App, home: Path) -> Iterator[str]:
     app.switch(scene)
     assert scene.state == "handover"
     yield "handover"
-    # --- remote: lobby (host, guest, error), then a match waiting for a reply ---
+    # --- remote: the code exchange (host, guest, refusal, notice, camera), then a match ---
     link = host_link(app)
-    app.switch(RemoteLobbyScene(link))
-    yield "remote host lobby"
-    lobby = RemoteLobbyScene(None)
+    host_exchange = ExchangeScene(link)
+    app.switch(host_exchange)
+    yield "exchange: host, code 1"
+    host_exchange.say(app, copy_code(app, link.session.transcript[0]))
+    yield "exchange: host, copied"
+    host_exchange.say(app, LONG_ERROR, art.TEXT_RED)
+    yield "exchange: host, a long refusal"
+    lobby = ExchangeScene(None)
     app.switch(lobby)
-    yield "remote join lobby"
-    lobby.error = LONG_ERROR
+    yield "exchange: guest waiting for code 1"
+    app.m.clipboard.put_text("")
+    lobby.choose(app, "paste")
+    yield "exchange: guest, an empty clipboard"
+    app.m.clipboard.put_text("HELLO WORLD")
+    lobby.choose(app, "paste")
+    yield "exchange: guest, a pasted text that is no code"
+    intake = intake_of(app)
+    set_intake(app, BusyIntake(app.storage, reader=intake.reader))
     lobby.redraw(app)
-    yield "remote join lobby with an error"
+    yield "exchange: reading..."
+    blank = qr.Image.new("L", (320, 240), 180)
+    set_intake(
+        app, CodeIntake(app.storage, reader=intake.reader, camera=lambda: FakeCamera([blank]))
+    )
+    lobby.choose(app, "scan")
+    app.step(2)
+    yield "exchange: scanning"
+    lobby.choose(app, "scan")
+    app.step(1)
+    yield "exchange: scanning stopped"
+    set_intake(app, CodeIntake(app.storage, reader=intake.reader, camera=no_camera))
+    lobby.choose(app, "scan")
+    app.step(1)
+    yield "exchange: no camera"
+    lobby.say(app, app.t("remote_opened"))
+    yield "exchange: opening the folder"
+    set_intake(app, intake)
     guest_home = home / "guest"
     recording = draw.log, i18n.used
     draw.log, i18n.used = None, None  # the other device's screens are not this one's
     guest = new_game(Machine(headless=True, seed=2), Storage(guest_home), Settings(sound=False))
     first = sorted((home / "remote").glob("*/move-01.png"))[0]
-    guest.switch(RemoteLobbyScene(None))
+    guest.switch(ExchangeScene(None))
     guest.m.input.drop_file(first)
-    guest.step(2)
+    settle(guest)
     draw.log, i18n.used = recording
     second = sorted((guest_home / "remote").glob("*/move-02.png"))[0]
-    app.switch(RemoteLobbyScene(link))
+    app.switch(ExchangeScene(link))
     app.m.input.drop_file(second)
-    app.step(2)
+    settle(app)
     scene = app.scene
     assert isinstance(scene, MatchScene) and scene.remote is not None
     # the codes that open the match (how many is the protocol's business): the guest
     # plays by itself, and each new code is carried across until this device places
     delivered = {first, second}
+    opening: set[int] = set()
     rival = AutoPlayer(guest, mode="remote", seed=1)
     for _ in range(3000):
         if scene.state == "place":
@@ -335,10 +409,23 @@ def walk(app: App, home: Path) -> Iterator[str]:
         rival.step()
         draw.log, i18n.used = recording
         app.step(1)
+        sent = scene.remote.showing()
+        if scene.state in ("wait", "remote_wait") and sent and sent[0] not in opening:
+            opening.add(sent[0])
+            yield f"remote: the opening, code {sent[0]} sent"
         for source, target in ((home, guest), (guest_home, app)):
             for code in sorted(set((source / "remote").glob("*/move-*.png")) - delivered):
                 delivered.add(code)
                 target.m.input.drop_file(code)
+                draw.log, i18n.used = recording if target is app else (None, None)
+                settle(target, 0)
+                draw.log, i18n.used = recording
+    steps_until(app, lambda: scene.state == "place")
+    app.switch(ExchangeScene(scene.remote, back=scene))
+    yield "exchange: during a match with no code of its own to show (WAITING FOR CODE n)"
+    app.switch(RemoteListScene())
+    yield "remote list: one match, this device's move"
+    app.switch(scene)
     steps_until(app, lambda: scene.state == "place")
     placing = scene.view()
     spots = [c for c in placing.empty_cells if c != CENTRE]
@@ -348,17 +435,73 @@ def walk(app: App, home: Path) -> Iterator[str]:
     scene.state = "idle"
     app.step(3)
     assert scene.state in ("wait", "remote_wait"), scene.state
-    yield "remote: waiting for the reply"
+    yield "remote: waiting for the reply (CODES)"
+    app.m.input.edit_key("copy")
+    app.step(2)
+    yield "remote: the code copied"
+    set_intake(app, BusyIntake(app.storage, reader=intake.reader))
+    app.step(2)
+    yield "remote: reading..."
+    set_intake(app, intake)
+    app.step(2)
     scene.remote.error = LONG_ERROR
     scene.dirty = True
     app.step(1)
     yield "remote: a bad code"
+    codes_scene = ExchangeScene(scene.remote, back=scene)
+    app.switch(codes_scene)
+    yield "exchange: during a match (CODES)"
+    codes_scene.choose(app, "back")
+    app.switch(scene)
+    scene.remote.error = None
+    app.settings.claim_after_s = 0
+    assert scene.remote_actions is not None
+    scene.remote_actions.update(app, now=True)
+    scene.dirty = True
+    app.step(2)
+    assert "claim" in scene.remote_actions.values
+    yield "remote: CLAIM WIN"
+    for remedy in ("show", "rollback"):
+        scene.remote.error = "the camera: code 4 is damaged: " + LONG_ERROR
+        scene.remote.remedy = remedy
+        scene.remote_actions.update(app, now=True)
+        scene.dirty = True
+        app.step(2)
+        yield f"remote: a damaged code ({remedy})"
+    scene.remote.error = scene.remote.remedy = None
+    app.settings.claim_after_s = Settings().claim_after_s
+    for won in (True, False):
+        app.switch(ForfeitScene(scene.remote, won=won))
+        yield f"forfeit ({'won' if won else 'lost'})"
     app.switch(MatchResultScene(over, "remote", "normal", (t("you"), t("rival")), remote=link))
     yield "match result (remote, the last code to send)"
+    # --- the list of remote matches: one, a damaged one set aside, several pages ---
+    draw.log, i18n.used = None, None
+    other = host_link(guest)  # a match where this device is the guest: the rival hosts
+    draw.log, i18n.used = recording
+    RemoteLink(RemoteSession.join(other.session.transcript[0]), app.storage).pump()
+    app.switch(RemoteListScene())
+    yield "remote list: two matches"
+    for _ in range(5):
+        host_link(app)
+    remote_list = RemoteListScene()
+    app.switch(remote_list)
+    yield "remote list: page 1 (MORE)"
+    remote_list.page = 1
+    remote_list.redraw(app)
+    yield "remote list: page 2"
+    damaged = sorted((home / "remote").glob(f"*/{SESSION_FILE}"))[-1]
+    damaged.write_text("{not json")
+    app.switch(RemoteListScene())
+    yield "remote list: a damaged match set aside"
     title = TitleScene()
     app.switch(title)
     title.show(app, "remote")
     yield "title remote (a remote match to continue)"
+    for session in (home / "remote").glob(f"*/{SESSION_FILE}"):
+        session.unlink()
+    app.switch(RemoteListScene())
+    yield "remote list: empty"
     shutil.rmtree(guest_home, ignore_errors=True)
 
 
@@ -384,7 +527,12 @@ def test_every_state_fits(tmp_path: Path, recording: draw.DrawLog, lang: str, la
 
 def test_every_text_is_shown_by_some_state(tmp_path: Path, recording: draw.DrawLog) -> None:
     """Each key of i18n.TEXTS, in each language, is drawn on screen by some state of the walk
-    (the whole walk in one layout, what depends on the layout in the others)."""
+    (the whole walk in one layout, what depends on the layout in the others).
+
+    A text folded over several lines is drawn as consecutive pieces, broken at spaces (or
+    after a path separator): it counts as shown when its pieces, joined in the order they
+    were drawn, give the text back with the whitespace left out. A text cut short (folded
+    text ending in "..") or drawn in part still fails."""
     seen: list[str] = []
     for lang in i18n.LANGS:
         for layout in LAYOUTS:
@@ -394,9 +542,9 @@ def test_every_text_is_shown_by_some_state(tmp_path: Path, recording: draw.DrawL
             for _ in states:
                 seen += [t.text for t in recording.texts]
     assert i18n.used is not None
-    drawn = "\n".join(dict.fromkeys(seen))
+    drawn = "".join("".join(text.split()) for text in seen)  # folded pieces join up again
     missing = sorted(
-        {f"{key} [{lang}]" for key, lang, text in i18n.used if text.strip() not in drawn}
+        {f"{key} [{lang}]" for key, lang, text in i18n.used if "".join(text.split()) not in drawn}
         | {f"{key} (never used)" for key in i18n.TEXTS if key not in {k for k, _, _ in i18n.used}}
     )
     assert not missing, "not shown by any state: " + ", ".join(missing)

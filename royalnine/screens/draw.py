@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from petitcom_shim import Machine
+from petitcom_shim.charset import to_ptc
 from royalnine import art
 from royalnine.core import Card
 from royalnine.i18n import cells
@@ -234,8 +235,8 @@ def fold(text: str, width: int, rows: int) -> list[str]:
         while n < len(rest) and cells(rest[: n + 1]) <= width:
             n += 1
         space = rest.rfind(" ", 0, n + 1)
-        sep = max(rest.rfind(c, 0, n) for c in "/\\")  # a path: break after a folder
-        if sep <= 0:
+        sep = max(rest.rfind(c, 0, n) for c in "/\\")  # a path: break after a folder,
+        if sep < n // 2:  # unless that leaves the line half empty: after a dot, a dash...
             sep = max(rest.rfind(c, 0, n) for c in BREAK_AFTER)
         if space > 0 and space >= sep:
             line, rest = rest[:space], rest[space + 1 :]
@@ -318,6 +319,62 @@ def text(
     m.print(s, end="")
     if log is not None and s:
         log.texts.append(DrawnText(screen, col, row, s, box))
+
+
+VOICING_MARKS = frozenset(to_ptc("ﾞﾟ"))
+"""The voicing marks as PTC codes: drawn at the top of their cell, they touch the line above."""
+
+
+def marks_collide(m: Machine, screen: int, col: int, row: int, line: str) -> bool:
+    """True if ``line``, printed at (``col``, ``row``), would have a voicing mark right
+    under a character already on the console in the row above."""
+    if row <= 0:
+        return False
+    m.cpage(screen)
+    return any(
+        code in VOICING_MARKS and 0 <= col + k < 32 and m.chkchr(col + k, row - 1) not in (0, 32)
+        for k, code in enumerate(to_ptc(line, errors="replace"))
+    )
+
+
+def paragraph(
+    m: Machine,
+    screen: int,
+    col: int,
+    row: int,
+    lines: list[str],
+    colour: int = art.TEXT_WHITE,
+    *,
+    last_row: int,
+) -> None:
+    """Print folded lines one under the other from (``col``, ``row``), skipping a row where
+    a line's voicing mark would run into what the row above shows, as long as the rest
+    still fits by ``last_row`` (inclusive)."""
+    for k, line in enumerate(lines):
+        left = len(lines) - k - 1  # lines still to print after this one
+        if row + 1 + left <= last_row and marks_collide(m, screen, col, row, line):
+            row += 1
+        text(m, screen, col, row, line, colour)
+        row += 1
+
+
+def erase(m: Machine, screen: int, col: int, row: int, width: int) -> None:
+    """Blank ``width`` console cells from (``col``, ``row``), to draw a line afresh there;
+    texts that were drawn on those cells are forgotten (the text-fit log)."""
+    m.cpage(screen)
+    m.locate(col, row)
+    m.print(" " * width, end="")
+    if log is not None:
+        log.texts = [
+            t
+            for t in log.texts
+            if not (
+                t.screen == screen
+                and t.row == row
+                and t.col < col + width
+                and col < t.col + cells(t.text)
+            )
+        ]
 
 
 def centred(

@@ -1,11 +1,13 @@
 """The code exchange screen: everything needed to send a code and to get the reply.
 
 Top screen: the code to send as a QR code, with the same code as text under it
-(or the camera's live picture while scanning). Bottom screen: the full folders
-where the codes are saved and where the opponent's codes can be put (the
-inbox), what is happening ("reading...", a refusal), and the buttons COPY (the
-code as text), PASTE (a text code), SCAN (the camera), OPEN CODES / OPEN INBOX
-(the desktop's file manager) and BACK.
+(or the camera's live picture while scanning). Bottom screen: the data folder on
+its own lines (a very long one with its middle cut), then where in it the codes
+are saved and where the opponent's codes can be put (the inbox), what is
+happening ("reading...", a refusal, a notice: never pushed away by a long path),
+and the buttons COPY (the code as text), PASTE (a text code), SCAN (the camera),
+OPEN FOLDER / OPEN INBOX (the desktop's file manager, which shows the whole path)
+and BACK. Text keeps to columns 1-30.
 
 It is the lobby of a new match (host: code 1 is shown; guest: waiting for the
 host's code 1), and the match screen's CODES button opens it during a match.
@@ -36,24 +38,40 @@ from royalnine.screens.remote_io import (
 )
 
 PREVIEW_FIRST, PREVIEW_LEVELS = 200, 16  # GRP colours 200-215: the camera's greys
+PREVIEW_RECT = Rect(0, 0, 256, 184)  # the camera picture: above the "show the code" line
 BUTTON_H = 24
-STATUS_END = 14  # the status lines end above the buttons (row 14 = y 112)
+LEFT, RIGHT = 1, 31  # text columns 1-30: one cell of margin on both sides
+STATUS_ROWS = (10, 11, 12, 13, 14)
+"""The status lines (reading..., a refusal, a notice): three lines of text, a row apart
+where a Japanese voicing mark would run into the line above."""
+STATUS_LINES = 3
 _OPENER = FolderOpener()
 
 
 def exchange_buttons(app: App, *, can_copy: bool, scanning: bool) -> list[MenuItem]:
-    """COPY PASTE SCAN, then OPEN FOLDER OPEN INBOX, then BACK."""
+    """COPY PASTE SCAN, then OPEN FOLDER OPEN INBOX, then BACK (rows 15-23, on the tile grid)."""
     places = [
-        ("copy", "remote_copy", Rect(0, 112, 80, BUTTON_H)),
-        ("paste", "remote_paste", Rect(88, 112, 80, BUTTON_H)),
-        ("scan", "remote_stop" if scanning else "remote_scan", Rect(176, 112, 80, BUTTON_H)),
-        ("open_codes", "remote_open_codes", Rect(0, 140, 120, BUTTON_H)),
-        ("open_inbox", "remote_open_inbox", Rect(136, 140, 120, BUTTON_H)),
+        ("copy", "remote_copy", Rect(8, 120, 72, BUTTON_H)),
+        ("paste", "remote_paste", Rect(88, 120, 80, BUTTON_H)),
+        ("scan", "remote_stop" if scanning else "remote_scan", Rect(176, 120, 72, BUTTON_H)),
+        ("open_codes", "remote_open_codes", Rect(8, 144, 112, BUTTON_H)),
+        ("open_inbox", "remote_open_inbox", Rect(136, 144, 112, BUTTON_H)),
         ("back", "menu_back", Rect(88, 168, 80, BUTTON_H)),
     ]
     items = [MenuItem(value, app.t(key), rect) for value, key, rect in places]
     items[0].enabled = can_copy
     return items
+
+
+def home_lines(path: Path, width: int = 30, rows: int = 2) -> list[str]:
+    """The data folder in at most ``rows`` lines: folded after separators, and when it is
+    longer still, its start and its end with ``..`` where the middle was cut (OPEN
+    FOLDER shows the rest)."""
+    lines = folder_lines(path, width, rows=99)
+    if len(lines) <= rows:
+        return lines
+    text = str(path)
+    return [*lines[: rows - 1], ".." + text[-(width - 2) :]]
 
 
 def folder_lines(path: Path, width: int = 32, rows: int = 3) -> list[str]:
@@ -93,8 +111,6 @@ class ExchangeScene:
         self.notice_colour = art.TEXT_GREEN
         self._busy = False
         self._picture: object | None = None
-        self.status_row = 11
-        """First console row of the status lines (below the folders)."""
 
     # -- drawing --
 
@@ -122,22 +138,26 @@ class ExchangeScene:
             title = app.t("remote_join_wait")
         else:
             title = app.t("remote_wait_code", n=len(self.link.session.transcript) + 1)
-        draw.text(m, BOTTOM, 0, 0, title, art.TEXT_YELLOW)
+        draw.text(m, BOTTOM, LEFT, 0, title, art.TEXT_YELLOW)
         if self.link is not None:
-            draw.text(m, BOTTOM, 32 - 8, 0, self.link.session.label, art.TEXT_GREY)
-        folder = self.link.folder if self.link is not None else app.storage.home / REMOTE_DIR
-        row = 1
-        for key, path in (
-            ("remote_saved_in", folder),
-            ("remote_inbox_in", app.storage.home / INBOX_DIR),
+            label = self.link.session.label
+            draw.text(m, BOTTOM, RIGHT - len(label), 0, label, art.TEXT_GREY)
+        home = app.storage.home
+        folder = self.link.folder if self.link is not None else home / REMOTE_DIR
+        # the data folder on its own lines, then each folder within it: a long home path
+        # never pushes the status lines off the screen
+        draw.text(m, BOTTOM, LEFT, 2, app.t("remote_data_folder"), art.TEXT_GREY)
+        for k, line in enumerate(home_lines(home)):
+            draw.text(m, BOTTOM, LEFT, 3 + k, line, art.TEXT_WHITE)
+        for row, key, path in (
+            (5, "remote_saved_in", folder),
+            (6, "remote_inbox_in", home / INBOX_DIR),
         ):
-            draw.text(m, BOTTOM, 0, row, app.t(key), art.TEXT_GREY)
-            for line in folder_lines(path):
-                row += 1
-                draw.text(m, BOTTOM, 0, row, line, art.TEXT_WHITE)
-            row += 1
-        draw.text(m, BOTTOM, 0, row, app.t("remote_or_drop"), art.TEXT_GREY)
-        self.status_row = row + 1
+            draw.text(m, BOTTOM, LEFT, row, app.t(key), art.TEXT_GREY)
+            inside = path.relative_to(home).as_posix() + "/"
+            inside = inside if len(inside) <= 16 else ".." + inside[-14:]
+            draw.text(m, BOTTOM, RIGHT - len(inside), row, inside, art.TEXT_WHITE)
+        draw.text(m, BOTTOM, LEFT, 8, app.t("remote_or_drop"), art.TEXT_GREY)
         self.draw_status(app)
         self.menu = Menu(
             exchange_buttons(app, can_copy=shown is not None, scanning=intake.scanning)
@@ -148,17 +168,18 @@ class ExchangeScene:
         """The code and its text, or the camera picture while scanning."""
         m = app.m
         intake = intake_of(app)
-        m.gpage(TOP)
-        m.gcls()
+        draw.clear_grp(m, TOP)
+        self._picture = None  # the camera picture is drawn again
         if intake.scanner is not None:
             draw.centred(m, TOP, 23, app.t("remote_scanning"), art.TEXT_YELLOW)
+            draw.picture(TOP, PREVIEW_RECT)
             self.draw_preview(app)
             return
         shown = self.shown_code()
         if shown is None:
             draw.centred(m, TOP, 8, app.t("remote_join_wait" if self.link is None else "waiting"))
             return
-        lines = text_lines(to_text(shown[1]), 32)
+        lines = text_lines(to_text(shown[1]), RIGHT - LEFT)
         space = 192 - 8 * len(lines) - 4
         size = screen_layout(shown[1], space, space)[1]
         draw_code(app, TOP, shown[1], None, (space - size) // 2, max_size=space)
@@ -178,24 +199,25 @@ class ExchangeScene:
             m.colset("GRP", PREVIEW_FIRST + k, f"{level:02X}{level:02X}{level:02X}")
         m.gpage(TOP)
         m.gprio(1)
-        m.gload(0, 0, preview_indices(picture, (256, 184), PREVIEW_FIRST, PREVIEW_LEVELS))
+        size = (PREVIEW_RECT.w, PREVIEW_RECT.h)
+        m.gload(0, 0, preview_indices(picture, size, PREVIEW_FIRST, PREVIEW_LEVELS))
 
     def draw_status(self, app: App) -> None:
         """Reading..., the last refusal, or a notice; three lines above the buttons."""
         m = app.m
-        first = self.status_row
-        rows = max(1, STATUS_END - first)
-        for k in range(rows):
-            draw.text(m, BOTTOM, 0, first + k, " " * 32)
+        for row in STATUS_ROWS:
+            draw.erase(m, BOTTOM, LEFT, row, RIGHT - LEFT)
         error = self.link.error if self.link is not None else None
+        lines: list[str] = []
+        colour = self.notice_colour
         if intake_of(app).busy:
-            draw.text(m, BOTTOM, 0, first, app.t("remote_reading"), art.TEXT_YELLOW)
+            lines, colour = [app.t("remote_reading")], art.TEXT_YELLOW
         elif error:
-            for k, line in enumerate(draw.fold(error, 32, rows)):
-                draw.text(m, BOTTOM, 0, first + k, line, art.TEXT_RED)
+            lines, colour = draw.fold(error, RIGHT - LEFT, STATUS_LINES), art.TEXT_RED
         elif self.notice:
-            for k, line in enumerate(draw.fold(self.notice, 32, rows)):
-                draw.text(m, BOTTOM, 0, first + k, line, self.notice_colour)
+            lines = draw.fold(self.notice, RIGHT - LEFT, STATUS_LINES)
+        first, last = STATUS_ROWS[0], STATUS_ROWS[-1]
+        draw.paragraph(m, BOTTOM, LEFT, first, lines, colour, last_row=last)
 
     def say(self, app: App, text: str, colour: int = art.TEXT_GREEN) -> None:
         """Show a one-line notice (folded) in the status lines."""

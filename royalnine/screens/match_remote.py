@@ -30,7 +30,8 @@ CODE_PX = 98  # a remote code in the top screen's corner: 2 px a module up to QR
 CODES_RECT = Rect(144, 96, 104, 24)
 """The CODES button, under the panel text while this device waits for a reply."""
 READING_ROW = 11
-ERROR_ROW, ERROR_ROWS = 15, 2
+ERROR_ROW, ERROR_ROWS = 15, 2  # rows 15-16, or 16-17 under "CODE DAMAGED!" (row 15)
+ERROR_LAST = 17  # the last row free above the claim/recovery buttons (rows 18-23)
 WAIT_STATES = ("wait", "remote_wait")
 
 
@@ -127,11 +128,10 @@ def draw_remote_panel(scene: MatchScene, app: App) -> None:
         draw.button(m, BOTTOM, CODES_RECT, app.t("remote_codes"))
     if memo.busy:
         draw.text(m, BOTTOM, PANEL_COL, READING_ROW, app.t("remote_reading"), art.TEXT_YELLOW)
-    if link.error:
-        for k, line in enumerate(draw.fold(link.error, PANEL_WIDTH, ERROR_ROWS)):
-            draw.text(m, BOTTOM, PANEL_COL, ERROR_ROW + k, line, art.TEXT_RED)
-    elif memo.notice:
-        for k, line in enumerate(draw.fold(memo.notice, PANEL_WIDTH, ERROR_ROWS)):
-            draw.text(m, BOTTOM, PANEL_COL, ERROR_ROW + k, line, art.TEXT_GREEN)
+    first = ERROR_ROW + (link.remedy is not None)  # under "CODE DAMAGED!" if shown
+    message, colour = (link.error, art.TEXT_RED) if link.error else (memo.notice, art.TEXT_GREEN)
+    if message:
+        lines = draw.fold(message, PANEL_WIDTH, ERROR_ROWS)
+        draw.paragraph(m, BOTTOM, PANEL_COL, first, lines, colour, last_row=ERROR_LAST)
     if scene.remote_actions is not None:
         scene.remote_actions.draw(app)

@@ -24,6 +24,7 @@ from royalnine.screens.remote import RemoteLink
 CHECK_EVERY = 30  # frames between looks at the clock (a claim becomes possible at most once)
 BUTTON_X, BUTTON_W, BUTTON_H = 136, 112, 24  # whole tiles: rows 18-20 and 21-23
 BUTTON_YS = (144, 168)
+DAMAGED_ROW = 15  # the headline under the CODES button (rows 12-14); the refusal follows
 LABELS = {"claim": "remote_claim", "show": "remote_show_again", "rollback": "remote_rollback"}
 
 
@@ -110,7 +111,8 @@ class RemoteActions:
         """Draw the buttons (the match screen calls this with its bottom screen), under a
         headline when a code was damaged."""
         if self.link.remedy is not None:
-            draw.text(app.m, BOTTOM, BUTTON_X // 8, 13, app.t("remote_damaged"), art.TEXT_YELLOW)
+            row = DAMAGED_ROW
+            draw.text(app.m, BOTTOM, BUTTON_X // 8, row, app.t("remote_damaged"), art.TEXT_YELLOW)
         if self.menu is not None:
             self.menu.draw(app)
 

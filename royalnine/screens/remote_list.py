@@ -3,8 +3,8 @@ and HOST / JOIN to start another (a new match never replaces one in progress).
 
 Top screen: a table of the matches (id, the rival, round, whose move, last
 activity). Bottom screen: one button per match, four at a time (MORE shows the
-next four), and HOST, JOIN, BACK. A damaged save is set aside and reported in one
-line; the other matches are still listed.
+next four), and HOST, JOIN, BACK. A damaged save is set aside and reported under the
+table (in full: the old file's name); the other matches are still listed.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from royalnine import art
 from royalnine.app import App, InputFrame, Scene
 from royalnine.i18n import cells
 from royalnine.screens import draw
-from royalnine.screens.layout import BOTTOM, TOP, Rect
+from royalnine.screens.layout import TOP, Rect
 from royalnine.screens.menu import Menu, MenuItem
 from royalnine.screens.remote import (
     MatchEntry,
@@ -28,10 +28,13 @@ from royalnine.storage import Notice
 PAGE = 4  # matches per page
 ROW_Y, ROW_H, ROW_GAP = 16, 24, 8  # tile aligned: 16, 48, 80, 112
 TABLE_ROW = 4  # first console row of the table on the top screen
+TABLE_ROWS = 16  # rows 4-19 (14 rows, 4-17, when a notice is shown)
+NOTICE_ROW = 19  # a notice's first row on the top screen (5 rows, up to 23)
 
 
-COLUMNS = ((8, False), (5, False), (5, True), (5, False), (4, True))
-"""Cells and alignment (True = right) of: match, rival, round, whose move, last activity."""
+COLUMNS = ((8, False), (5, False), (5, True), (4, False), (4, True))
+"""Cells and alignment (True = right) of: match, rival, round, whose move, last activity
+(30 cells in all: the table keeps one cell of margin on both sides)."""
 
 
 def pad(text: str, width: int, right: bool = False) -> str:
@@ -41,7 +44,7 @@ def pad(text: str, width: int, right: bool = False) -> str:
 
 
 def table_line(fields: list[str]) -> str:
-    """Five fields laid out in the table's columns, one space apart (31 cells)."""
+    """Five fields laid out in the table's columns, one space apart (30 cells)."""
     return " ".join(pad(f, w, r) for f, (w, r) in zip(fields, COLUMNS, strict=True))
 
 
@@ -52,7 +55,7 @@ def entry_cells(app: App, entry: MatchEntry, moment: float) -> str:
             entry.label,
             app.t("remote_role_" + entry.opponent_role),
             entry.round_text,
-            app.t("you" if entry.my_move else "rival"),
+            app.t("remote_move_you" if entry.my_move else "remote_move_rival"),
             ago(moment - entry.last_activity),
         ]
     )
@@ -86,16 +89,18 @@ class RemoteListScene:
         if self.entries:
             keys = ("match", "rival", "round", "move", "last")
             head = table_line([app.t("remote_col_" + key) for key in keys])
-            draw.text(m, TOP, 0, TABLE_ROW - 1, head, art.TEXT_GREY)
-            for k, entry in enumerate(self.entries[:16]):
+            draw.text(m, TOP, 1, TABLE_ROW - 1, head, art.TEXT_GREY)
+            shown_rows = TABLE_ROWS - 2 * bool(self.notices)  # row 18 free above the notice
+            for k, entry in enumerate(self.entries[:shown_rows]):
                 colour = art.TEXT_CYAN if entry.my_move else art.TEXT_WHITE
-                draw.text(m, TOP, 0, TABLE_ROW + k, entry_cells(app, entry, moment), colour)
+                draw.text(m, TOP, 1, TABLE_ROW + k, entry_cells(app, entry, moment), colour)
         else:
             draw.centred(m, TOP, 8, app.t("remote_none"), art.TEXT_WHITE)
-        draw.centred(m, TOP, 21, app.t("remote_list_hint"), art.TEXT_GREY)
-        shown = " ".join(n.text(app.lang) for n in self.notices[-1:])
-        for k, line in enumerate(draw.fold(shown, 32, 2)):
-            draw.text(m, BOTTOM, 0, k, line, art.TEXT_RED)
+        if self.notices:  # a damaged match set aside: in full, where the hint goes
+            lines = draw.fold(self.notices[-1].text(app.lang), 30, 5)
+            draw.paragraph(m, TOP, 1, NOTICE_ROW, lines, art.TEXT_RED, last_row=23)
+        elif self.entries:
+            draw.centred(m, TOP, 21, app.t("remote_list_hint"), art.TEXT_GREY)
         items: list[MenuItem] = []
         for k, entry in enumerate(self.shown()):
             rect = Rect(8, ROW_Y + k * (ROW_H + ROW_GAP), 240, ROW_H)
@@ -103,11 +108,11 @@ class RemoteListScene:
             items.append(MenuItem(f"match:{entry.label}", label, rect))
         if len(self.entries) > PAGE:
             more = app.t("remote_more", page=self.page + 1, pages=-(-len(self.entries) // PAGE))
-            items.append(MenuItem("more", more, Rect(88, 136, 80, 16)))  # under the 4th row
+            items.append(MenuItem("more", more, Rect(88, 136, 80, 24)))  # under the 4th row
         for k, (value, key) in enumerate(
             (("host", "remote_host_short"), ("join", "remote_join_short"), ("back", "menu_back"))
         ):
-            items.append(MenuItem(value, app.t(key), Rect(k * 88, 160, 80, 24)))
+            items.append(MenuItem(value, app.t(key), Rect(8 + k * 88, 168, 64, 24)))
         self.menu = Menu(items)
         self.menu.draw(app)
 

@@ -21,7 +21,8 @@ from royalnine.storage import DIFFICULTIES, CorruptSaveSetAside, SaveGame
 
 LOGO = "ROYAL NINE"
 LEVELS = DIFFICULTIES
-NOTICE_ROW = 20  # the top screen's notice: a headline (row 18), then 4 lines of details
+NOTICE_ROW = 19  # the top screen's notice: a headline (row 18), then 5 lines of details
+NOTICE_LINES = 5  # rows 19-23 (a line is moved down where a voicing mark needs the room)
 
 
 def draw_logo(app: App) -> None:
@@ -108,12 +109,12 @@ class TitleScene:
         details (a file name, the reason) folded at spaces and path separators."""
         m = app.m
         headline = self.notice or app.t("file_problem")
-        draw.centred(m, TOP, NOTICE_ROW - 2, headline, art.TEXT_RED)
+        draw.centred(m, TOP, NOTICE_ROW - 1, headline, art.TEXT_RED)
         home = str(app.storage.home / "_")[:-1]  # the data folder and a separator
         detail = detail.replace(home, "")  # files by their place in the data folder
         detail = detail[:1].upper() + detail[1:]
-        for k, line in enumerate(draw.fold(detail, 30, 4)):
-            draw.text(m, TOP, 1, NOTICE_ROW + k, line, art.TEXT_PINK)
+        lines = draw.fold(detail, 30, NOTICE_LINES)
+        draw.paragraph(m, TOP, 1, NOTICE_ROW, lines, art.TEXT_PINK, last_row=23)
 
     def main_items(self, app: App) -> list[tuple[str, str]]:
         """The main menu entries available now."""
