@@ -55,9 +55,9 @@ class Notice:
     """A one-line message about a data file, for the game to show in the player's language.
 
     ``key`` names a text in :mod:`royalnine.i18n`; ``what`` names the file's role
-    (``settings``, ``save``, ``stats``, ``remote``, ``controls``, ``kiosk``); ``name`` is where a damaged
-    file went (or the file that could not be moved), relative to the data folder;
-    ``reason`` is the technical cause, kept for the log and tests.
+    (``settings``, ``save``, ``stats``, ``remote``, ``controls``, ``kiosk``); ``name``
+    is where a damaged file went (or the file that could not be moved), relative to
+    the data folder; ``reason`` is the technical cause, kept for the log and tests.
     """
 
     key: str

@@ -75,6 +75,7 @@ NOTICES = (
     Notice("notice_not_moved", "stats", "stats.json"),
     Notice("notice_ignored", "controls", "controls.json"),
     Notice("notice_set_aside", "remote", "remote/7F2A11C0/session.json.corrupt-20261122-1"),
+    Notice("notice_cannot_save", "kiosk", reason="Read-only file system"),
 )
 """One title state per kind of notice and per kind of file (every ``file_*`` text)."""
 
