@@ -151,6 +151,7 @@ class AttractScene:
 
     def enter(self, app: App) -> None:
         """Draw the match (or the rules page) under the blinking call."""
+        app.demo = True  # the CPU plays both seats: neither is called YOU
         if self.match_scene is None:
             self._new_match(app)
         if self.rules_left > 0:
@@ -217,6 +218,11 @@ class AttractScene:
 
 class KioskTitleScene(TitleScene):
     """The title with the kiosk menu: VS CPU, 2 PLAYERS, RULES (no OPTIONS, REMOTE or CONTINUE)."""
+
+    def enter(self, app: App) -> None:
+        """A visitor is here: the matches from now on are theirs (YOU again)."""
+        app.demo = False
+        super().enter(app)
 
     def main_items(self, app: App) -> list[tuple[str, str]]:
         """The three kiosk entries."""
