@@ -122,3 +122,18 @@ def test_play_without_any_display_says_so_instead_of_running_invisibly(tmp_path:
         pytest.skip("SDL found a real display here")
     assert done.returncode != 0
     assert "royalnine: no display to open a window on" in done.stderr
+
+
+def test_the_demo_stops_when_its_window_is_closed(tmp_path: Path) -> None:
+    """A closed window (or SIGTERM, which SDL turns into a close request) ends the demo."""
+    from petitcom_shim import Machine
+    from royalnine.game import new_game
+    from royalnine.screens.autoplay import AutoPlayer
+    from royalnine.storage import Settings, Storage
+
+    app = new_game(Machine(headless=True), Storage(tmp_path), Settings(sound=False))
+    player = AutoPlayer(app, seed=1)
+    for _ in range(30):
+        player.step()
+    app.m.running = False  # what the window's close button does
+    assert player.play() == 0 and not player.finished

@@ -276,6 +276,6 @@ def run_demo(args: argparse.Namespace) -> int:
         app, mode=args.mode, level=settings.difficulty, seed=args.seed or 0, on_stage=shoot
     )
     frames = player.play()
-    print(f"demo finished in {frames} frames")
+    print(f"demo {'finished' if player.finished else 'stopped'} in {frames} frames")
     m.close()
     return 0

@@ -157,9 +157,10 @@ class AutoPlayer:
         self.app.tick()
 
     def play(self, max_frames: int = 60_000) -> int:
-        """Run until the match result is shown; returns the frames used."""
+        """Run until the match result is shown, or the window is closed; returns the
+        frames used."""
         for frame in range(max_frames):
-            if self.finished:
+            if self.finished or not self.app.m.running:
                 return frame
             self.step()
         raise RuntimeError(f"match did not finish in {max_frames} frames")
