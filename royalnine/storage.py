@@ -274,18 +274,12 @@ class Storage:
         seat: int = 0,
     ) -> None:
         """Add a finished match to the statistics, as seen by the local player at ``seat``."""
-        doc = self.stats()
         key = mode if not meta or "difficulty" not in meta else f"{mode}:{meta['difficulty']}"
-        entry = doc.get(key) or dict.fromkeys(STAT_FIELDS, 0)
-        entry["played"] = entry.get("played", 0) + 1
         if outcome.winner is None:
             result = "drawn"
         else:
             result = "won" if outcome.winner == seat else "lost"
-        entry[result] = entry.get(result, 0) + 1
-        entry["best"] = max(entry.get("best", 0), outcome.totals[seat])
-        doc[key] = entry
-        write_atomic(self.path(STATS_FILE), json.dumps(doc, indent=2) + "\n")
+        self._count(key, result, best=outcome.totals[seat])
 
     def record_forfeit(self, mode: str, *, won: bool) -> None:
         """Add a match ended by a claim: a forfeit win (``won``) or a forfeit loss.
@@ -293,13 +287,17 @@ class Storage:
         Counted in played/won/lost like any match, and also in
         ``forfeit_won``/``forfeit_lost`` so the statistics say how it ended.
         """
-        doc = self.stats()
-        entry = doc.get(mode) or dict.fromkeys(STAT_FIELDS, 0)
-        entry["played"] = entry.get("played", 0) + 1
         result = "won" if won else "lost"
-        entry[result] = entry.get(result, 0) + 1
-        entry[f"forfeit_{result}"] = entry.get(f"forfeit_{result}", 0) + 1
-        doc[mode] = entry
+        self._count(mode, result, extra=f"forfeit_{result}")
+
+    def _count(self, key: str, result: str, *, best: int = 0, extra: str | None = None) -> None:
+        """One more match under ``key``: played, its result (and ``extra``), the best score."""
+        doc = self.stats()
+        entry = doc.get(key) or dict.fromkeys(STAT_FIELDS, 0)
+        for name in ("played", result, *([extra] if extra else [])):
+            entry[name] = entry.get(name, 0) + 1
+        entry["best"] = max(entry.get("best", 0), best)
+        doc[key] = entry
         write_atomic(self.path(STATS_FILE), json.dumps(doc, indent=2) + "\n")
 
     # -- damaged files --
