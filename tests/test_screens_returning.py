@@ -324,6 +324,22 @@ def test_the_cursor_on_an_empty_cell_has_its_own_colour(tmp_path: Path) -> None:
 # --- 6. cards keep their hand slots ---
 
 
+def test_a_tap_on_an_empty_cell_shows_the_whole_placing_prompt(
+    tmp_path: Path, log: draw.DrawLog
+) -> None:
+    """With no card chosen, a tap on an empty cell repeats how to place, all of it."""
+    app = make_app(tmp_path)
+    scene = MatchScene(Match.new(MatchConfig()), "cpu", {"level": "normal"})
+    app.switch(scene)
+    app.step(60)
+    tap(app, *CELL_RECTS[0].centre)
+    assert scene.message is not None and scene.message.key == "help_place"
+    text = " ".join(console_text(app, 1).split())
+    lines = [i18n.tr(key) for key in ("help_place", "help_place2", "help_place3")]
+    assert " ".join(lines) in text
+    assert problems(app.m, log) == []
+
+
 def test_cards_keep_their_hand_slots_so_a_second_drag_takes_the_card_aimed_at(
     tmp_path: Path,
 ) -> None:

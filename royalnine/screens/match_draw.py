@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from royalnine import art
 from royalnine.app import App
 from royalnine.core import CENTRE, Card, Phase, PlayerView
+from royalnine.i18n import TEXTS
 from royalnine.screens import draw
 from royalnine.screens.draw import SpriteBoard, card_look
 from royalnine.screens.layout import (
@@ -39,7 +40,7 @@ from royalnine.screens.placement import hand_slots
 from royalnine.screens.reveal import RevealStep
 
 if TYPE_CHECKING:
-    from royalnine.screens.match import MatchScene
+    from royalnine.screens.match import MatchScene, Message
 
 FLIP_FRAMES = 16
 CENTRE_SID = 9  # below every card id (10-29): dealt cards fly over it (higher ids draw in front)
@@ -76,6 +77,19 @@ def render(scene: MatchScene, app: App, *, force: bool = False) -> None:
         draw_top(scene, app, v)
         draw_bottom(scene, app, v)
         scene.dirty = False
+
+
+def message_lines(app: App, message: Message, *, keys: bool) -> list[tuple[str, int]]:
+    """A panel message and its continuation lines (``KEY2``, ``KEY3``), as the player's
+    input asks: a ``help_`` prompt becomes its ``keys_`` form once the pad cursor shows."""
+    key = message.key
+    if keys and key.startswith("help_") and "keys_" + key[5:] in TEXTS:
+        key = "keys_" + key[5:]
+    lines = [(app.t(key, **message.args), message.colour)]
+    lines += [(app.t(more), message.colour) for more in (key + "2", key + "3") if more in TEXTS]
+    if key == "hint_done":
+        lines.append((app.t("hint_move"), art.TEXT_WHITE))
+    return lines
 
 
 def _step_cells(scene: MatchScene, seat: int) -> tuple[int, ...]:
@@ -305,13 +319,11 @@ def draw_bottom(scene: MatchScene, app: App, v: PlayerView) -> None:
             app.t("half_1" if v.phase.half == 1 else "half_2"),
             art.TEXT_WHITE,
         )
+        # The prompts follow what the player uses: the keys once the pad cursor is shown.
+        keys = ctrl.cursor_visible
         if scene.message is not None:
-            lines = [(app.t(scene.message.key, **scene.message.args), scene.message.colour)]
-            if scene.message.key == "hint_done":
-                lines.append((app.t("hint_move"), art.TEXT_WHITE))
+            lines = message_lines(app, scene.message, keys=keys)
         else:
-            # The prompts follow what the player uses: the keys once the pad cursor is shown.
-            keys = ctrl.cursor_visible
             if held is not None:
                 lines = [(app.t("keys_selected" if keys else "help_selected"), art.TEXT_YELLOW)]
             elif not v.hand:
