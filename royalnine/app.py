@@ -10,6 +10,7 @@ stylus and button input into the headless machine and stepping frames.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -219,11 +220,13 @@ class App:
 
     def t(self, key: str, **args: object) -> str:
         """Translated text; ``{key_a}``, ``{key_start}``... name the player's keys."""
-        return tr(key, self.lang, **{**self.key_labels(), **args})
+        return tr(key, self.lang, **{**self.key_labels, **args})
 
+    @functools.cached_property
     def key_labels(self) -> dict[str, str]:
         """``key_a``, ``key_b``, ``key_start``, ``key_select``, ``key_swap``: the keyboard keys
-        of this run's mapping as printed on screen (``X``, ``ENTER``), for prompts and rules."""
+        of this run's mapping as printed on screen (``X``, ``ENTER``), for prompts and rules.
+        Worked out once: the mapping is the machine's, fixed for the run."""
         cfg = self.m.input.config
         out = {}
         for name, button in (
