@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from royalnine import art
 from royalnine.app import App, InputFrame, Scene
 from royalnine.core.files import UnreadableFile, load_json, write_atomic
+from royalnine.kiosk.config import MAX_PIN_DIGITS
 from royalnine.kiosk.stats import day_of
 from royalnine.kiosk.texts import kt
 from royalnine.screens import draw
@@ -138,7 +139,7 @@ class PinScene:
             app.beep("invalid")
             if self.wrong >= MAX_WRONG_PINS:
                 return self.back
-        elif len(self.typed) < 8:
+        elif len(self.typed) < MAX_PIN_DIGITS:
             self.typed += choice
         self.show(app)
         return None
