@@ -27,8 +27,6 @@ SCALES = (0, 1, 2, 3, 4)
 #: resized or maximised window scales smoothly; no row of its own: the screen is full).
 SCALE_CHOICES = (*((scale, False) for scale in SCALES), (0, True))
 ROWS = ("lang", "tens", "rounds", "music", "effects", "difficulty", "layout", "scale")
-#: The bottom screen's height less a margin: rows are separate 3-tile buttons while they fit.
-SCREEN_H = 176
 BACK_RECT = Rect(200, 8, 48, 24)
 #: Each sound row's switch and volume settings.
 SOUND_ROWS = {"music": ("music", "music_volume"), "effects": ("effects", "effects_volume")}
@@ -56,11 +54,6 @@ def step_sound(s: Settings, key: str) -> dict[str, object]:
         level = _cycle(VOLUMES, level)
     other = s.effects if key == "music" else s.music
     return {switch: on, volume: level, "sound": on or bool(other)}
-
-
-def fits(rows: int) -> bool:
-    """True while every row fits on the bottom screen as a separate 3-tile button."""
-    return rows * 24 <= SCREEN_H
 
 
 class StackedMenu(Menu):
@@ -136,11 +129,8 @@ class OptionsScene:
         cursor = self.menu.cursor if self.menu else 0
         shown = self.menu.cursor_shown if self.menu else False
         back = MenuItem("back", app.t("menu_back"), BACK_RECT)
-        if fits(len(items)):
-            rows = column(items, top=8, height=24, gap=0, width=184, left=8)
-            self.menu = Menu([*rows, back], cursor=cursor)
-        else:
-            self.menu = StackedMenu([*stacked(items, width=184), back], cursor=cursor)
+        # eight rows as separate 3-tile buttons would need 192 pixels: they share borders
+        self.menu = StackedMenu([*stacked(items, width=184), back], cursor=cursor)
         self.menu.cursor_shown = shown
         self.menu.draw(app)
 
