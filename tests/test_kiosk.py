@@ -13,7 +13,16 @@ from petitcom_shim import Button, Machine
 from petitcom_shim.config import ShimConfig
 from royalnine.kiosk.config import KioskConfig
 from royalnine.kiosk.controller import KioskApp, KioskStorage, new_kiosk
-from royalnine.kiosk.operator import OperatorScene, PinScene, StatsScene
+from royalnine.kiosk.operator import (
+    MAX_PREFS_BYTES,
+    PREFS_FILE,
+    OperatorPrefs,
+    OperatorScene,
+    PinScene,
+    StatsScene,
+    load_prefs,
+    save_prefs,
+)
 from royalnine.kiosk.scenes import AttractScene, KioskTitleScene
 from royalnine.kiosk.stats import STATS_FILE, read_stats
 from royalnine.screens.autoplay import AutoPlayer
@@ -308,6 +317,19 @@ def test_three_wrong_pins_go_back(tmp_path: Path, clock: Clock) -> None:
     for _ in range(3):
         type_pin(app, clock, "0000")
     assert not isinstance(app.scene, PinScene | OperatorScene)
+
+
+def test_operator_prefs_round_trip_and_bad_files_mean_defaults(tmp_path: Path) -> None:
+    chosen = OperatorPrefs(volume=1, lang="ja", level="hard")
+    save_prefs(tmp_path, chosen)
+    assert load_prefs(tmp_path) == chosen
+    path = tmp_path / PREFS_FILE
+    for bad in ("{oops", "[1, 2]", "[" * 100 + "]" * 100, " " * (MAX_PREFS_BYTES + 1)):
+        path.write_text(bad)
+        assert load_prefs(tmp_path) == OperatorPrefs(), bad[:10]
+    path.unlink()
+    path.mkdir()
+    assert load_prefs(tmp_path) == OperatorPrefs()
 
 
 def test_operator_menu_entries(tmp_path: Path, clock: Clock) -> None:

@@ -62,6 +62,21 @@ def test_bad_kiosk_settings_give_one_clear_line(
     assert not (tmp_path / STATS_FILE).exists()  # nothing was started or written
 
 
+def test_a_settings_file_that_cannot_be_read_gives_one_clear_line(tmp_path: Path) -> None:
+    path = tmp_path / "shim.toml"
+    path.mkdir()
+    with pytest.raises(KioskConfigError, match="not a regular file"):
+        load(path, {})
+    path.rmdir()
+    path.write_bytes(b"[kiosk]\n" + b"#" * 300_000 + b"\n")
+    with pytest.raises(KioskConfigError, match="too large") as err:
+        load(path, {})
+    assert "\n" not in str(err.value)
+    path.write_bytes(b'[kiosk]\npin = "\xff"\n')
+    with pytest.raises(KioskConfigError, match="not UTF-8"):
+        load(path, {})
+
+
 def test_bad_flags_give_one_clear_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["kiosk", "--home", str(tmp_path), "--reset-after", "0"]) == 2
     err = capsys.readouterr().err.strip()

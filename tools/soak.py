@@ -337,7 +337,7 @@ class KioskSoak:
         rng = self.rng
         start = self.t
         end = start + hours * 3600
-        warm = min(start + WARMUP_S, start + hours * 3600 / 4)
+        warm_until = min(start + WARMUP_S, start + hours * 3600 / 4)
         rss_start = 0.0
         cpu0 = time.process_time()
         frames0 = self.frames
@@ -345,7 +345,7 @@ class KioskSoak:
         if warm:
             self.warm_up()
         while self.t < end:
-            if rss_start == 0.0 and self.t >= warm:
+            if rss_start == 0.0 and self.t >= warm_until:
                 rss_start = rss_mb()
             gap = 10 ** rng.uniform(0, 3.7)  # nobody there: 1 s to about 80 min
             speed = self.idle_speed

@@ -25,11 +25,14 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from royalnine.core.files import UnreadableFile, read_capped
 from royalnine.storage import DIFFICULTIES
 
 TABLE = "kiosk"
 MAX_SECONDS = 24 * 3600
 MAX_PIN_DIGITS = 8
+MAX_FILE_BYTES = 256_000
+"""The same cap as the shim's own reading of shim.toml (petitcom_shim.config)."""
 
 
 class KioskConfigError(ValueError):
@@ -65,7 +68,8 @@ class KioskConfig:
                     f"kiosk {name} must be a number of seconds 1-{MAX_SECONDS}, not {value!r}"
                 )
         if not isinstance(self.pin, str) or not (
-            self.pin == "" or (self.pin.isdigit() and self.pin.isascii() and len(self.pin) <= 8)
+            self.pin == ""
+            or (self.pin.isdigit() and self.pin.isascii() and len(self.pin) <= MAX_PIN_DIGITS)
         ):
             raise KioskConfigError(
                 f"kiosk pin must be 1-{MAX_PIN_DIGITS} digits in quotes (or left out), "
@@ -97,12 +101,18 @@ def from_table(table: Mapping[str, Any], where: str = "[kiosk]") -> KioskConfig:
 
 def read_table(path: Path) -> dict[str, Any]:
     """The ``[kiosk]`` table of a TOML file ({} when the file or the table is missing)."""
-    if not path.is_file():
-        return {}
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_capped(path, MAX_FILE_BYTES).decode("utf-8")
+    except FileNotFoundError:
+        return {}
+    except UnreadableFile as exc:
         raise KioskConfigError(f"{path}: cannot read: {exc}") from None
+    except UnicodeDecodeError:
+        raise KioskConfigError(f"{path}: cannot read: not UTF-8 text") from None
+    try:
+        data = tomllib.loads(text)
+    except RecursionError:
+        raise KioskConfigError(f"{path}: nested too deep") from None
     except tomllib.TOMLDecodeError as exc:
         raise KioskConfigError(f"{path}: not valid TOML: {exc}") from None
     table = data.get(TABLE, {})

@@ -167,8 +167,7 @@ class KioskApp(App):
         self.stop_reason: str | None = None
         self.exit_code = 0
         self.operator_notices: list[str] = [book.notice] if book.notice else []
-        settings.lang, settings.difficulty = prefs.lang, prefs.level
-        _music_from(prefs, settings)
+        _settings_from(prefs, settings)
         super().__init__(m, storage, settings, seed=seed, first=lambda _app: self._first(start))
         self._take_notices()
 
@@ -185,8 +184,7 @@ class KioskApp(App):
 
     def apply_prefs(self) -> None:
         """Use the operator's choices now and keep them for the next start."""
-        self.settings.lang, self.settings.difficulty = self.prefs.lang, self.prefs.level
-        _music_from(self.prefs, self.settings)
+        _settings_from(self.prefs, self.settings)
         self.music.apply()
         self.store("kiosk", lambda: save_prefs(self.storage.home, self.prefs))
 
@@ -283,9 +281,7 @@ class KioskApp(App):
 
     def to_attract(self) -> None:
         """Back to the attract loop (a match still going is counted as abandoned)."""
-        if self.countdown_end is not None:
-            self.countdown_end = None
-            clear_overlay(self)
+        self._close_countdown()
         self.switch(AttractScene(self.kcfg.attract_level))
 
     def _mid_match(self) -> bool:
@@ -326,10 +322,14 @@ class KioskApp(App):
             self.chord_since = None
         return done and not isinstance(self.scene, OPERATOR_SCENES)
 
-    def _open_operator(self) -> None:
+    def _close_countdown(self) -> None:
+        """Take the "Still there?" panel away, if it is up."""
         if self.countdown_end is not None:
             self.countdown_end = None
             clear_overlay(self)
+
+    def _open_operator(self) -> None:
+        self._close_countdown()
         back = self.scene
         self.swallow = True
         self.switch(PinScene(back) if self.kcfg.pin else OperatorScene(back))
@@ -352,9 +352,8 @@ class KioskApp(App):
             self._open_operator()
         elif self.countdown_end is not None:
             if inp.touch_down is not None or inp.keys:
-                self.countdown_end = None
+                self._close_countdown()
                 self.swallow = True
-                clear_overlay(self)
                 self.scene.enter(self)
             elif now >= self.countdown_end:
                 self.to_attract()
@@ -423,9 +422,12 @@ MUSIC_VOLUMES = SETTING_VOLUMES[:4]
 """Music volume (percent) of operator VOLUME steps 1-4."""
 
 
-def _music_from(prefs: OperatorPrefs, settings: Settings) -> None:
-    """The operator's one VOLUME step (0 = silent) sets the music too: off at 0, then
-    20-80 % (the kiosk's music stays in the background; sounds follow :meth:`KioskApp.beep`)."""
+def _settings_from(prefs: OperatorPrefs, settings: Settings) -> None:
+    """The operator's choices into this run's settings: language, CPU level, and sound.
+
+    The one VOLUME step (0 = silent) sets the music too: off at 0, then 20-80 % (the
+    kiosk's music stays in the background; sounds follow :meth:`KioskApp.beep`)."""
+    settings.lang, settings.difficulty = prefs.lang, prefs.level
     step = prefs.volume
     settings.music = settings.effects = settings.sound = step > 0
     settings.music_volume = MUSIC_VOLUMES[max(0, min(step, len(MUSIC_VOLUMES)) - 1)]

@@ -14,15 +14,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from royalnine import art
 from royalnine.app import App, InputFrame, Scene
-from royalnine.core.files import write_atomic
+from royalnine.core.files import UnreadableFile, load_json, write_atomic
+from royalnine.kiosk.config import MAX_PIN_DIGITS
 from royalnine.kiosk.stats import day_of
 from royalnine.kiosk.texts import kt
 from royalnine.screens import draw
@@ -34,6 +33,7 @@ if TYPE_CHECKING:
     from royalnine.kiosk.controller import KioskApp
 
 PREFS_FILE = "kiosk-operator.json"
+MAX_PREFS_BYTES = 10_000
 VOLUMES = (0, 32, 64, 96, 127)
 """BEEP volume of each operator volume step (0 = silent)."""
 MAX_WRONG_PINS = 3
@@ -63,13 +63,9 @@ class OperatorPrefs:
 
 def load_prefs(home: Path) -> OperatorPrefs:
     """The operator's choices, or defaults (a missing, odd or damaged file means defaults)."""
-    path = home / PREFS_FILE
     try:
-        st = os.stat(path, follow_symlinks=False)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > 10_000:
-            return OperatorPrefs()
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):
+        doc = load_json(home / PREFS_FILE, MAX_PREFS_BYTES)
+    except (FileNotFoundError, UnreadableFile):
         return OperatorPrefs()
     if not isinstance(doc, dict):
         return OperatorPrefs()
@@ -143,7 +139,7 @@ class PinScene:
             app.beep("invalid")
             if self.wrong >= MAX_WRONG_PINS:
                 return self.back
-        elif len(self.typed) < 8:
+        elif len(self.typed) < MAX_PIN_DIGITS:
             self.typed += choice
         self.show(app)
         return None

@@ -16,6 +16,7 @@ clears the pages and lets the scene redraw itself with ``enter``.
 
 from __future__ import annotations
 
+from petitcom_shim.charset import to_ptc
 from royalnine import art
 from royalnine.app import App, InputFrame, Scene
 from royalnine.core import Match, MatchConfig
@@ -40,8 +41,6 @@ ATTRACT_ROUNDS = 3
 
 def grp_text(app: App, screen: int, x: int, y: int, text: str, pal: int, scale: int = 1) -> None:
     """Text drawn with font characters on a GRP page (PTC code page; kana as katakana)."""
-    from petitcom_shim.charset import to_ptc
-
     m = app.m
     m.gpage(screen)
     for i, code in enumerate(to_ptc(text, "replace")):
@@ -62,8 +61,6 @@ def grp_panel(app: App, screen: int, x: int, y: int, w: int, h: int) -> None:
 
 def centred_x(text: str, scale: int = 1) -> int:
     """Left x that centres ``text`` (one cell per character) on a 256-pixel screen."""
-    from petitcom_shim.charset import to_ptc
-
     return max(0, (256 - 8 * scale * len(to_ptc(text, "replace"))) // 2)
 
 
@@ -164,11 +161,7 @@ class AttractScene:
 
     def draw_call(self, app: App, on: bool) -> None:
         """Show or hide the call to play in both languages (big at the bottom, small on top)."""
-        m = app.m
-        m.gpage(BOTTOM)
-        m.gcls()
-        m.gpage(TOP)
-        m.gcls()
+        clear_overlay(app)
         if not on:
             return
         en, ja = kt("touch_to_play", "en"), kt("touch_to_play", "ja")
@@ -182,9 +175,7 @@ class AttractScene:
     def start_rules(self, app: App) -> None:
         """Show the next page of the rules in pictures for a few seconds."""
         self.rules_left = RULES_FRAMES
-        RulesScene(back=self, page=self.rules_page).enter(app)
-        self.draw_call(app, True)
-        self.blink = 0
+        self.enter(app)
 
     def frame(self, app: App, inp: InputFrame) -> Scene | None:
         """Play on; the first touch or key opens the kiosk title."""

@@ -12,7 +12,7 @@ file. Reading is defensive: a file that is too large, not a regular file, not
 JSON, nested absurdly deep or holding a value of the wrong type is renamed aside
 (never deleted) and reported in one line for the operator menu; the kiosk goes
 on with fresh statistics and never crashes over it. Temporary files left by an
-interrupted write are removed by :func:`clean_leftovers` at the next start.
+interrupted write are removed at the next start (:func:`royalnine.core.files.clean_temp_files`).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from royalnine.core.files import UnreadableFile, load_json, write_atomic
+from royalnine.core.files import UnreadableFile, clean_temp_files, load_json, write_atomic
 
 STATS_FILE = "kiosk-stats.json"
 VERSION = 1
@@ -211,18 +211,6 @@ def stamp(t: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(t))
 
 
-def clean_leftovers(home: Path) -> list[Path]:
-    """Remove temporary files an interrupted atomic write left beside the kiosk's files."""
-    removed = []
-    for path in [*home.glob(f".{STATS_FILE}.*.tmp"), *home.glob(".kiosk-operator.json.*.tmp")]:
-        try:
-            path.unlink()
-            removed.append(path)
-        except OSError:
-            pass
-    return removed
-
-
 def read_stats(path: Path) -> KioskStats | None:
     """The statistics in ``path``, or None if there is no file; raises :class:`StatsDamaged`."""
     try:
@@ -255,7 +243,7 @@ class StatsBook:
         self.clock = clock
         self.notice = ""
         self.save_errors = 0
-        clean_leftovers(home)
+        clean_temp_files(home, depth=0)
         try:
             loaded = read_stats(self.path)
         except StatsDamaged as exc:
@@ -269,7 +257,6 @@ class StatsBook:
                 self.notice = f"statistics were damaged ({exc}) and could not be moved: {err}"
         self.stats = loaded or KioskStats()
         self._since = clock()
-        self._dirty = False
 
     # -- the run --
 
@@ -314,17 +301,12 @@ class StatsBook:
     def touches(self, n: int) -> None:
         """Count touches (saved with the next event, not one write per touch)."""
         self.stats.counters["touches"] += n
-        self._dirty = True
 
     def session_started(self) -> None:
         """A visitor touched the attract loop."""
         self.stats.counters["sessions"] += 1
         self._today()["sessions"] += 1
         self.save()
-
-    def open_matches(self) -> int:
-        """1 while a visitor's match is going (started, not yet completed or abandoned), else 0."""
-        return 1 if self.stats.run.get("open_match") else 0
 
     def match_event(self, kind: str, result: str) -> None:
         """A match of ``kind`` (``cpu:LEVEL`` or ``local``) was started, completed or abandoned."""
@@ -385,9 +367,8 @@ class StatsBook:
         except OSError:
             self.save_errors += 1
             return False
-        self._dirty = False
         return True
 
     def flush(self) -> None:
-        """Save if touches or uptime changed since the last save (called now and then)."""
+        """Save now and then, so touches and uptime reach the file between events too."""
         self.save()

@@ -6,14 +6,13 @@ TEXTS: dict[str, dict[str, str]] = {
     "touch_to_play": {"en": "TOUCH TO PLAY", "ja": "タッチしてね"},
     "still_there": {"en": "Still there?", "ja": "まだ あそぶ?"},
     "touch_keep": {"en": "Touch to keep playing", "ja": "タッチで つづける"},
-    "seconds": {"en": "{n}", "ja": "{n}"},
     "pin_title": {"en": "OPERATOR PIN", "ja": "OPERATOR PIN"},
     "pin_wrong": {"en": "WRONG PIN", "ja": "WRONG PIN"},
     "operator": {"en": "OPERATOR MENU", "ja": "OPERATOR MENU"},
 }
 
 
-def kt(key: str, lang: str, **args: object) -> str:
-    """A kiosk text in ``lang`` (English when the language has none), formatted with ``args``."""
+def kt(key: str, lang: str) -> str:
+    """A kiosk text in ``lang`` (English when the language has none)."""
     entry = TEXTS[key]
-    return entry.get(lang, entry["en"]).format(**args)
+    return entry.get(lang, entry["en"])

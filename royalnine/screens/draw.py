@@ -54,9 +54,18 @@ class DrawLog:
     """Where each sprite of a :class:`SpriteBoard` rests, by (screen, sprite id)."""
 
     def clear(
-        self, screen: int, *, text: bool = False, bg: bool = False, grp: bool = False
+        self,
+        screen: int,
+        *,
+        text: bool = False,
+        bg: bool = False,
+        grp: bool = False,
+        sprites: bool = False,
     ) -> None:
-        """Forget what a CLS (text), BGCLR (bg) or GCLS (grp) of ``screen`` erased."""
+        """Forget what a CLS (text), BGCLR (bg), GCLS (grp) or SPCLR (sprites) of ``screen``
+        erased."""
+        if sprites:
+            self.sprites = {k: r for k, r in self.sprites.items() if k[0] != screen}
         if text:
             self.texts = [t for t in self.texts if t.screen != screen]
         if bg:
@@ -178,7 +187,7 @@ class SpriteBoard:
                     m.spofs(sid, look.x + look.hx, look.y + look.hy, t)
             self.current[sid] = look
         if log is not None:
-            log.sprites = {k: r for k, r in log.sprites.items() if k[0] != self.screen}
+            log.clear(self.screen, sprites=True)
             for sid, look in self.current.items():
                 log.sprites[(self.screen, sid)] = Rect(look.x, look.y, look.w, look.h)
 
@@ -189,7 +198,7 @@ class SpriteBoard:
             self.m.spclr(sid)
         self.current = {}
         if log is not None:
-            log.sprites = {k: r for k, r in log.sprites.items() if k[0] != self.screen}
+            log.clear(self.screen, sprites=True)
 
 
 def card_look(
@@ -210,7 +219,7 @@ def reset_screen(m: Machine, screen: int, *, felt: bool = True) -> None:
     m.sppage(screen)
     m.spclr()
     if log is not None:
-        log.sprites = {k: r for k, r in log.sprites.items() if k[0] != screen}
+        log.clear(screen, sprites=True)
 
 
 BREAK_AFTER = "/\\-_.,:;"

@@ -23,11 +23,10 @@ from __future__ import annotations
 
 from petitcom_shim import Machine
 from petitcom_shim.charset import to_ptc
-from royalnine.screens.draw import SCREEN_RECT, DrawLog, DrawnText
+from royalnine.screens.draw import SCREEN_RECT, VOICING_MARKS, DrawLog, DrawnText
 from royalnine.screens.layout import Rect
 
 COLS, ROWS = 32, 24
-MARKS = frozenset(to_ptc("ﾞﾟ"))  # the voicing marks, as PTC character codes
 BLANK = frozenset((0, 32))
 
 
@@ -88,7 +87,7 @@ def problems(m: Machine, log: DrawLog, where: str = "") -> list[str]:
             if t.row > 0:
                 above = console[t.row - 1]
                 for x, code in enumerate(codes, start=t.col):
-                    if code in MARKS and above[x] not in BLANK:
+                    if code in VOICING_MARKS and above[x] not in BLANK:
                         out.append(f"{say}: a voicing mark runs into the line above")
                         break
         for y in range(ROWS):

@@ -294,7 +294,11 @@ def draw_bottom(scene: MatchScene, app: App, v: PlayerView) -> None:
     if app.layout == "single":
         draw.text(m, BOTTOM, 10, 0, app.t("swap_short"), art.TEXT_GREY)
     draw.button(m, BOTTOM, BUTTON_RECTS[Zone.MENU], app.t("btn_menu"))
-    if v.phase.is_place and not v.confirmed:
+    placing = v.phase.is_place and not v.confirmed
+    if placing or scene.state == "deal":
+        half = app.t("half_1" if v.phase.half == 1 else "half_2")
+        draw.text(m, BOTTOM, PANEL_COL, 3, half, art.TEXT_WHITE)
+    if placing:
         undo_pal = (
             art.BG_BUTTON if ctrl.order or any(c is not None for c in v.grid) else art.BG_BUTTON_OFF
         )
@@ -311,14 +315,6 @@ def draw_bottom(scene: MatchScene, app: App, v: PlayerView) -> None:
         draw.button(m, BOTTOM, BUTTON_RECTS[Zone.HINT], app.t("btn_hint"), pal=hint_pal)
         draw.button(m, BOTTOM, BUTTON_RECTS[Zone.UNDO], app.t("btn_undo"), pal=undo_pal)
         draw.button(m, BOTTOM, BUTTON_RECTS[Zone.CONFIRM], app.t("btn_confirm"), pal=ok_pal)
-        draw.text(
-            m,
-            BOTTOM,
-            PANEL_COL,
-            3,
-            app.t("half_1" if v.phase.half == 1 else "half_2"),
-            art.TEXT_WHITE,
-        )
         # The prompts follow what the player uses: the keys once the pad cursor is shown.
         keys = ctrl.cursor_visible
         if scene.message is not None:
@@ -337,16 +333,7 @@ def draw_bottom(scene: MatchScene, app: App, v: PlayerView) -> None:
                 lines = [(app.t(prefix + k), art.TEXT_WHITE) for k in ("", "2", "3")]
         for k, (line, colour) in enumerate(lines):
             draw.text(m, BOTTOM, PANEL_COL, MESSAGE_ROWS[k], line, colour)
-    elif scene.state == "deal":
-        draw.text(
-            m,
-            BOTTOM,
-            PANEL_COL,
-            3,
-            app.t("half_1" if v.phase.half == 1 else "half_2"),
-            art.TEXT_WHITE,
-        )
-    elif v.phase.is_place and scene.remote is None:
+    elif scene.state != "deal" and v.phase.is_place and scene.remote is None:
         draw.text(m, BOTTOM, PANEL_COL, MESSAGE_ROWS[0], app.t("waiting"), art.TEXT_GREY)
     draw_remote_panel(scene, app)
     if scene.state == "reveal" and scene.step_i < 0:

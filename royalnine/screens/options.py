@@ -11,6 +11,8 @@ in the top-right corner so the rows keep a margin on every side.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from royalnine import art
 from royalnine.app import App, InputFrame, Scene
 from royalnine.screens import draw
@@ -18,20 +20,21 @@ from royalnine.screens.layout import TOP, Rect
 from royalnine.screens.menu import Menu, MenuItem, column
 from royalnine.storage import DIFFICULTIES, LAYOUTS, VOLUMES, Settings
 
+T = TypeVar("T")
 ROUND_CHOICES = (1, 3, 5, 7, 9)
 SCALES = (0, 1, 2, 3, 4)
 #: The SCALE row's values: whole-number start scales, then FIT (opens like AUTO, and a
 #: resized or maximised window scales smoothly; no row of its own: the screen is full).
 SCALE_CHOICES = (*((scale, False) for scale in SCALES), (0, True))
 ROWS = ("lang", "tens", "rounds", "music", "effects", "difficulty", "layout", "scale")
-#: The bottom screen's height less a margin: rows are separate 3-tile buttons while they fit.
-SCREEN_H = 176
 BACK_RECT = Rect(200, 8, 48, 24)
 #: Each sound row's switch and volume settings.
 SOUND_ROWS = {"music": ("music", "music_volume"), "effects": ("effects", "effects_volume")}
 
 
-def _cycle(values: tuple[object, ...], current: object) -> object:
+def _cycle(values: tuple[T, ...], current: object) -> T:
+    """The value after ``current`` in ``values`` (round again at the end; the first if
+    ``current`` is not one of them)."""
     return values[(values.index(current) + 1) % len(values)] if current in values else values[0]
 
 
@@ -48,14 +51,9 @@ def step_sound(s: Settings, key: str) -> dict[str, object]:
     elif level >= VOLUMES[-1]:
         on = False
     else:
-        level = int(str(_cycle(VOLUMES, level)))
+        level = _cycle(VOLUMES, level)
     other = s.effects if key == "music" else s.music
     return {switch: on, volume: level, "sound": on or bool(other)}
-
-
-def fits(rows: int) -> bool:
-    """True while every row fits on the bottom screen as a separate 3-tile button."""
-    return rows * 24 <= SCREEN_H
 
 
 class StackedMenu(Menu):
@@ -131,11 +129,8 @@ class OptionsScene:
         cursor = self.menu.cursor if self.menu else 0
         shown = self.menu.cursor_shown if self.menu else False
         back = MenuItem("back", app.t("menu_back"), BACK_RECT)
-        if fits(len(items)):
-            rows = column(items, top=8, height=24, gap=0, width=184, left=8)
-            self.menu = Menu([*rows, back], cursor=cursor)
-        else:
-            self.menu = StackedMenu([*stacked(items, width=184), back], cursor=cursor)
+        # eight rows as separate 3-tile buttons would need 192 pixels: they share borders
+        self.menu = StackedMenu([*stacked(items, width=184), back], cursor=cursor)
         self.menu.cursor_shown = shown
         self.menu.draw(app)
 
@@ -161,17 +156,13 @@ class OptionsScene:
             if choice == "effects":
                 app.beep("select")  # at the new volume
         elif choice == "rounds":
-            app.choose("rounds", int(str(_cycle(ROUND_CHOICES, s.rounds))))
+            app.choose("rounds", _cycle(ROUND_CHOICES, s.rounds))
         elif choice == "difficulty":
-            app.choose("difficulty", str(_cycle(DIFFICULTIES, s.difficulty)))
+            app.choose("difficulty", _cycle(DIFFICULTIES, s.difficulty))
         elif choice == "layout":
-            app.choose("layout", str(_cycle(LAYOUTS, s.layout)))
+            app.choose("layout", _cycle(LAYOUTS, s.layout))
         elif choice == "scale":
-            scale, fit = SCALE_CHOICES[
-                (SCALE_CHOICES.index((s.scale, s.fit)) + 1) % len(SCALE_CHOICES)
-                if (s.scale, s.fit) in SCALE_CHOICES
-                else 0
-            ]
+            scale, fit = _cycle(SCALE_CHOICES, (s.scale, s.fit))
             app.choose("scale", scale)
             app.choose("fit", fit)
         self.enter(app)
