@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from petitcom_shim.bgm import SAMPLE_RATE, render_song  # noqa: E402
 from petitcom_shim.mml import Song, parse  # noqa: E402
+from royalnine.core.files import write_atomic  # noqa: E402
 from royalnine.music import SONGS, mml_text  # noqa: E402
 
 
@@ -124,8 +125,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{path.relative_to(ROOT)} is out of date; run tools/build_music.py")
             status = 1
         else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+            write_atomic(path, text)  # the game may be reading the copies
             print(f"wrote {path.relative_to(ROOT)}")
     if args.listen is not None:
         listen(args.listen)
