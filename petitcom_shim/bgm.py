@@ -46,6 +46,7 @@ from petitcom_shim.sound import (
     _poly_blep,
     _pulse,
     _triangle,
+    mixer_format,
     mixer_samples,
 )
 
@@ -451,14 +452,10 @@ class Bgm:
         self.enabled = enabled and self._open()
 
     def _open(self) -> bool:
-        settings = pygame.mixer.get_init()
-        if settings is None:
+        found = mixer_format()
+        if found is None:
             return False
-        frequency, size, channels = settings
-        formats: dict[int, type[np.generic]] = {-16: np.int16, -32: np.float32, 32: np.float32}
-        if size not in formats or channels not in (1, 2):
-            return False
-        self._rate, self._channels, self._dtype = frequency, channels, formats[size]
+        self._rate, self._channels, self._dtype = found
         # Channels 0-7 are BGM's alone: BEEP's find_channel() skips reserved ones.
         wanted = MIXER_CHANNELS + TRACKS
         pygame.mixer.set_num_channels(max(pygame.mixer.get_num_channels(), wanted))

@@ -629,6 +629,19 @@ def _mix(n: int, pitch: int, vol: int, pan: int, sample_rate: int) -> Int16Stere
 # ---------------------------------------------------------------------------- playback
 
 
+def mixer_format() -> tuple[int, int, type[np.generic]] | None:
+    """(rate, channels, sample dtype) of the open mixer, or None if it is closed or its
+    format is one :func:`mixer_samples` cannot produce (8-bit, more than 2 channels)."""
+    settings = pygame.mixer.get_init()
+    if settings is None:
+        return None
+    frequency, size, channels = settings
+    formats: dict[int, type[np.generic]] = {-16: np.int16, -32: np.float32, 32: np.float32}
+    if size not in formats or channels not in (1, 2):
+        return None
+    return frequency, channels, formats[size]
+
+
 def mixer_samples(samples: Int16Stereo, channels: int, dtype: type[np.generic]) -> npt.NDArray[Any]:
     """16-bit stereo samples in the layout of an open mixer (``channels``, sample ``dtype``).
 
@@ -703,13 +716,12 @@ class Sound:
             return False
         if settings is None:  # pragma: no cover - init succeeded but reports nothing
             return False
-        frequency, size, channels = settings
-        formats: dict[int, type[np.generic]] = {-16: np.int16, -32: np.float32, 32: np.float32}
-        if size not in formats or channels not in (1, 2):
-            _log.info("BEEP is silent: unsupported mixer format %s/%s", size, channels)
+        found = mixer_format()
+        if found is None:
+            _log.info("BEEP is silent: unsupported mixer format %s/%s", settings[1], settings[2])
             self._quit_mixer()
             return False
-        self._rate, self._channels, self._dtype = frequency, channels, formats[size]
+        self._rate, self._channels, self._dtype = found
         if pygame.mixer.get_num_channels() < MIXER_CHANNELS:
             pygame.mixer.set_num_channels(MIXER_CHANNELS)
         return True
