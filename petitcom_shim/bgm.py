@@ -42,6 +42,7 @@ from petitcom_shim.mml import Envelope, Note, Song, parse
 from petitcom_shim.sound import (
     MIXER_CHANNELS,
     SAMPLE_RATE,
+    _check,
     _pan_gains,
     _poly_blep,
     _pulse,
@@ -419,13 +420,6 @@ class _Track:
     playing: bool = False  # audio handed to the mixer
     queue: list[Any] | None = None
     loop: Any = None
-
-
-def _check(name: str, value: SupportsIndex, low: int, high: int) -> int:
-    number = operator.index(value)
-    if not low <= number <= high:
-        raise OutOfRange(f"{name} {number} is out of range ({low} to {high})")
-    return number
 
 
 class Bgm:

@@ -563,9 +563,10 @@ def _render_mono(n: int, pitch: int, sample_rate: int) -> FloatArray:
 
 
 def _check(name: str, value: SupportsIndex, low: int, high: int) -> int:
+    """``value`` as an int in low..high (BEEP's and BGM's arguments), else OutOfRange."""
     number = operator.index(value)  # ints only: 1.5 is a TypeError, not a silent round
     if not low <= number <= high:
-        raise OutOfRange(f"BEEP {name} {number} is out of range ({low} to {high})")
+        raise OutOfRange(f"{name} {number} is out of range ({low} to {high})")
     return number
 
 
@@ -573,10 +574,10 @@ def _check_args(
     n: SupportsIndex, pitch: SupportsIndex, vol: SupportsIndex, pan: SupportsIndex
 ) -> tuple[int, int, int, int]:
     return (
-        _check("n", n, 0, PRESET_COUNT - 1),
-        _check("pitch", pitch, -PITCH_LIMIT, PITCH_LIMIT),
-        _check("vol", vol, 0, VOL_MAX),
-        _check("pan", pan, 0, PAN_MAX),
+        _check("BEEP n", n, 0, PRESET_COUNT - 1),
+        _check("BEEP pitch", pitch, -PITCH_LIMIT, PITCH_LIMIT),
+        _check("BEEP vol", vol, 0, VOL_MAX),
+        _check("BEEP pan", pan, 0, PAN_MAX),
     )
 
 
