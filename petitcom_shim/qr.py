@@ -38,6 +38,7 @@ from petitcom_shim import files
 __all__ = [
     "DEFAULT_DECODERS",
     "IMAGE_FORMATS",
+    "IMAGE_SUFFIXES",
     "MAX_ASPECT",
     "MAX_FILE_BYTES",
     "MAX_IMAGE_PIXELS",
@@ -74,6 +75,8 @@ MIN_IMAGE_SIDE = 21
 #: File formats decode_image opens. Others (EPS runs Ghostscript, for example) are
 #: refused unread: a code arrives as a PNG, a JPEG or a screenshot.
 IMAGE_FORMATS = ("PNG", "JPEG", "MPO", "GIF", "BMP", "WEBP", "TIFF", "PPM")
+#: File name endings taken as images when a folder is searched for codes.
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".tif", ".tiff")
 #: Light modules required around the code on every side (ISO/IEC 18004 asks for 4).
 QUIET_ZONE = 4
 #: Smallest number of screen pixels per module that draw_qr accepts.
