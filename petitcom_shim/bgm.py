@@ -42,10 +42,12 @@ from petitcom_shim.mml import Envelope, Note, Song, parse
 from petitcom_shim.sound import (
     MIXER_CHANNELS,
     SAMPLE_RATE,
+    _check,
     _pan_gains,
     _poly_blep,
     _pulse,
     _triangle,
+    mixer_format,
     mixer_samples,
 )
 
@@ -420,13 +422,6 @@ class _Track:
     loop: Any = None
 
 
-def _check(name: str, value: SupportsIndex, low: int, high: int) -> int:
-    number = operator.index(value)
-    if not low <= number <= high:
-        raise OutOfRange(f"{name} {number} is out of range ({low} to {high})")
-    return number
-
-
 class Bgm:
     """BGMPLAY/BGMSTOP/BGMVOL/BGMCHK/BGMSET on 8 player tracks.
 
@@ -451,14 +446,10 @@ class Bgm:
         self.enabled = enabled and self._open()
 
     def _open(self) -> bool:
-        settings = pygame.mixer.get_init()
-        if settings is None:
+        found = mixer_format()
+        if found is None:
             return False
-        frequency, size, channels = settings
-        formats: dict[int, type[np.generic]] = {-16: np.int16, -32: np.float32, 32: np.float32}
-        if size not in formats or channels not in (1, 2):
-            return False
-        self._rate, self._channels, self._dtype = frequency, channels, formats[size]
+        self._rate, self._channels, self._dtype = found
         # Channels 0-7 are BGM's alone: BEEP's find_channel() skips reserved ones.
         wanted = MIXER_CHANNELS + TRACKS
         pygame.mixer.set_num_channels(max(pygame.mixer.get_num_channels(), wanted))

@@ -17,30 +17,62 @@ class FileRefused(OSError):
     """A file that cannot be read as data; the message is one line without the path."""
 
 
+class NotRegularFile(FileRefused):
+    """A folder, FIFO, device or socket where a file was expected.
+
+    Attributes:
+        is_dir: True when it is a folder (callers word that case their own way).
+    """
+
+    def __init__(self, message: str, *, is_dir: bool) -> None:
+        super().__init__(message)
+        self.is_dir = is_dir
+
+
+class FileTooLarge(FileRefused):
+    """A file over the limit.
+
+    Attributes:
+        size: the size the file system reported, or None when the file only
+            grew past the limit while it was being read.
+    """
+
+    def __init__(self, message: str, *, size: int | None) -> None:
+        super().__init__(message)
+        self.size = size
+
+
 def read_file(path: str | os.PathLike[str], limit: int) -> bytes:
     """The bytes of the regular file ``path`` (links followed), at most ``limit`` of them.
 
     Raises:
         FileNotFoundError: there is no such file.
-        FileRefused: not a regular file, unreadable, or more than ``limit`` bytes.
+        NotRegularFile: a folder, FIFO, device or socket (a :class:`FileRefused`).
+        FileTooLarge: more than ``limit`` bytes, by its size or while read (a :class:`FileRefused`).
+        FileRefused: it cannot be opened or read.
     """
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
         fd = os.open(Path(path), flags)
     except FileNotFoundError:
         raise
+    except IsADirectoryError:  # where folders cannot be opened at all
+        raise NotRegularFile("not a regular file", is_dir=True) from None
     except OSError as exc:
         raise FileRefused(f"cannot open it ({exc.strerror or exc})") from None
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise FileRefused("not a regular file")
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotRegularFile("not a regular file", is_dir=stat.S_ISDIR(info.st_mode))
+        if info.st_size > limit:  # refused without reading it
+            raise FileTooLarge(f"larger than {limit:,} bytes", size=info.st_size)
         data = bytearray()
         while len(data) <= limit:
             chunk = os.read(fd, min(1 << 16, limit + 1 - len(data)))
             if not chunk:
                 return bytes(data)
             data += chunk
-        raise FileRefused(f"larger than {limit:,} bytes")
+        raise FileTooLarge(f"larger than {limit:,} bytes", size=None)
     except FileRefused:
         raise
     except OSError as exc:

@@ -43,6 +43,7 @@ import math
 from bisect import bisect_right
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import cached_property
 from itertools import pairwise
 
 from petitcom_shim.errors import IllegalFunctionCall
@@ -150,15 +151,21 @@ class Song:
     end: Fraction
     loop_from: Fraction | None = None
     text: str = ""
-    _seconds_at: tuple[float, ...] = field(default=(), repr=False, compare=False)
+
+    @cached_property
+    def _tempo_starts(self) -> tuple[tuple[Fraction, ...], tuple[float, ...]]:
+        """Where each tempo starts: in whole notes, and in seconds from the song's start."""
+        seconds = [0.0]
+        for (pos, bpm), (nxt, _) in pairwise(self.tempos):
+            seconds.append(seconds[-1] + float(nxt - pos) * 240.0 / bpm)
+        return tuple(p for p, _ in self.tempos), tuple(seconds)
 
     def seconds(self, position: Fraction | float) -> float:
         """Seconds from the start to ``position`` (whole notes), through the tempo map."""
-        starts = [p for p, _ in self.tempos]
+        starts, before = self._tempo_starts
         i = max(0, bisect_right(starts, position) - 1)
         pos, bpm = self.tempos[i]
-        before = self._seconds_at[i] if self._seconds_at else _integrate(self.tempos, i)
-        return before + float(position - pos) * 240.0 / bpm
+        return before[i] + float(position - pos) * 240.0 / bpm
 
     @property
     def duration(self) -> float:
@@ -174,13 +181,6 @@ class Song:
     def loop_start(self) -> float:
         """Seconds where the repeating part starts (the duration when it does not loop)."""
         return self.seconds(self.loop_from) if self.loop_from is not None else self.duration
-
-
-def _integrate(tempos: tuple[tuple[Fraction, float], ...], upto: int) -> float:
-    total = 0.0
-    for (pos, bpm), (nxt, _) in pairwise(tempos[: upto + 1]):
-        total += float(nxt - pos) * 240.0 / bpm
-    return total
 
 
 # ------------------------------------------------------------------------- parsing
@@ -503,14 +503,12 @@ def parse(*mml: str) -> Song:
         for pos, bpm in channel.tempos:
             tempos[pos] = bpm
     tempo_map = tuple(sorted(tempos.items()))
-    seconds_at = tuple(_integrate(tempo_map, i) for i in range(len(tempo_map)))
     song = Song(
         channels={c.number: tuple(c.notes) for c in channels if c.notes},
         tempos=tempo_map,
         end=end,
         loop_from=loop_from,
         text=text,
-        _seconds_at=seconds_at,
     )
     if song.duration > MAX_SONG_SECONDS:
         raise MmlError(f"MML error: the song lasts {song.duration:.0f} s (at most 600 s)")

@@ -81,7 +81,6 @@ BORDER = qr.QUIET_ZONE
 #: At most this many images are read for one set (duplicates allowed, but bounded).
 MAX_IMAGES = 2 * MAX_CODES
 _STREAM_HEADER = 20
-_IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".gif", ".webp", ".tif", ".tiff"}
 
 
 class QRSetError(qr.QRError):
@@ -311,7 +310,7 @@ def _image_paths(sources: Sequence[str | os.PathLike[str]]) -> list[Path]:
     for source in sources:
         path = Path(source)
         if path.is_dir():
-            found = sorted(p for p in path.iterdir() if p.suffix.lower() in _IMAGE_SUFFIXES)
+            found = sorted(p for p in path.iterdir() if p.suffix.lower() in qr.IMAGE_SUFFIXES)
             if not found:
                 raise MissingCodes(f"{path}: no image files in this folder")
             paths.extend(found)

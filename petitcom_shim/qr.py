@@ -17,7 +17,6 @@ import argparse
 import ctypes
 import io
 import os
-import stat
 import sys
 import warnings
 from collections.abc import Callable, Iterator, Sequence
@@ -34,9 +33,12 @@ import qrcode.util
 import zxingcpp
 from PIL import Image, ImageFilter, ImageOps, UnidentifiedImageError
 
+from petitcom_shim import files
+
 __all__ = [
     "DEFAULT_DECODERS",
     "IMAGE_FORMATS",
+    "IMAGE_SUFFIXES",
     "MAX_ASPECT",
     "MAX_FILE_BYTES",
     "MAX_IMAGE_PIXELS",
@@ -73,6 +75,8 @@ MIN_IMAGE_SIDE = 21
 #: File formats decode_image opens. Others (EPS runs Ghostscript, for example) are
 #: refused unread: a code arrives as a PNG, a JPEG or a screenshot.
 IMAGE_FORMATS = ("PNG", "JPEG", "MPO", "GIF", "BMP", "WEBP", "TIFF", "PPM")
+#: File name endings taken as images when a folder is searched for codes.
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".tif", ".tiff")
 #: Light modules required around the code on every side (ISO/IEC 18004 asks for 4).
 QUIET_ZONE = 4
 #: Smallest number of screen pixels per module that draw_qr accepts.
@@ -450,43 +454,28 @@ def _check_pixels(name: str, width: int, height: int) -> None:
 
 
 def _read_file(path: Path, name: str) -> bytes:
-    """The bytes of the regular file at ``path``, refusing anything that could block or
-    never end (a FIFO, /dev/zero or a link to it, a socket) and files over MAX_FILE_BYTES.
-
-    The file is opened non-blocking and checked with ``fstat`` on the open descriptor,
-    so nothing can swap the file for a FIFO between the check and the read.
+    """The bytes of the regular file at ``path`` (:func:`petitcom_shim.files.read_file`:
+    nothing that could block or never end, at most MAX_FILE_BYTES), refusals as QRErrors.
     """
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
-        fd = os.open(path, flags)
+        return files.read_file(path, MAX_FILE_BYTES)
     except FileNotFoundError as err:
         raise UnreadableImage(f"{name}: no such file") from err
-    except IsADirectoryError as err:
-        raise UnreadableImage(f"{name}: is a directory, not an image") from err
-    except OSError as err:
-        raise UnreadableImage(f"{name}: cannot open ({err.strerror or err})") from err
-    try:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise UnreadableImage(f"{name}: is a directory, not an image")
-        if not stat.S_ISREG(info.st_mode):
-            raise UnreadableImage(
-                f"{name}: is not a regular file (a FIFO, device or socket), not an image"
-            )
-        if info.st_size > MAX_FILE_BYTES:
-            raise ImageTooLarge(
-                f"{name}: file is {info.st_size / 2**20:.0f} MiB; "
-                f"the limit is {MAX_FILE_BYTES / 2**20:.0f} MiB"
-            )
-        with os.fdopen(fd, "rb", closefd=False) as file:
-            data = file.read(MAX_FILE_BYTES + 1)
-    except OSError as err:
-        raise UnreadableImage(f"{name}: cannot read ({err.strerror or err})") from err
-    finally:
-        os.close(fd)
-    if len(data) > MAX_FILE_BYTES:  # it grew while we read it
-        raise ImageTooLarge(f"{name}: file is over {MAX_FILE_BYTES / 2**20:.0f} MiB")
-    return data
+    except files.NotRegularFile as err:
+        if err.is_dir:
+            raise UnreadableImage(f"{name}: is a directory, not an image") from err
+        raise UnreadableImage(
+            f"{name}: is not a regular file (a FIFO, device or socket), not an image"
+        ) from err
+    except files.FileTooLarge as err:
+        if err.size is None:  # it grew while we read it
+            raise ImageTooLarge(f"{name}: file is over {MAX_FILE_BYTES / 2**20:.0f} MiB") from err
+        raise ImageTooLarge(
+            f"{name}: file is {err.size / 2**20:.0f} MiB; "
+            f"the limit is {MAX_FILE_BYTES / 2**20:.0f} MiB"
+        ) from err
+    except OSError as err:  # files.FileRefused: cannot open it / cannot read it (reason)
+        raise UnreadableImage(f"{name}: {err}") from err
 
 
 def _open_image(src: ImageSource, name: str) -> Image.Image:

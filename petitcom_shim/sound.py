@@ -563,9 +563,10 @@ def _render_mono(n: int, pitch: int, sample_rate: int) -> FloatArray:
 
 
 def _check(name: str, value: SupportsIndex, low: int, high: int) -> int:
+    """``value`` as an int in low..high (BEEP's and BGM's arguments), else OutOfRange."""
     number = operator.index(value)  # ints only: 1.5 is a TypeError, not a silent round
     if not low <= number <= high:
-        raise OutOfRange(f"BEEP {name} {number} is out of range ({low} to {high})")
+        raise OutOfRange(f"{name} {number} is out of range ({low} to {high})")
     return number
 
 
@@ -573,10 +574,10 @@ def _check_args(
     n: SupportsIndex, pitch: SupportsIndex, vol: SupportsIndex, pan: SupportsIndex
 ) -> tuple[int, int, int, int]:
     return (
-        _check("n", n, 0, PRESET_COUNT - 1),
-        _check("pitch", pitch, -PITCH_LIMIT, PITCH_LIMIT),
-        _check("vol", vol, 0, VOL_MAX),
-        _check("pan", pan, 0, PAN_MAX),
+        _check("BEEP n", n, 0, PRESET_COUNT - 1),
+        _check("BEEP pitch", pitch, -PITCH_LIMIT, PITCH_LIMIT),
+        _check("BEEP vol", vol, 0, VOL_MAX),
+        _check("BEEP pan", pan, 0, PAN_MAX),
     )
 
 
@@ -627,6 +628,19 @@ def _mix(n: int, pitch: int, vol: int, pan: int, sample_rate: int) -> Int16Stere
 
 
 # ---------------------------------------------------------------------------- playback
+
+
+def mixer_format() -> tuple[int, int, type[np.generic]] | None:
+    """(rate, channels, sample dtype) of the open mixer, or None if it is closed or its
+    format is one :func:`mixer_samples` cannot produce (8-bit, more than 2 channels)."""
+    settings = pygame.mixer.get_init()
+    if settings is None:
+        return None
+    frequency, size, channels = settings
+    formats: dict[int, type[np.generic]] = {-16: np.int16, -32: np.float32, 32: np.float32}
+    if size not in formats or channels not in (1, 2):
+        return None
+    return frequency, channels, formats[size]
 
 
 def mixer_samples(samples: Int16Stereo, channels: int, dtype: type[np.generic]) -> npt.NDArray[Any]:
@@ -703,13 +717,12 @@ class Sound:
             return False
         if settings is None:  # pragma: no cover - init succeeded but reports nothing
             return False
-        frequency, size, channels = settings
-        formats: dict[int, type[np.generic]] = {-16: np.int16, -32: np.float32, 32: np.float32}
-        if size not in formats or channels not in (1, 2):
-            _log.info("BEEP is silent: unsupported mixer format %s/%s", size, channels)
+        found = mixer_format()
+        if found is None:
+            _log.info("BEEP is silent: unsupported mixer format %s/%s", settings[1], settings[2])
             self._quit_mixer()
             return False
-        self._rate, self._channels, self._dtype = frequency, channels, formats[size]
+        self._rate, self._channels, self._dtype = found
         if pygame.mixer.get_num_channels() < MIXER_CHANNELS:
             pygame.mixer.set_num_channels(MIXER_CHANNELS)
         return True

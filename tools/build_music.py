@@ -31,8 +31,9 @@ TARGET = ROOT / "royalnine" / "data" / "music"
 LOW_KEY, HIGH_KEY = 36, 96  # C2 to C7, the spectrogram's range
 sys.path.insert(0, str(ROOT))
 
-from petitcom_shim.bgm import SAMPLE_RATE, render_song  # noqa: E402
-from petitcom_shim.mml import Song, parse  # noqa: E402
+from petitcom_shim.bgm import SAMPLE_RATE, SongAudio, render_song  # noqa: E402
+from petitcom_shim.mml import parse  # noqa: E402
+from royalnine.core.files import write_atomic  # noqa: E402
 from royalnine.music import SONGS, mml_text  # noqa: E402
 
 
@@ -46,9 +47,8 @@ def build_all() -> dict[Path, str]:
     return out
 
 
-def song_samples(song: Song, rounds: int = 2) -> npt.NDArray[np.int16]:
-    """16-bit stereo of the song: the head, then the loop ``rounds`` times."""
-    audio = render_song(song, SAMPLE_RATE)
+def song_samples(audio: SongAudio, rounds: int = 2) -> npt.NDArray[np.int16]:
+    """16-bit stereo of a rendered song: the head, then the loop ``rounds`` times."""
     parts = [audio.head]
     if audio.first is not None and audio.loop is not None:
         parts += [audio.first] + [audio.loop] * (rounds - 1)
@@ -94,9 +94,10 @@ def listen(directory: Path) -> None:
     directory.mkdir(parents=True, exist_ok=True)
     for name in SONGS:
         song = parse(mml_text((SOURCE / f"{name}.mml").read_text(encoding="utf-8")))
-        samples = song_samples(song)
+        audio = render_song(song, SAMPLE_RATE)  # once, for both the WAV and the picture
+        samples = song_samples(audio)
         write_wav(directory / f"{name}.wav", samples)
-        spectrogram(song_samples(song, rounds=1)).save(directory / f"{name}.png")
+        spectrogram(song_samples(audio, rounds=1)).save(directory / f"{name}.png")
         mono = samples.astype(np.float64).mean(axis=1)
         spectrum = np.abs(np.fft.rfft(mono))
         loudest = float(np.argmax(spectrum[1:]) + 1) * SAMPLE_RATE / len(mono)
@@ -124,8 +125,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{path.relative_to(ROOT)} is out of date; run tools/build_music.py")
             status = 1
         else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+            write_atomic(path, text)  # the game may be reading the copies
             print(f"wrote {path.relative_to(ROOT)}")
     if args.listen is not None:
         listen(args.listen)

@@ -20,7 +20,7 @@ from petitcom_shim.numbers import to_int
 from petitcom_shim.video.chr import ChrStore
 from petitcom_shim.video.interp import Tween
 from petitcom_shim.video.palette import KEY_PIXEL, Palettes
-from petitcom_shim.video.surfaces import keyed_surface
+from petitcom_shim.video.surfaces import RLE_AFTER, keyed_surface
 
 __all__ = ["MAP_SIZE", "BGLayer", "BGScreen", "decode_tile", "encode_tile", "flipped_tiles"]
 
@@ -28,9 +28,6 @@ MAP_SIZE = 64
 WRAP = MAP_SIZE * 8
 #: Above this many dirty tiles, re-render the whole map in one vectorised pass.
 _BULK = 192
-#: Compositions a map must stay unchanged before its surface is run-length encoded
-#: (encoding and decoding cost about a full blit each, so not for maps changing often).
-_RLE_AFTER = 30
 
 
 def encode_tile(chr_: int, pal: int = 0, h: int = 0, v: int = 0) -> int:
@@ -114,16 +111,16 @@ class BGLayer:
 
         ``index`` keeps every pixel's colour number (256 = transparent), so a
         palette change (``recolour``) is one table lookup, not a re-render.
-        A map that stays unchanged for :data:`_RLE_AFTER` compositions is
+        A map that stays unchanged for :data:`~.surfaces.RLE_AFTER` compositions is
         run-length encoded, which SDL blits far faster; a change decodes it.
         """
         if self.all_dirty or recolour or self.dirty:
-            if self._quiet >= _RLE_AFTER:
+            if self._quiet >= RLE_AFTER:
                 self.surface.set_colorkey(KEY_PIXEL)  # plain again before writing pixels
             self._quiet = 0
-        elif self._quiet < _RLE_AFTER:
+        elif self._quiet < RLE_AFTER:
             self._quiet += 1
-            if self._quiet == _RLE_AFTER:
+            if self._quiet == RLE_AFTER:
                 self.surface.set_colorkey(KEY_PIXEL, pygame.RLEACCEL)
         if self.all_dirty:
             words = self.map.astype(np.intp)

@@ -22,12 +22,9 @@ from petitcom_shim.video.console import Console
 from petitcom_shim.video.grp import GrpPage
 from petitcom_shim.video.palette import KEY_PIXEL, Palettes
 from petitcom_shim.video.sprites import SpriteScreen, TransformCache
-from petitcom_shim.video.surfaces import surface_from_pixels
+from petitcom_shim.video.surfaces import RLE_AFTER, surface_from_pixels
 
 __all__ = ["ScreenVideo", "Visibility"]
-
-#: Compositions a GRP page must stay unchanged before it is run-length encoded.
-_RLE_AFTER = 30
 
 
 @dataclass
@@ -82,9 +79,9 @@ class ScreenVideo:
             self._grp_surface = surface_from_pixels(lut[page.pixels])
             self._grp_key = key
             self._grp_shown = 0
-        elif self._grp_shown < _RLE_AFTER:
+        elif self._grp_shown < RLE_AFTER:
             self._grp_shown += 1
-            if self._grp_shown == _RLE_AFTER:
+            if self._grp_shown == RLE_AFTER:
                 # A page that stays: run-length encode it, which SDL blits far faster
                 # (not at once: a page drawn every few frames would pay for encoding).
                 self._grp_surface.set_colorkey(KEY_PIXEL, pygame.RLEACCEL)

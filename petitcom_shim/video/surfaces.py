@@ -8,10 +8,15 @@ import pygame
 
 from petitcom_shim.video.palette import KEY_PIXEL
 
-__all__ = ["MASKS", "keyed_surface", "new_surface", "surface_from_pixels"]
+__all__ = ["MASKS", "RLE_AFTER", "keyed_surface", "new_surface", "surface_from_pixels"]
 
 #: Channel masks of every surface the shim draws on (0xRRGGBB, no alpha).
 MASKS = (0xFF0000, 0x00FF00, 0x0000FF, 0)
+
+#: Compositions a cached layer surface (a BG map, a GRP page) must stay unchanged
+#: before it is run-length encoded: SDL blits RLE far faster, but encoding and
+#: decoding cost about a full blit each, so not for layers that change often.
+RLE_AFTER = 30
 
 
 def new_surface(width: int, height: int) -> pygame.Surface:
