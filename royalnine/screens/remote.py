@@ -32,18 +32,25 @@ from royalnine.core import (
 from royalnine.core.errors import IllegalMove
 from royalnine.core.files import write_atomic
 from royalnine.remote.codec import BadCode
-from royalnine.remote.files import load_session, migrate_current, read_session
+from royalnine.remote.files import (
+    CURRENT_FILE,
+    REMOTE_DIR,
+    SESSION_FILE,
+    TRANSCRIPT_FILE,
+    code_path,
+    load_session,
+    match_folder,
+    migrate_current,
+    read_session,
+    save_session,
+    session_path,
+)
 from royalnine.remote.session import Broken, RemoteSession
 from royalnine.screens import draw
 from royalnine.screens.layout import Rect
 from royalnine.screens.remote_io import Arrival
 from royalnine.storage import CorruptSaveSetAside, Notice, Storage
 
-REMOTE_DIR = "remote"
-CURRENT_FILE = "remote/current.json"
-"""Where the one remote match of earlier versions was saved; moved to its folder on sight."""
-SESSION_FILE = "session.json"
-MAX_SESSION_BYTES = 1_000_000  # a 99-round match saves about 60 KB
 QR_DARK, QR_LIGHT = 250, 251  # GRP colours used for codes
 
 
@@ -65,21 +72,20 @@ class RemoteLink:
     @property
     def folder(self) -> Path:
         """Where this match's codes are written."""
-        return self.storage.home / REMOTE_DIR / self.session.label
+        return match_folder(self.storage.home, self.session.label)
 
     def code_path(self, number: int) -> Path:
         """The PNG of this device's code number ``number``."""
-        return self.folder / f"move-{number:02d}.png"
+        return code_path(self.storage.home, self.session.label, number)
 
     @property
     def session_path(self) -> Path:
         """Where this match is saved while in progress."""
-        return self.folder / SESSION_FILE
+        return session_path(self.storage.home, self.session.label)
 
     def save(self) -> None:
         """Save the session atomically (after every code sent or read)."""
-        self.folder.mkdir(parents=True, exist_ok=True)
-        write_atomic(self.session_path, self.session.to_json())
+        save_session(self.storage.home, self.session)
 
     @classmethod
     def load(cls, storage: Storage) -> RemoteLink | None:
@@ -100,7 +106,7 @@ class RemoteLink:
     def finish(self) -> None:
         """The match is over here: keep its whole transcript beside its codes."""
         codes = "\n".join(code.hex() for code in self.session.transcript)
-        write_atomic(self.folder / "transcript.txt", codes + "\n")
+        write_atomic(self.folder / TRANSCRIPT_FILE, codes + "\n")
         self.session_path.unlink(missing_ok=True)
 
     # -- codes --
