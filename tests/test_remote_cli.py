@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 from pathlib import Path
 from typing import Any
@@ -162,6 +163,19 @@ def test_bad_input_is_one_line_and_changes_nothing(
     junk.write_text("not a transcript\n")
     status, doc = run(capsys, a, "verify", str(junk))
     assert status == 1 and not doc["valid"]
+
+
+def test_verify_refuses_what_is_no_regular_file_without_waiting_on_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A FIFO nobody writes to, or a folder, is refused in one line, never waited on."""
+    fifo = tmp_path / "fifo"
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs here")
+    os.mkfifo(fifo)
+    for target in (fifo, tmp_path):
+        status, doc = run(capsys, tmp_path / "a", "verify", str(target))
+        assert status == 1 and "not a regular file" in doc["error"] and "\n" not in doc["error"]
 
 
 def test_a_new_match_over_one_this_device_owed_a_code_in_is_a_forfeit_loss(

@@ -137,6 +137,8 @@ def run(args: argparse.Namespace) -> int:
 
 MAX_TEXT_FILE = 16_000
 """A file holding a text code is a few hundred bytes."""
+MAX_TRANSCRIPT_FILE = 4_000_000
+"""A transcript of 99 rounds is well under 1 MB even in the text form; more is no transcript."""
 
 
 def read_code(arg: str) -> bytes:
@@ -415,8 +417,11 @@ def do_export(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
 
 def do_verify(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
     try:
-        codes, notes = parse_transcript(args.transcript.read_text(encoding="utf-8"))
+        data = read_capped(args.transcript, MAX_TRANSCRIPT_FILE)
+        codes, notes = parse_transcript(data.decode("utf-8"))
         result = check_transcript(codes)
+    except UnreadableFile as exc:
+        raise CliError(f"{args.transcript}: {exc}") from None
     except UnicodeDecodeError as exc:
         raise CliError(f"{args.transcript}: not a text file ({exc.reason})") from None
     except BadCode as exc:
