@@ -1,7 +1,8 @@
 """``royalnine remote``: play a remote match by QR codes from a terminal, a script or a bot.
 
-The same state as the game (``HOME/remote/current.json``), so a match can be
-started in the window and continued here, or the other way round. One code
+The same saved matches as the game (``HOME/remote/<MATCH>/session.json``; the
+commands act on the one with the latest activity), so a match can be started in
+the window and continued here, or the other way round. One code
 per step: each command that makes a code writes it as a PNG
 (``HOME/remote/<MATCH>/move-NN.png``, or ``--out``) and prints it in its text
 form; a CODE argument is an image file (PNG or photo), a text file holding
@@ -35,6 +36,7 @@ from royalnine.core.files import UnreadableFile, read_capped, write_atomic
 from royalnine.core.match import MatchConfig
 from royalnine.remote.codec import BadCode
 from royalnine.remote.files import (
+    TRANSCRIPT_FILE,
     abandon_current,
     code_from_text,
     code_path,
@@ -396,7 +398,7 @@ def do_claim(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
     session.claim(time.time(), storage.load_settings().claim_after_s)
     doc = describe(storage, session, [])
     settle(storage, session)
-    doc["transcript"] = str(match_folder(storage.home, session.label) / "transcript.txt")
+    doc["transcript"] = str(match_folder(storage.home, session.label) / TRANSCRIPT_FILE)
     doc["text"] += f"\ntranscript: {doc['transcript']}"
     return doc
 
