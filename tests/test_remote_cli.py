@@ -12,7 +12,7 @@ import pytest
 
 from petitcom_shim.qr import decode_image
 from royalnine.cli import main
-from royalnine.remote.files import code_from_text
+from royalnine.remote.textcode import from_text
 from royalnine.storage import Settings, Storage
 
 
@@ -117,7 +117,7 @@ def test_a_damaged_code_is_reported_and_both_recover(
 ) -> None:
     """The guest reads a host code whose seal was changed in transit; the host's device says
     so, shows its code again, and the guest rolls back and reads it."""
-    from royalnine.remote.files import code_from_text, code_to_text
+    from royalnine.remote.textcode import to_text
 
     a, b = tmp_path / "a", tmp_path / "b"
     doc = ok(capsys, a, "host", "--rounds", "1")
@@ -130,9 +130,9 @@ def test_a_damaged_code_is_reported_and_both_recover(
     doc = ok(capsys, b, "read", doc["last_code_text"])
     doc = ok(capsys, b, "place", "5", "6", "7", "8")  # guest opens and seals its 2nd half
     good = doc["last_code_text"]
-    raw = bytearray(code_from_text(good))
+    raw = bytearray(from_text(good))
     raw[-20] ^= 0x11  # inside the second seal: still a well-formed code
-    doc = ok(capsys, a, "read", code_to_text(bytes(raw)))
+    doc = ok(capsys, a, "read", to_text(bytes(raw)))
     doc = ok(capsys, a, "place", "5", "6", "7", "8")
     status, broken = run(capsys, b, "read", doc["last_code_text"])
     assert status == 1 and "damaged or tampered" in broken["error"] and broken["remedy"] == "show"
@@ -211,7 +211,7 @@ def test_the_console_command_runs_in_a_real_terminal_process(tmp_path: Path) -> 
     )
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
-    assert doc["ok"] and code_from_text(doc["last_code_text"]) == decode_image(
+    assert doc["ok"] and from_text(doc["last_code_text"]) == decode_image(
         next(tmp_path.glob("remote/*/move-01.png"))
     )
     done = subprocess.run([*base, "place", *home, "0"], capture_output=True, text=True, env=env)

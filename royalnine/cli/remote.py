@@ -38,9 +38,7 @@ from royalnine.remote.codec import BadCode
 from royalnine.remote.files import (
     TRANSCRIPT_FILE,
     abandon_current,
-    code_from_text,
     code_path,
-    code_to_text,
     load_session,
     match_folder,
     parse_transcript,
@@ -52,6 +50,7 @@ from royalnine.remote.files import (
     write_transcript,
 )
 from royalnine.remote.session import Broken, RemoteSession, check_transcript
+from royalnine.remote.textcode import from_text, to_text
 from royalnine.storage import Storage
 
 MODE = "remote"
@@ -148,7 +147,7 @@ def read_code(arg: str) -> bytes:
     path = Path(arg)
     if not os.path.lexists(path):
         try:
-            return code_from_text(arg)
+            return from_text(arg)
         except BadCode as exc:
             raise CliError(f"{arg[:40]}: no such file, and not a text code ({exc})") from None
     from petitcom_shim.qr import QRError, decode_image
@@ -158,7 +157,7 @@ def read_code(arg: str) -> bytes:
     except QRError as exc:
         image_error = exc
     try:  # not an image: perhaps a file holding a text code
-        return code_from_text(read_capped(path, MAX_TEXT_FILE).decode("utf-8"))
+        return from_text(read_capped(path, MAX_TEXT_FILE).decode("utf-8"))
     except (UnreadableFile, FileNotFoundError, UnicodeDecodeError, BadCode):
         raise CliError(f"{path.name}: {image_error}") from None
 
@@ -263,7 +262,7 @@ def describe(storage: Storage, session: RemoteSession, made: list[int]) -> dict[
     if last is not None:
         code = session.transcript[last - 1]
         doc["last_code_file"] = str(code_path(storage.home, session.label, last))
-        doc["last_code_text"] = code_to_text(code)
+        doc["last_code_text"] = to_text(code)
     doc["text"] = _text(doc, made)
     return doc
 
