@@ -111,33 +111,31 @@ class RemoteLink:
 
     # -- codes --
 
-    def pump(self) -> None:
-        """Make every code that is due now (writing each as a PNG) and save."""
+    def write_code(self, number: int, code: bytes, how: str = "saved") -> None:
+        """Write code ``number`` as a PNG in the match folder and say where on stderr."""
         from petitcom_shim.qr import encode_png
 
+        path = self.code_path(number)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        encode_png(code, path)
+        print(f"royalnine: code {number} {how} as {path}", file=sys.stderr)
+
+    def pump(self) -> None:
+        """Make every code that is due now (writing each as a PNG) and save."""
         session = self.session
         made = False
         while session.my_turn and not session.needs_placement:
             code = session.compose()
-            number = len(session.transcript)
-            self.folder.mkdir(parents=True, exist_ok=True)
-            encode_png(code, self.code_path(number))
-            print(f"royalnine: code {number} saved as {self.code_path(number)}", file=sys.stderr)
+            self.write_code(len(session.transcript), code)
             made = True
         if made:
             self.save()
 
     def show_again(self) -> None:
         """Write this device's last code again (after the other device got it damaged)."""
-        from petitcom_shim.qr import encode_png
-
         number, code = self.session.last_code_number(), self.session.last_code()
         if number is not None and code is not None:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            encode_png(code, self.code_path(number))
-            print(
-                f"royalnine: code {number} saved again as {self.code_path(number)}", file=sys.stderr
-            )
+            self.write_code(number, code, "saved again")
         self.error = self.remedy = None
 
     def showing(self) -> tuple[int, bytes] | None:
