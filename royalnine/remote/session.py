@@ -123,6 +123,12 @@ def half_key(index: int) -> HalfKey:
     return (index // HALVES + 1, index % HALVES + 1)
 
 
+def half_index(key: HalfKey) -> int:
+    """The inverse of :func:`half_key`: which placement (from 0) a (round, half) is."""
+    round_number, half = key
+    return HALVES * (round_number - 1) + half - 1
+
+
 @dataclass
 class _Seat:
     """What is known of one seat's side of the protocol."""
@@ -167,7 +173,7 @@ class _Protocol:
 
     @property
     def stages(self) -> int:
-        """Stages in the whole match: three a round."""
+        """Stages in the whole match: two a round, and the last round's centre."""
         return STAGES_PER_ROUND * self.config.rounds + 1
 
     def check_header(self, msg: Message, data: bytes, reader: int | None) -> None:
@@ -271,7 +277,7 @@ class _Protocol:
         me, other = self.seats[sender], self.seats[1 - sender]
         out: list[Shape] = []
         for key in sorted(me.seals):
-            if key not in me.opened and other.fixed > self._half_index(key):
+            if key not in me.opened and other.fixed > half_index(key):
                 out.append((Tag.OPEN, *key))
         fixed = me.fixed
         key = half_key(fixed)
@@ -322,7 +328,7 @@ class _Protocol:
             key = (item.round, item.half)
             if key not in me.seals or key in me.opened:
                 raise BadCode(f"seat {sender} opened round {key[0]} half {key[1]} without a seal")
-            if other.fixed <= self._half_index(key):
+            if other.fixed <= half_index(key):
                 raise BadCode(f"seat {sender} opened round {key[0]} half {key[1]} too early")
             expected = placement_digest(
                 self.match_id, sender, key[0], key[1], item.cells, item.nonce
@@ -344,10 +350,6 @@ class _Protocol:
         if chain_step(_check_digest(item.value)) != previous:
             raise BadCode(f"seat {sender}'s value for stage {stage} does not match its commitment")
         me.reveals.append(item.value)
-
-    def _half_index(self, key: HalfKey) -> int:
-        round_number, half = key
-        return HALVES * (round_number - 1) + half - 1
 
     def _next_half(self, sender: int, round_number: int, half: int) -> HalfKey:
         seat = self.seats[sender]
@@ -564,7 +566,8 @@ class RemoteSession:
         rnd = self._proto.match.round
         if not rnd.phase.is_place:
             return False
-        return self._proto.seats[1 - self.seat].fixed > self._half_index_now()
+        key = (rnd.number, rnd.phase.half)
+        return self._proto.seats[1 - self.seat].fixed > half_index(key)
 
     def known_cells(self, seat: int, round_number: int, half: int) -> bytes | None:
         """A seat's cells for one half, in deal order, once this device may know them.
@@ -729,10 +732,6 @@ class RemoteSession:
             raise IllegalMove(refusal)
         self.claimed = True
 
-    def check(self) -> TranscriptCheck:
-        """The verdict on this device's transcript so far (as :func:`check_transcript`)."""
-        return check_transcript(list(self._proto.transcript))
-
     # -- internals --
 
     def _replay(self, codes: list[bytes], own_cells: dict[HalfKey, bytes]) -> None:
@@ -743,10 +742,6 @@ class RemoteSession:
             proto.check_header(msg, code, None)
             proto.apply(msg, code)
         proto.advance()
-
-    def _half_index_now(self) -> int:
-        rnd = self._proto.match.round
-        return HALVES * (rnd.number - 1) + rnd.phase.half - 1
 
     def _nonce(self, key: HalfKey) -> bytes:
         return h(b"R9nonce", self.secret, bytes(key))
