@@ -72,6 +72,7 @@ from royalnine.remote.codec import (
     decode,
     describe,
     encode,
+    half_index,
     match_label,
     shape,
 )
@@ -119,14 +120,9 @@ def halves_before(stage: int) -> int:
 
 
 def half_key(index: int) -> HalfKey:
-    """(round, half) of a seat's ``index``-th placement, counting from 0."""
+    """(round, half) of a seat's ``index``-th placement, counting from 0 (the inverse of
+    :func:`royalnine.remote.codec.half_index`)."""
     return (index // HALVES + 1, index % HALVES + 1)
-
-
-def half_index(key: HalfKey) -> int:
-    """The inverse of :func:`half_key`: which placement (from 0) a (round, half) is."""
-    round_number, half = key
-    return HALVES * (round_number - 1) + half - 1
 
 
 @dataclass
@@ -277,7 +273,7 @@ class _Protocol:
         me, other = self.seats[sender], self.seats[1 - sender]
         out: list[Shape] = []
         for key in sorted(me.seals):
-            if key not in me.opened and other.fixed > half_index(key):
+            if key not in me.opened and other.fixed > half_index(*key):
                 out.append((Tag.OPEN, *key))
         fixed = me.fixed
         key = half_key(fixed)
@@ -328,7 +324,7 @@ class _Protocol:
             key = (item.round, item.half)
             if key not in me.seals or key in me.opened:
                 raise BadCode(f"seat {sender} opened round {key[0]} half {key[1]} without a seal")
-            if other.fixed <= half_index(key):
+            if other.fixed <= half_index(*key):
                 raise BadCode(f"seat {sender} opened round {key[0]} half {key[1]} too early")
             expected = placement_digest(
                 self.match_id, sender, key[0], key[1], item.cells, item.nonce
@@ -566,8 +562,7 @@ class RemoteSession:
         rnd = self._proto.match.round
         if not rnd.phase.is_place:
             return False
-        key = (rnd.number, rnd.phase.half)
-        return self._proto.seats[1 - self.seat].fixed > half_index(key)
+        return self._proto.seats[1 - self.seat].fixed > half_index(rnd.number, rnd.phase.half)
 
     def known_cells(self, seat: int, round_number: int, half: int) -> bytes | None:
         """A seat's cells for one half, in deal order, once this device may know them.
