@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,7 @@ import pytest
 
 from petitcom_shim.qr import decode_image
 from royalnine.cli import main
-from royalnine.remote.files import code_from_text
+from royalnine.remote.textcode import from_text
 from royalnine.storage import Settings, Storage
 
 
@@ -116,7 +117,7 @@ def test_a_damaged_code_is_reported_and_both_recover(
 ) -> None:
     """The guest reads a host code whose seal was changed in transit; the host's device says
     so, shows its code again, and the guest rolls back and reads it."""
-    from royalnine.remote.files import code_from_text, code_to_text
+    from royalnine.remote.textcode import to_text
 
     a, b = tmp_path / "a", tmp_path / "b"
     doc = ok(capsys, a, "host", "--rounds", "1")
@@ -129,9 +130,9 @@ def test_a_damaged_code_is_reported_and_both_recover(
     doc = ok(capsys, b, "read", doc["last_code_text"])
     doc = ok(capsys, b, "place", "5", "6", "7", "8")  # guest opens and seals its 2nd half
     good = doc["last_code_text"]
-    raw = bytearray(code_from_text(good))
+    raw = bytearray(from_text(good))
     raw[-20] ^= 0x11  # inside the second seal: still a well-formed code
-    doc = ok(capsys, a, "read", code_to_text(bytes(raw)))
+    doc = ok(capsys, a, "read", to_text(bytes(raw)))
     doc = ok(capsys, a, "place", "5", "6", "7", "8")
     status, broken = run(capsys, b, "read", doc["last_code_text"])
     assert status == 1 and "damaged or tampered" in broken["error"] and broken["remedy"] == "show"
@@ -162,6 +163,19 @@ def test_bad_input_is_one_line_and_changes_nothing(
     junk.write_text("not a transcript\n")
     status, doc = run(capsys, a, "verify", str(junk))
     assert status == 1 and not doc["valid"]
+
+
+def test_verify_refuses_what_is_no_regular_file_without_waiting_on_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A FIFO nobody writes to, or a folder, is refused in one line, never waited on."""
+    fifo = tmp_path / "fifo"
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs here")
+    os.mkfifo(fifo)
+    for target in (fifo, tmp_path):
+        status, doc = run(capsys, tmp_path / "a", "verify", str(target))
+        assert status == 1 and "not a regular file" in doc["error"] and "\n" not in doc["error"]
 
 
 def test_a_new_match_over_one_this_device_owed_a_code_in_is_a_forfeit_loss(
@@ -197,7 +211,7 @@ def test_the_console_command_runs_in_a_real_terminal_process(tmp_path: Path) -> 
     )
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
-    assert doc["ok"] and code_from_text(doc["last_code_text"]) == decode_image(
+    assert doc["ok"] and from_text(doc["last_code_text"]) == decode_image(
         next(tmp_path.glob("remote/*/move-01.png"))
     )
     done = subprocess.run([*base, "place", *home, "0"], capture_output=True, text=True, env=env)

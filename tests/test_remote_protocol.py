@@ -25,14 +25,13 @@ from royalnine.remote.codec import (
     encode,
 )
 from royalnine.remote.files import (
-    code_from_text,
-    code_to_text,
     current_path,
     parse_transcript,
     record_claim,
     save_session,
 )
 from royalnine.remote.session import Broken, RemoteSession, check_transcript, verify_transcript
+from royalnine.remote.textcode import from_text, to_text
 from royalnine.storage import Settings, Storage
 
 
@@ -353,12 +352,12 @@ def test_rollback_keeps_own_placements() -> None:
 
 def test_text_form_round_trips() -> None:
     code = honest(1, 1)[3]
-    text = code_to_text(code)
-    assert code_from_text(f"  {text[:20]}\n{text[20:]} ".lower()) == code
+    text = to_text(code)
+    assert from_text(f"  {text[:20]}\n{text[20:]} ".lower()) == code
     with pytest.raises(BadCode, match="typo in group 1"):
-        code_from_text("hello")
+        from_text("hello")
     with pytest.raises(BadCode, match="is not in a text code"):
-        code_from_text("r9:@@@@")
+        from_text("r9:@@@@")
 
 
 def test_an_old_code_that_differs_is_named_but_not_rolled_back() -> None:

@@ -1,7 +1,8 @@
 """``royalnine remote``: play a remote match by QR codes from a terminal, a script or a bot.
 
-The same state as the game (``HOME/remote/current.json``), so a match can be
-started in the window and continued here, or the other way round. One code
+The same saved matches as the game (``HOME/remote/<MATCH>/session.json``; the
+commands act on the one with the latest activity), so a match can be started in
+the window and continued here, or the other way round. One code
 per step: each command that makes a code writes it as a PNG
 (``HOME/remote/<MATCH>/move-NN.png``, or ``--out``) and prints it in its text
 form; a CODE argument is an image file (PNG or photo), a text file holding
@@ -35,10 +36,9 @@ from royalnine.core.files import UnreadableFile, read_capped, write_atomic
 from royalnine.core.match import MatchConfig
 from royalnine.remote.codec import BadCode
 from royalnine.remote.files import (
+    TRANSCRIPT_FILE,
     abandon_current,
-    code_from_text,
     code_path,
-    code_to_text,
     load_session,
     match_folder,
     parse_transcript,
@@ -50,6 +50,7 @@ from royalnine.remote.files import (
     write_transcript,
 )
 from royalnine.remote.session import Broken, RemoteSession, check_transcript
+from royalnine.remote.textcode import from_text, to_text
 from royalnine.storage import Storage
 
 MODE = "remote"
@@ -137,6 +138,8 @@ def run(args: argparse.Namespace) -> int:
 
 MAX_TEXT_FILE = 16_000
 """A file holding a text code is a few hundred bytes."""
+MAX_TRANSCRIPT_FILE = 4_000_000
+"""A transcript of 99 rounds is well under 1 MB even in the text form; more is no transcript."""
 
 
 def read_code(arg: str) -> bytes:
@@ -144,7 +147,7 @@ def read_code(arg: str) -> bytes:
     path = Path(arg)
     if not os.path.lexists(path):
         try:
-            return code_from_text(arg)
+            return from_text(arg)
         except BadCode as exc:
             raise CliError(f"{arg[:40]}: no such file, and not a text code ({exc})") from None
     from petitcom_shim.qr import QRError, decode_image
@@ -154,7 +157,7 @@ def read_code(arg: str) -> bytes:
     except QRError as exc:
         image_error = exc
     try:  # not an image: perhaps a file holding a text code
-        return code_from_text(read_capped(path, MAX_TEXT_FILE).decode("utf-8"))
+        return from_text(read_capped(path, MAX_TEXT_FILE).decode("utf-8"))
     except (UnreadableFile, FileNotFoundError, UnicodeDecodeError, BadCode):
         raise CliError(f"{path.name}: {image_error}") from None
 
@@ -259,7 +262,7 @@ def describe(storage: Storage, session: RemoteSession, made: list[int]) -> dict[
     if last is not None:
         code = session.transcript[last - 1]
         doc["last_code_file"] = str(code_path(storage.home, session.label, last))
-        doc["last_code_text"] = code_to_text(code)
+        doc["last_code_text"] = to_text(code)
     doc["text"] = _text(doc, made)
     return doc
 
@@ -394,7 +397,7 @@ def do_claim(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
     session.claim(time.time(), storage.load_settings().claim_after_s)
     doc = describe(storage, session, [])
     settle(storage, session)
-    doc["transcript"] = str(match_folder(storage.home, session.label) / "transcript.txt")
+    doc["transcript"] = str(match_folder(storage.home, session.label) / TRANSCRIPT_FILE)
     doc["text"] += f"\ntranscript: {doc['transcript']}"
     return doc
 
@@ -415,8 +418,11 @@ def do_export(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
 
 def do_verify(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
     try:
-        codes, notes = parse_transcript(args.transcript.read_text(encoding="utf-8"))
+        data = read_capped(args.transcript, MAX_TRANSCRIPT_FILE)
+        codes, notes = parse_transcript(data.decode("utf-8"))
         result = check_transcript(codes)
+    except UnreadableFile as exc:
+        raise CliError(f"{args.transcript}: {exc}") from None
     except UnicodeDecodeError as exc:
         raise CliError(f"{args.transcript}: not a text file ({exc.reason})") from None
     except BadCode as exc:

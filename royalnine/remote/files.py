@@ -3,8 +3,8 @@
 Everything lives under the home folder (``HOME/remote/...``): the match in
 progress (``current.json``), each match's codes (``<MATCH>/move-NN.png``) and,
 when a match ends or is claimed, its transcript (``<MATCH>/transcript.txt``).
-Also the text form of a code (the game's own, from :mod:`royalnine.remote.textcode`),
-for terminals, scripts and chat messages.
+A transcript line may hold a code in hex or in the text form of
+:mod:`royalnine.remote.textcode`.
 No pygame here: the QR images are made by the callers.
 """
 
@@ -17,24 +17,13 @@ from royalnine.core.errors import RoyalNineError
 from royalnine.core.files import UnreadableFile, parse_json, read_capped, write_atomic
 from royalnine.remote.codec import BadCode
 from royalnine.remote.session import RemoteSession
-from royalnine.remote.textcode import from_text, to_text
+from royalnine.remote.textcode import from_text
 from royalnine.storage import Storage
 
 REMOTE_DIR = "remote"
 CURRENT_FILE = "remote/current.json"
 TRANSCRIPT_FILE = "transcript.txt"
 HEX_LINE = re.compile(r"[0-9a-fA-F]+")
-
-
-def code_to_text(code: bytes) -> str:
-    """A code as text, for terminals and messengers: :func:`royalnine.remote.textcode.to_text`
-    (typo-evident groups of five), the same form the game copies and pastes."""
-    return to_text(code)
-
-
-def code_from_text(text: str) -> bytes:
-    """The code in a text made by :func:`code_to_text`; BadCode (one line) for a typo."""
-    return from_text(text)
 
 
 def current_path(home: Path) -> Path:
@@ -173,7 +162,7 @@ def parse_transcript(text: str) -> tuple[list[bytes], list[str]]:
             continue
         try:
             is_hex = HEX_LINE.fullmatch(line) is not None
-            codes.append(bytes.fromhex(line) if is_hex else code_from_text(line))
+            codes.append(bytes.fromhex(line) if is_hex else from_text(line))
         except (ValueError, BadCode) as exc:
             raise BadCode(f"line {number} is not a code: {exc}") from None
     return codes, notes

@@ -72,6 +72,7 @@ from royalnine.remote.codec import (
     decode,
     describe,
     encode,
+    half_index,
     match_label,
     shape,
 )
@@ -119,7 +120,8 @@ def halves_before(stage: int) -> int:
 
 
 def half_key(index: int) -> HalfKey:
-    """(round, half) of a seat's ``index``-th placement, counting from 0."""
+    """(round, half) of a seat's ``index``-th placement, counting from 0 (the inverse of
+    :func:`royalnine.remote.codec.half_index`)."""
     return (index // HALVES + 1, index % HALVES + 1)
 
 
@@ -167,7 +169,7 @@ class _Protocol:
 
     @property
     def stages(self) -> int:
-        """Stages in the whole match: three a round."""
+        """Stages in the whole match: two a round, and the last round's centre."""
         return STAGES_PER_ROUND * self.config.rounds + 1
 
     def check_header(self, msg: Message, data: bytes, reader: int | None) -> None:
@@ -271,7 +273,7 @@ class _Protocol:
         me, other = self.seats[sender], self.seats[1 - sender]
         out: list[Shape] = []
         for key in sorted(me.seals):
-            if key not in me.opened and other.fixed > self._half_index(key):
+            if key not in me.opened and other.fixed > half_index(*key):
                 out.append((Tag.OPEN, *key))
         fixed = me.fixed
         key = half_key(fixed)
@@ -322,7 +324,7 @@ class _Protocol:
             key = (item.round, item.half)
             if key not in me.seals or key in me.opened:
                 raise BadCode(f"seat {sender} opened round {key[0]} half {key[1]} without a seal")
-            if other.fixed <= self._half_index(key):
+            if other.fixed <= half_index(*key):
                 raise BadCode(f"seat {sender} opened round {key[0]} half {key[1]} too early")
             expected = placement_digest(
                 self.match_id, sender, key[0], key[1], item.cells, item.nonce
@@ -344,10 +346,6 @@ class _Protocol:
         if chain_step(_check_digest(item.value)) != previous:
             raise BadCode(f"seat {sender}'s value for stage {stage} does not match its commitment")
         me.reveals.append(item.value)
-
-    def _half_index(self, key: HalfKey) -> int:
-        round_number, half = key
-        return HALVES * (round_number - 1) + half - 1
 
     def _next_half(self, sender: int, round_number: int, half: int) -> HalfKey:
         seat = self.seats[sender]
@@ -463,6 +461,9 @@ class RemoteSession:
     ) -> None:
         self.seat = seat
         self.secret = secret
+        self._chain: list[bytes] = []
+        """This seat's hash chain from the secret, made on first use: a stage's value is
+        then one lookup, not up to 2 x 99 hashes each time the protocol asks for it."""
         self._proto = _Protocol(match_id, config, (seat, self._chain_value))
         self.waiting_since: float | None = None
         """When this device last sent a code (seconds since the epoch): a claim counts from it."""
@@ -564,7 +565,7 @@ class RemoteSession:
         rnd = self._proto.match.round
         if not rnd.phase.is_place:
             return False
-        return self._proto.seats[1 - self.seat].fixed > self._half_index_now()
+        return self._proto.seats[1 - self.seat].fixed > half_index(rnd.number, rnd.phase.half)
 
     def known_cells(self, seat: int, round_number: int, half: int) -> bytes | None:
         """A seat's cells for one half, in deal order, once this device may know them.
@@ -729,10 +730,6 @@ class RemoteSession:
             raise IllegalMove(refusal)
         self.claimed = True
 
-    def check(self) -> TranscriptCheck:
-        """The verdict on this device's transcript so far (as :func:`check_transcript`)."""
-        return check_transcript(list(self._proto.transcript))
-
     # -- internals --
 
     def _replay(self, codes: list[bytes], own_cells: dict[HalfKey, bytes]) -> None:
@@ -744,15 +741,18 @@ class RemoteSession:
             proto.apply(msg, code)
         proto.advance()
 
-    def _half_index_now(self) -> int:
-        rnd = self._proto.match.round
-        return HALVES * (rnd.number - 1) + rnd.phase.half - 1
-
     def _nonce(self, key: HalfKey) -> bytes:
         return h(b"R9nonce", self.secret, bytes(key))
 
     def _chain_value(self, stage: int) -> bytes:
-        return chain_value(self.secret, self._proto.stages - stage)
+        steps = self._proto.stages - stage
+        if not self._chain:
+            self._chain = [self.secret]
+            for _ in range(self._proto.stages):
+                self._chain.append(chain_step(self._chain[-1]))
+        if 0 <= steps < len(self._chain):
+            return self._chain[steps]
+        return chain_value(self.secret, steps)
 
     def _items(self) -> list[Item]:
         """The items :meth:`_Protocol.due` requires, filled in from this device's secrets."""

@@ -23,12 +23,13 @@ from petitcom_shim.qr import screen_layout
 from royalnine import art
 from royalnine.app import App, InputFrame, Scene
 from royalnine.remote.codec import BadCode
+from royalnine.remote.files import REMOTE_DIR
 from royalnine.remote.session import RemoteSession
 from royalnine.remote.textcode import text_lines, to_text
 from royalnine.screens import draw
 from royalnine.screens.layout import BOTTOM, TOP, Rect
 from royalnine.screens.menu import Menu, MenuItem
-from royalnine.screens.remote import REMOTE_DIR, RemoteLink, draw_code, remote_match_scene
+from royalnine.screens.remote import RemoteLink, draw_code, remote_match_scene
 from royalnine.screens.remote_io import (
     INBOX_DIR,
     Arrival,
@@ -305,9 +306,7 @@ class ExchangeScene:
             self.link = self.join(app, arrivals)
             accepted = self.link is not None
         else:
-            before = len(self.link.session.transcript)
-            self.link.accept(arrivals)
-            accepted = len(self.link.session.transcript) > before
+            accepted = self.link.accept(arrivals)
         app.beep("confirm" if accepted else "invalid")
         if accepted and self.link is not None:
             self.notice = None

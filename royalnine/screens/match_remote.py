@@ -79,9 +79,7 @@ def remote_frame(app: App, scene: MatchScene, inp: InputFrame) -> Scene | None:
             scene.dirty = True
     arrivals = intake.poll(app, inp)
     if arrivals:
-        before = len(link.session.transcript)
-        link.accept(arrivals)
-        app.beep("confirm" if len(link.session.transcript) > before else "invalid")
+        app.beep("confirm" if link.accept(arrivals) else "invalid")
         memo.notice = None
         scene.dirty = True
     if intake.busy != memo.busy:

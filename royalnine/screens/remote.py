@@ -32,18 +32,25 @@ from royalnine.core import (
 from royalnine.core.errors import IllegalMove
 from royalnine.core.files import write_atomic
 from royalnine.remote.codec import BadCode
-from royalnine.remote.files import load_session, migrate_current, read_session
+from royalnine.remote.files import (
+    CURRENT_FILE,
+    REMOTE_DIR,
+    SESSION_FILE,
+    TRANSCRIPT_FILE,
+    code_path,
+    load_session,
+    match_folder,
+    migrate_current,
+    read_session,
+    save_session,
+    session_path,
+)
 from royalnine.remote.session import Broken, RemoteSession
 from royalnine.screens import draw
 from royalnine.screens.layout import Rect
 from royalnine.screens.remote_io import Arrival
 from royalnine.storage import CorruptSaveSetAside, Notice, Storage
 
-REMOTE_DIR = "remote"
-CURRENT_FILE = "remote/current.json"
-"""Where the one remote match of earlier versions was saved; moved to its folder on sight."""
-SESSION_FILE = "session.json"
-MAX_SESSION_BYTES = 1_000_000  # a 99-round match saves about 60 KB
 QR_DARK, QR_LIGHT = 250, 251  # GRP colours used for codes
 
 
@@ -65,21 +72,20 @@ class RemoteLink:
     @property
     def folder(self) -> Path:
         """Where this match's codes are written."""
-        return self.storage.home / REMOTE_DIR / self.session.label
+        return match_folder(self.storage.home, self.session.label)
 
     def code_path(self, number: int) -> Path:
         """The PNG of this device's code number ``number``."""
-        return self.folder / f"move-{number:02d}.png"
+        return code_path(self.storage.home, self.session.label, number)
 
     @property
     def session_path(self) -> Path:
         """Where this match is saved while in progress."""
-        return self.folder / SESSION_FILE
+        return session_path(self.storage.home, self.session.label)
 
     def save(self) -> None:
         """Save the session atomically (after every code sent or read)."""
-        self.folder.mkdir(parents=True, exist_ok=True)
-        write_atomic(self.session_path, self.session.to_json())
+        save_session(self.storage.home, self.session)
 
     @classmethod
     def load(cls, storage: Storage) -> RemoteLink | None:
@@ -100,38 +106,36 @@ class RemoteLink:
     def finish(self) -> None:
         """The match is over here: keep its whole transcript beside its codes."""
         codes = "\n".join(code.hex() for code in self.session.transcript)
-        write_atomic(self.folder / "transcript.txt", codes + "\n")
+        write_atomic(self.folder / TRANSCRIPT_FILE, codes + "\n")
         self.session_path.unlink(missing_ok=True)
 
     # -- codes --
 
-    def pump(self) -> None:
-        """Make every code that is due now (writing each as a PNG) and save."""
+    def write_code(self, number: int, code: bytes, how: str = "saved") -> None:
+        """Write code ``number`` as a PNG in the match folder and say where on stderr."""
         from petitcom_shim.qr import encode_png
 
+        path = self.code_path(number)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        encode_png(code, path)
+        print(f"royalnine: code {number} {how} as {path}", file=sys.stderr)
+
+    def pump(self) -> None:
+        """Make every code that is due now (writing each as a PNG) and save."""
         session = self.session
         made = False
         while session.my_turn and not session.needs_placement:
             code = session.compose()
-            number = len(session.transcript)
-            self.folder.mkdir(parents=True, exist_ok=True)
-            encode_png(code, self.code_path(number))
-            print(f"royalnine: code {number} saved as {self.code_path(number)}", file=sys.stderr)
+            self.write_code(len(session.transcript), code)
             made = True
         if made:
             self.save()
 
     def show_again(self) -> None:
         """Write this device's last code again (after the other device got it damaged)."""
-        from petitcom_shim.qr import encode_png
-
         number, code = self.session.last_code_number(), self.session.last_code()
         if number is not None and code is not None:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            encode_png(code, self.code_path(number))
-            print(
-                f"royalnine: code {number} saved again as {self.code_path(number)}", file=sys.stderr
-            )
+            self.write_code(number, code, "saved again")
         self.error = self.remedy = None
 
     def showing(self) -> tuple[int, bytes] | None:
