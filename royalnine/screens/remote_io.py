@@ -24,6 +24,7 @@ from pathlib import Path
 
 from petitcom_shim.camera import CameraBackend, NoCamera, Scanner, open_camera
 from petitcom_shim.clipboard import ClipboardError
+from petitcom_shim.qr import IMAGE_SUFFIXES
 from petitcom_shim.qr_reader import QRReader
 from royalnine.app import App, InputFrame
 from royalnine.remote.textcode import TextCodeError, from_text, to_text
@@ -31,7 +32,6 @@ from royalnine.storage import Storage
 
 INBOX_DIR = "remote/inbox"
 INBOX_EVERY = 30  # frames between looks in the inbox folder
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".tif", ".tiff")
 INBOX_BATCH = 4  # images taken from the inbox at one look (the rest wait for the next)
 
 
