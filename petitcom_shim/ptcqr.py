@@ -30,12 +30,10 @@ a Petit Computer code at all.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import io
 import os
 import re
-import sys
 import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -54,12 +52,10 @@ __all__ = [
     "MissingCodes",
     "MixedSets",
     "QRSetError",
-    "add_commands",
     "decode_set",
     "encode_set",
     "parse_chunk",
     "read_set",
-    "run_command",
     "set_stream",
     "write_set",
 ]
@@ -331,37 +327,3 @@ def read_set(sources: Sequence[str | os.PathLike[str]]) -> ptcfile.PtcFile:
     """
     paths = _image_paths(sources)
     return decode_set((str(p), qr.decode_image(p)) for p in paths)
-
-
-# ---------------------------------------------------------------------------- CLI
-
-
-def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``to-qr`` and ``from-qr`` subcommands to ``petitcom-qr``."""
-    to_qr = commands.add_parser(
-        "to-qr", help="write a .PTC file as a Petit Computer QR set (PNG per code)"
-    )
-    to_qr.add_argument("file", type=Path, metavar="FILE.PTC")
-    to_qr.add_argument("-o", "--output", required=True, type=Path, help="folder for the PNGs")
-    from_qr = commands.add_parser(
-        "from-qr", help="read a Petit Computer QR set (images or folders, any order) into a .PTC"
-    )
-    from_qr.add_argument("images", nargs="+", type=Path, metavar="IMAGE_OR_FOLDER")
-    from_qr.add_argument("-o", "--output", required=True, type=Path, help=".PTC file to write")
-
-
-def run_command(args: argparse.Namespace) -> int:
-    """Run ``to-qr``/``from-qr``; errors are one line on stderr and exit status 1."""
-    try:
-        if args.command == "to-qr":
-            file = ptcfile.read_file(args.file)
-            for path in write_set(file, args.output):
-                print(path, flush=True)
-        else:
-            file = read_set(args.images)
-            ptcfile.write_atomic(args.output, file.to_bytes())
-            print(f"{args.output}: {file.kind.name} file {file.name}", flush=True)
-    except (qr.QRError, ptcfile.PtcFileError, OSError) as err:
-        print(f"petitcom-qr: {err}", file=sys.stderr)
-        return 1
-    return 0

@@ -27,27 +27,48 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 import pygame
 
 from petitcom_shim import ptcfile
 from petitcom_shim.errors import IllegalFunctionCall
-from petitcom_shim.video.chr import TILES_PER_BANK, parse_resource
+from petitcom_shim.video.chr import TILES_PER_BANK, ChrStore, parse_resource
+from petitcom_shim.video.compose import ScreenVideo
 from petitcom_shim.video.grp import GrpPage
 from petitcom_shim.video.palette import decode_color
 
-if TYPE_CHECKING:
-    from petitcom_shim.machine import Machine
-
-__all__ = ["Pages", "Slot", "load", "resolve", "save", "split_target"]
+__all__ = ["Pages", "Slot", "Storage", "load", "resolve", "save", "split_target"]
 
 _COL = re.compile(r"^COL([0-2])([UL]?)$")
 _SCR = re.compile(r"^SCU([01])([UL]?)$")
 _GRP = re.compile(r"^GRP([0-3])$")
+
+
+class Storage(Protocol):
+    """Where resources live: the CHR banks, the two screens and the GRP pages.
+
+    ``Machine`` is one; this module sits below it and so names only the parts it
+    reads and writes, never ``Machine`` itself.
+    """
+
+    @property
+    def chr(self) -> ChrStore:
+        """The CHR banks of both screens."""
+        ...
+
+    @property
+    def screens(self) -> Sequence[ScreenVideo]:
+        """Upper (0) and lower (1) screen: palettes and BG layers."""
+        ...
+
+    @property
+    def grp_pages(self) -> Sequence[GrpPage]:
+        """The four GRP pages."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -87,7 +108,7 @@ def _screen(suffix: str, default: int) -> int:
     return {"U": 0, "L": 1}.get(suffix, default)
 
 
-def resolve(m: Machine, res: str, pages: Pages) -> Slot:
+def resolve(m: Storage, res: str, pages: Pages) -> Slot:
     """Map a resource name (``SPU0``, ``COL1L``, ``SCU0``, ``GRP2`` ...) to the shim's storage.
 
     Raises:
@@ -141,7 +162,7 @@ def resolve(m: Machine, res: str, pages: Pages) -> Slot:
     return Slot(ref.name, "CHR", lambda: ptcfile.chr_bytes(m.chr.bank(ref)), write_chr)
 
 
-def save(m: Machine, target: str, path: str | os.PathLike[str], pages: Pages) -> None:
+def save(m: Storage, target: str, path: str | os.PathLike[str], pages: Pages) -> None:
     """SAVE "RES:NAME": write the resource as an SD-card ``.PTC`` file, atomically.
 
     Raises:
@@ -157,7 +178,7 @@ def save(m: Machine, target: str, path: str | os.PathLike[str], pages: Pages) ->
     ptcfile.write_atomic(path, file.to_bytes())
 
 
-def load(m: Machine, target: str, path: str | os.PathLike[str], pages: Pages) -> str:
+def load(m: Storage, target: str, path: str | os.PathLike[str], pages: Pages) -> str:
     """LOAD "RES[:NAME]": fill the resource from a ``.PTC`` file; returns the file's name.
 
     With a ``:NAME`` part, the file's internal name must be that name (PTC looks

@@ -13,11 +13,9 @@ See docs/qr.md for what each decoder does with bytes and ECI.
 
 from __future__ import annotations
 
-import argparse
 import ctypes
 import io
 import os
-import sys
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from functools import cache
@@ -58,7 +56,6 @@ __all__ = [
     "encode_image",
     "encode_matrix",
     "encode_png",
-    "main",
     "screen_layout",
 ]
 
@@ -762,98 +759,3 @@ def _decode_opened(
                     f"{name}: {len(found)} different QR codes in one image; crop it to one"
                 )
     raise NoCodeFound(f"{name}: no QR code found")
-
-
-# -------------------------------------------------------------------------------- CLI
-
-
-def _hex_bytes(text: str) -> bytes:
-    cleaned = "".join(text.split())
-    try:
-        return bytes.fromhex(cleaned)
-    except ValueError as err:
-        raise argparse.ArgumentTypeError(f"not an even-length hex string: {text!r}") from err
-
-
-def _int_from(low: int, high: int) -> Callable[[str], int]:
-    """An argparse type: a whole number from ``low`` to ``high``."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a whole number: {text[:20]!r}") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be from {low} to {high}, not {value}")
-        return value
-
-    return parse
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="petitcom-qr",
-        description="Encode bytes as a QR code PNG (byte mode, level M) or decode QR images.",
-    )
-    commands = parser.add_subparsers(dest="command", required=True)
-    encode = commands.add_parser("encode", help="write a QR code PNG for hex bytes")
-    encode.add_argument("--hex", required=True, type=_hex_bytes, help="payload as hex digits")
-    encode.add_argument("-o", "--output", required=True, type=Path, help="PNG file to write")
-    encode.add_argument(
-        "--module-px",
-        type=_int_from(1, MAX_MODULE_PX),
-        default=8,
-        help=f"pixels per module, 1-{MAX_MODULE_PX} (default 8)",
-    )
-    encode.add_argument(
-        "--border",
-        type=_int_from(0, MAX_BORDER),
-        default=QUIET_ZONE,
-        help=f"quiet zone in modules, 0-{MAX_BORDER} (default {QUIET_ZONE})",
-    )
-    decode = commands.add_parser(
-        "decode", help="print each image's QR payload as lowercase hex, one line per image"
-    )
-    decode.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
-    from petitcom_shim import ptcqr  # imported here: ptcqr builds on this module
-
-    ptcqr.add_commands(commands)
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the ``petitcom-qr`` command line.
-
-    Args:
-        argv: Arguments without the program name; None = ``sys.argv[1:]``.
-
-    Returns:
-        0 on success; 1 if encoding failed or any image could not be decoded (the
-        other images are still decoded); 2 for bad usage.
-    """
-    args = _parser().parse_args(argv)
-    if args.command in ("to-qr", "from-qr"):
-        from petitcom_shim import ptcqr
-
-        return ptcqr.run_command(args)
-    if args.command == "encode":
-        try:
-            encode_png(args.hex, args.output, module_px=args.module_px, border=args.border)
-        except (QRError, ValueError, OSError) as err:
-            print(f"petitcom-qr: {err}", file=sys.stderr)
-            return 1
-        return 0
-    status = 0
-    for path in args.images:
-        try:
-            payload = decode_image(path)
-        except QRError as err:
-            print(f"petitcom-qr: {err}", file=sys.stderr)
-            status = 1
-            continue
-        print(payload.hex(), flush=True)
-    return status
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

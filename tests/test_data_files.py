@@ -408,7 +408,7 @@ def test_petitcom_qr_encode_bounds_its_raster(tmp_path: Path, flag: str, value: 
         [
             sys.executable,
             "-m",
-            "petitcom_shim.qr",
+            "petitcom_shim.qrcli",
             "encode",
             "--hex",
             "00",

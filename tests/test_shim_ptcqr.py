@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from petitcom_shim import ptcfile, ptcqr, qr
+from petitcom_shim import ptcfile, ptcqr, qr, qrcli
 from petitcom_shim.ptcfile import PtcFile
 
 
@@ -149,9 +149,9 @@ def test_cli_round_trip_is_byte_identical(tmp_path: Path) -> None:
     source = tmp_path / "PAL.PTC"
     source.write_bytes(col_file().to_bytes())
     qrs = tmp_path / "qrs"
-    assert qr.main(["to-qr", str(source), "-o", str(qrs)]) == 0
+    assert qrcli.main(["to-qr", str(source), "-o", str(qrs)]) == 0
     back = tmp_path / "back.PTC"
-    assert qr.main(["from-qr", str(qrs), "-o", str(back)]) == 0
+    assert qrcli.main(["from-qr", str(qrs), "-o", str(back)]) == 0
     assert back.read_bytes() == source.read_bytes()
 
 
@@ -159,7 +159,7 @@ def test_cli_as_a_module(tmp_path: Path) -> None:
     source = tmp_path / "PAL.PTC"
     source.write_bytes(col_file().to_bytes())
     run = subprocess.run(
-        [sys.executable, "-m", "petitcom_shim.qr", "to-qr", str(source), "-o", str(tmp_path)],
+        [sys.executable, "-m", "petitcom_shim.qrcli", "to-qr", str(source), "-o", str(tmp_path)],
         capture_output=True,
         text=True,
         check=False,
@@ -269,12 +269,12 @@ def test_cli_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[s
     ]
     (tmp_path / "empty").mkdir()
     for images, message in cases:
-        assert qr.main(["from-qr", *images, "-o", str(out)]) == 1
+        assert qrcli.main(["from-qr", *images, "-o", str(out)]) == 1
         err = capsys.readouterr().err
         assert err.startswith("petitcom-qr: ") and message in err and err.count("\n") == 1
         assert not out.exists()
     (tmp_path / "bad.PTC").write_bytes(b"PX01 not really")
-    assert qr.main(["to-qr", str(tmp_path / "bad.PTC"), "-o", str(tmp_path / "o")]) == 1
+    assert qrcli.main(["to-qr", str(tmp_path / "bad.PTC"), "-o", str(tmp_path / "o")]) == 1
     assert "too short" in capsys.readouterr().err
     assert not (tmp_path / "o").exists()
 

@@ -17,7 +17,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageDraw, ImageFilter
 
-from petitcom_shim import qr
+from petitcom_shim import qr, qrcli
 
 HAS_ZBAR = "zbar" in qr.available_decoders()
 needs_zbar = pytest.mark.skipif(not HAS_ZBAR, reason="libzbar (0.23+) is not installed")
@@ -445,10 +445,10 @@ def test_errors_are_value_errors() -> None:
 
 def test_cli_encode_then_decode(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "cli.png"
-    assert qr.main(["encode", "--hex", "00FF82a0 e381", "-o", str(out), "--module-px", "3"]) == 0
+    assert qrcli.main(["encode", "--hex", "00FF82a0 e381", "-o", str(out), "--module-px", "3"]) == 0
     with Image.open(out) as image:
         assert image.size == ((21 + 8) * 3,) * 2
-    assert qr.main(["decode", str(out), str(out)]) == 0
+    assert qrcli.main(["decode", str(out), str(out)]) == 0
     assert capsys.readouterr().out == "00ff82a0e381\n00ff82a0e381\n"
 
 
@@ -463,7 +463,7 @@ def test_cli_decode_reports_failures_and_continues(
     Image.new("L", (50, 50), 255).save(blank)
     huge = tmp_path / "huge.png"
     huge.write_bytes(png_header_only(9000, 9000))
-    assert qr.main(["decode", str(text), str(good), str(blank), str(huge), str(good)]) == 1
+    assert qrcli.main(["decode", str(text), str(good), str(blank), str(huge), str(good)]) == 1
     captured = capsys.readouterr()
     assert captured.out == "0102\n0102\n"
     errors = captured.err.splitlines()
@@ -473,15 +473,15 @@ def test_cli_decode_reports_failures_and_continues(
 
 def test_cli_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as info:
-        qr.main(["encode", "--hex", "abc", "-o", str(tmp_path / "x.png")])
+        qrcli.main(["encode", "--hex", "abc", "-o", str(tmp_path / "x.png")])
     assert info.value.code == 2
     assert "hex" in capsys.readouterr().err
     with pytest.raises(SystemExit) as info:
-        qr.main(["--help"])
+        qrcli.main(["--help"])
     assert info.value.code == 0
     assert "decode" in capsys.readouterr().out
     too_big = "00" * (qr.capacity(40) + 1)
-    assert qr.main(["encode", "--hex", too_big, "-o", str(tmp_path / "x.png")]) == 1
+    assert qrcli.main(["encode", "--hex", too_big, "-o", str(tmp_path / "x.png")]) == 1
     assert "do not fit" in capsys.readouterr().err
 
 
@@ -546,7 +546,7 @@ def test_palette_gif_with_transparent_paper() -> None:
 
 def test_cli_runs_as_a_module() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "petitcom_shim.qr", "--help"],
+        [sys.executable, "-m", "petitcom_shim.qrcli", "--help"],
         capture_output=True,
         text=True,
         check=False,

@@ -100,7 +100,7 @@ def test_cli_reports_every_hostile_image_on_one_line_and_never_hangs(
     """The command runs in a child process: a FIFO that blocked it would hit the timeout
     (a hang guard, far above the time the corpus takes, not a timing assertion)."""
     result = subprocess.run(
-        [sys.executable, "-m", "petitcom_shim.qr", "decode", *map(str, corpus)],
+        [sys.executable, "-m", "petitcom_shim.qrcli", "decode", *map(str, corpus)],
         capture_output=True,
         text=True,
         timeout=120,
