@@ -46,6 +46,8 @@ __all__ = [
     "WindowFrontend",
     "content_size",
     "create_frontend",
+    "display_origin",
+    "distinct_displays",
     "draw_cursor",
     "fit_from_ds",
     "fit_scale",
@@ -104,6 +106,61 @@ _REDRAW_EVENTS: Final = frozenset(
 )
 _WINDOWPOS_CENTERED_DISPLAY: Final = 0x2FFF0000
 _WINDOWPOS_UNDEFINED_DISPLAY: Final = 0x1FFF0000
+_PROBE_SIZE: Final = 2
+
+
+def _display_position(display: int, centred: bool) -> tuple[int, int]:
+    """The ``position`` argument that opens a window on monitor ``display``.
+
+    SDL spells "centred on display N" as a position value tagged with N. pygame-ce's
+    ``Window`` refuses a tagged value given alone ("invalid position argument": it
+    takes only the plain centred/undefined constants there) but passes a pair of
+    coordinates through to SDL unchanged, so the tag goes in as the pair (x, y).
+    """
+    tagged = (_WINDOWPOS_CENTERED_DISPLAY if centred else _WINDOWPOS_UNDEFINED_DISPLAY) | display
+    return (tagged, tagged)
+
+
+def display_origin(display: int) -> tuple[int, int]:
+    """Top-left desktop pixel of monitor ``display`` ((0, 0) if SDL cannot tell).
+
+    pygame-ce does not expose SDL's display bounds, so a tiny hidden window is
+    centred on the monitor and its position read back.
+    """
+    try:
+        sizes = pygame.display.get_desktop_sizes()
+        if display >= len(sizes):
+            return (0, 0)
+        probe = pygame.Window(
+            "probe", (_PROBE_SIZE, _PROBE_SIZE), position=_display_position(display, True),
+            hidden=True,
+        )
+    except pygame.error:
+        return (0, 0)
+    try:
+        x, y = probe.position
+    finally:
+        probe.destroy()
+    w, h = sizes[display]
+    return (int(x) - (w - _PROBE_SIZE) // 2, int(y) - (h - _PROBE_SIZE) // 2)
+
+
+def distinct_displays(first: int, second: int) -> bool:
+    """Whether SDL can put one window on monitor ``first`` and another on ``second``.
+
+    Two monitors of one X screen (xrandr) have desktop areas of their own. Two
+    X screens (a "Zaphod" set-up such as ``Xvfb -screen 0 ... -screen 1 ...``) or
+    mirrored monitors are listed by SDL as displays whose areas both start at
+    (0, 0), and SDL 2 opens every window on the first of them; so do displays
+    that do not exist.
+    """
+    try:
+        count = pygame.display.get_num_displays()
+    except pygame.error:
+        return False
+    if first == second or not (0 <= first < count and 0 <= second < count):
+        return False
+    return display_origin(first) != display_origin(second)
 
 
 # ---------------------------------------------------------------------------- pure geometry
@@ -718,15 +775,19 @@ class WindowFrontend:
             pygame.joystick.init()  # so pads plugged in now, and later, announce themselves
         displays = max(1, pygame.display.get_num_displays())
         self.windows: list[_ScreenWindow] = []
+        #: separate layout: whether the two windows are on two monitors of their own.
+        self.two_monitors = False
         if layout == "separate":
             wanted = (cfg.top_display, cfg.bottom_display)
             places = [min(d, displays - 1) for d in wanted]
+            self.two_monitors = places[0] != places[1] and distinct_displays(*places)
+            if not self.two_monitors:
+                places = [places[0], places[0]]
             for screen, display in enumerate(places):
                 name = f"{title} (top)" if screen == 0 else f"{title} (bottom)"
-                centred = places[0] != places[1]
-                self.windows.append(self._open(name, scale, display, screen, centred))
-            if places[0] == places[1] == 0 and not self.fullscreen:
-                self._stack_on_one_monitor()
+                self.windows.append(self._open(name, scale, display, screen, self.two_monitors))
+            if not self.two_monitors and not self.fullscreen:
+                self._stack_on_one_monitor(places[0])
         else:
             self.windows.append(self._open(title, scale, 0, None, True))
         if cfg.hide_pointer:
@@ -738,11 +799,10 @@ class WindowFrontend:
         content = content_size("separate" if screen is not None else self.layout, self.gap)
         chosen = scale or self._desktop_scale(content, display)
         size = (content[0] * chosen, content[1] * chosen)
-        base = _WINDOWPOS_CENTERED_DISPLAY if centred else _WINDOWPOS_UNDEFINED_DISPLAY
         window = pygame.Window(
             title,
             size,
-            position=base | display,
+            position=_display_position(display, centred),
             resizable=True,
             fullscreen_desktop=self.fullscreen,
         )
@@ -750,21 +810,22 @@ class WindowFrontend:
             window.set_icon(self._icon)
         return _ScreenWindow(window, self._painter(window), size, screen)
 
-    def _stack_on_one_monitor(self) -> None:
-        """Both screens' windows on the first monitor: top above bottom, like the handheld,
+    def _stack_on_one_monitor(self, display: int) -> None:
+        """Both screens' windows on one monitor: top above bottom, like the handheld,
         rather than wherever the window manager drops them (on top of each other, if none)."""
         try:
             sizes = pygame.display.get_desktop_sizes()
         except pygame.error:
             return
-        if not sizes:
+        if display >= len(sizes):
             return
-        desk_w, desk_h = sizes[0]
+        desk_w, desk_h = sizes[display]
+        left, top_edge = display_origin(display)
         top, bottom = (entry.window for entry in self.windows)
         width = max(top.size[0], bottom.size[0])
         height = top.size[1] + self.gap + bottom.size[1]
-        x = max(0, (desk_w - width) // 2)
-        y = max(0, (desk_h - height) // 2)
+        x = left + max(0, (desk_w - width) // 2)
+        y = top_edge + max(0, (desk_h - height) // 2)
         top.position = (x + (width - top.size[0]) // 2, y)
         bottom.position = (x + (width - bottom.size[0]) // 2, y + top.size[1] + self.gap)
 

@@ -193,17 +193,26 @@ def _serve(args: argparse.Namespace, storage: Any, config: Any, shim: Any, stop:
     import pygame
 
     from petitcom_shim import Machine
+    from petitcom_shim.display import distinct_displays
     from royalnine.kiosk.controller import new_kiosk
 
     pygame.display.init()
     monitors = pygame.display.get_num_displays()
     wanted = (shim.top_display, shim.bottom_display)
-    if monitors >= 2 and wanted[0] != wanted[1] and max(wanted) < monitors:
+    if distinct_displays(*wanted):
         layout = "separate"
         log.info(
             "two screens: top on monitor %d, bottom on monitor %d",
             shim.top_display,
             shim.bottom_display,
+        )
+    elif monitors >= 2 and wanted[0] != wanted[1] and max(wanted) < monitors:
+        layout = "vertical"
+        log.warning(
+            "monitors %d and %d share one desktop area (two X screens or mirrored monitors), "
+            "where SDL cannot open a window on each: falling back to the vertical layout in "
+            "one fullscreen window (make them two monitors of one X screen with xrandr)",
+            *wanted,
         )
     elif monitors >= 2:
         layout = "vertical"
