@@ -202,6 +202,9 @@ class ShimConfig:
             program decides when to stop.
         hot_keys: whether the fullscreen and swap hot keys act (off on an unattended
             machine, so a stray keyboard cannot leave fullscreen).
+        keep_fullscreen: bring a fullscreen window back when it is minimised
+            (e.g. the window manager's Alt+Space menu, Iconify) or pulled out of
+            fullscreen or off its monitor (unattended machines).
     """
 
     keys: dict[str, Button] = field(default_factory=_default_keys)
@@ -225,6 +228,7 @@ class ShimConfig:
     hide_pointer: bool = False
     ignore_close: bool = False
     hot_keys: bool = True
+    keep_fullscreen: bool = False
 
     def keys_for(self, button: Button) -> list[str]:
         """The keyboard keys mapped to a DS button, in the file's (or the defaults') order."""
@@ -323,6 +327,7 @@ _SETTINGS: Final[dict[str, dict[str, str]]] = {
         "hide_pointer": "hide_pointer",
         "ignore_close": "ignore_close",
         "hot_keys": "hot_keys",
+        "keep_fullscreen": "keep_fullscreen",
     },
     "gamepad": {"deadzone": "stick_deadzone"},
 }

@@ -104,6 +104,10 @@ _REDRAW_EVENTS: Final = frozenset(
         pygame.RENDER_DEVICE_RESET,
     }
 )
+#: Window events after which ``keep_fullscreen`` checks that a window still covers its monitor.
+_KEEP_EVENTS: Final = frozenset(
+    {pygame.WINDOWMINIMIZED, pygame.WINDOWHIDDEN, pygame.WINDOWMOVED, pygame.WINDOWSIZECHANGED}
+)
 _WINDOWPOS_CENTERED_DISPLAY: Final = 0x2FFF0000
 _WINDOWPOS_UNDEFINED_DISPLAY: Final = 0x1FFF0000
 _PROBE_SIZE: Final = 2
@@ -710,8 +714,10 @@ class _ScreenWindow:
     painter: _Painter
     windowed_size: tuple[int, int]
     screen: int | None  # separate layout: the screen this window shows; else None
+    display: int = 0  # the monitor (SDL display index) it opened on
     stale: bool = True  # must be presented at the next frame whatever changed
     presents: int = 0  # how many times this window was presented
+    restored: int = 0  # keep_fullscreen: how many times it was brought back
 
 
 class WindowFrontend:
@@ -800,15 +806,72 @@ class WindowFrontend:
         chosen = scale or self._desktop_scale(content, display)
         size = (content[0] * chosen, content[1] * chosen)
         window = pygame.Window(
-            title,
-            size,
-            position=_display_position(display, centred),
-            resizable=True,
-            fullscreen_desktop=self.fullscreen,
+            title, size, position=_display_position(display, centred), resizable=True
         )
         if self._icon is not None:
             window.set_icon(self._icon)
-        return _ScreenWindow(window, self._painter(window), size, screen)
+        entry = _ScreenWindow(window, self._painter(window), size, screen, display)
+        if self.fullscreen:
+            self._go_fullscreen(entry)
+        return entry
+
+    def _go_fullscreen(self, entry: _ScreenWindow) -> None:
+        """Make a window cover its monitor, with or without a window manager.
+
+        SDL asks the window manager for fullscreen (``_NET_WM_STATE``) and from then
+        on draws for the whole monitor; with no window manager nobody answers, and
+        the window would keep its first size while SDL draws for the monitor (a
+        black screen, touches in the wrong place). So the window is first made
+        borderless and moved and sized over its monitor by hand, which an X server
+        without a window manager obeys, and then asked for fullscreen, which a
+        window manager does properly (above panels and docks).
+        """
+        window = entry.window
+        bounds = self._monitor_rect(entry.display)
+        if bounds is not None:
+            window.set_windowed()  # SDL keeps a fullscreen window's size: leave fullscreen first
+            window.borderless = True
+            window.position = bounds.topleft
+            window.size = bounds.size
+        window.set_fullscreen(desktop=True)
+        entry.stale = True
+
+    def _go_windowed(self, entry: _ScreenWindow) -> None:
+        """Back to a normal window of the size it opened with."""
+        entry.window.set_windowed()
+        entry.window.borderless = False
+        entry.window.size = entry.windowed_size
+        entry.stale = True
+
+    def _monitor_rect(self, display: int) -> pygame.Rect | None:
+        """Desktop rectangle of monitor ``display``; None if SDL does not know it."""
+        try:
+            sizes = pygame.display.get_desktop_sizes()
+        except pygame.error:
+            return None
+        if display >= len(sizes) or min(sizes[display]) <= 0:
+            return None
+        return pygame.Rect(display_origin(display), sizes[display])
+
+    def _keep_fullscreen(self, event: pygame.event.Event) -> None:
+        """``keep_fullscreen``: undo a minimise, or a move or resize off the monitor."""
+        if not (self.fullscreen and self.config.keep_fullscreen):
+            return
+        window = getattr(event, "window", None)
+        for entry in self.windows:
+            if window is not None and entry.window.id != window.id:
+                continue
+            if event.type in (pygame.WINDOWMINIMIZED, pygame.WINDOWHIDDEN):
+                entry.window.show()
+                entry.window.restore()
+                self._go_fullscreen(entry)
+                entry.restored += 1
+            elif event.type in (pygame.WINDOWMOVED, pygame.WINDOWSIZECHANGED):
+                bounds = self._monitor_rect(entry.display)
+                here = pygame.Rect(entry.window.position, entry.window.size)
+                if bounds is not None and here != bounds:
+                    self._go_fullscreen(entry)
+                    entry.restored += 1
 
     def _stack_on_one_monitor(self, display: int) -> None:
         """Both screens' windows on one monitor: top above bottom, like the handheld,
@@ -889,6 +952,8 @@ class WindowFrontend:
             kind = event.type
             if kind in _REDRAW_EVENTS:
                 self._mark_stale(event)
+            if kind in _KEEP_EVENTS:
+                self._keep_fullscreen(event)
             if kind == pygame.WINDOWCLOSE:
                 self._closed = not self.config.ignore_close
             elif kind == pygame.KEYDOWN and self._hot_key(event):
@@ -983,12 +1048,10 @@ class WindowFrontend:
         """Switch every window between windowed and fullscreen on its monitor."""
         self.fullscreen = not self.fullscreen
         for entry in self.windows:
-            entry.stale = True
             if self.fullscreen:
-                entry.window.set_fullscreen(desktop=True)
+                self._go_fullscreen(entry)
             else:
-                entry.window.set_windowed()
-                entry.window.size = entry.windowed_size
+                self._go_windowed(entry)
 
     def swap_screens(self) -> None:
         """Single layout: show the other screen. Lifts a mouse or finger stylus."""

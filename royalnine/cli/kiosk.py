@@ -151,6 +151,7 @@ def run_kiosk(args: argparse.Namespace) -> int:
         hide_pointer=True,
         ignore_close=True,
         hot_keys=False,
+        keep_fullscreen=True,
     )
     try:
         log_path = setup_logging(home)
