@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -281,3 +282,81 @@ def test_short_kiosk_soak(tmp_path: Path, load_tool: Callable[[str], ModuleType]
 def test_ten_minute_kiosk_soak(tmp_path: Path, load_tool: Callable[[str], ModuleType]) -> None:
     figures = load_tool("soak").kiosk_soak(10 / 60, 11, tmp_path / "kiosk", warm=False)
     assert figures["exceptions"] == 0 and figures["simulated_hours"] >= 10 / 60 - 0.01
+
+
+# --- no hang, no invisible run, no stop on a file ---
+
+
+def run_until(
+    home: Path, text: str, extra_env: dict[str, str] | None = None, *, stop: bool = True
+) -> tuple[int, str]:
+    """Start the kiosk, wait (at most 30 s) for ``text`` on its stderr or its end, then
+    SIGTERM it (with ``stop``); its exit status and stderr."""
+    e = env()
+    e.update(extra_env or {})
+    for name in [k for k, v in e.items() if v == ""]:
+        del e[name]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "royalnine.cli", "kiosk", "--home", str(home)],
+        env=e,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stderr is not None
+    fd = proc.stderr.fileno()
+    os.set_blocking(fd, False)
+    seen = b""
+    end = time.monotonic() + 30
+    while text.encode() not in seen and proc.poll() is None and time.monotonic() < end:
+        with contextlib.suppress(BlockingIOError):
+            seen += os.read(fd, 65536)
+        time.sleep(0.05)
+    if stop and proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+    try:
+        code = proc.wait(timeout=30)
+    finally:
+        proc.kill()
+    os.set_blocking(fd, True)
+    return code, (seen + proc.stderr.read()).decode("utf-8", "backslashreplace")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_as_the_log_does_not_block_the_kiosk(tmp_path: Path) -> None:
+    (tmp_path / "logs").mkdir()
+    os.mkfifo(tmp_path / "logs" / "kiosk.log")
+    code, err = run_until(tmp_path, "stopped by SIGTERM")
+    assert code == 0
+    assert "cannot write the log file" in err and "FIFO" in err and "stderr only" in err
+    assert "stopped by SIGTERM" in err
+
+
+def test_a_file_named_logs_does_not_stop_the_kiosk(tmp_path: Path) -> None:
+    (tmp_path / "logs").write_text("not a folder")
+    code, err = run_until(tmp_path, "stopped by SIGTERM")
+    assert code == 0 and "logging to stderr only" in err
+    assert (tmp_path / "logs").read_text() == "not a folder"
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="file names are bytes on Linux")
+def test_a_home_path_that_is_not_utf8_logs_cleanly(tmp_path: Path) -> None:
+    home = tmp_path / os.fsdecode(b"caf\xe9")
+    code, err = run_until(home, "stopped by SIGTERM")
+    assert code == 0 and "Logging error" not in err and "Traceback" not in err
+    text = (home / "logs" / "kiosk.log").read_text(encoding="utf-8")
+    assert "caf\\udce9" in text and "stopped by SIGTERM" in text
+
+
+def test_no_display_exits_non_zero_with_one_line(tmp_path: Path) -> None:
+    """With no X or Wayland display SDL falls back to drawing nowhere; the kiosk must not
+    run invisibly (the service manager would never restart it)."""
+    code, err = run_until(
+        tmp_path,
+        "no display",
+        {"SDL_VIDEODRIVER": "", "DISPLAY": "", "WAYLAND_DISPLAY": "", "XDG_RUNTIME_DIR": ""},
+        stop=False,
+    )
+    assert code == 1
+    lines = [line for line in err.splitlines() if "ERROR" in line]
+    assert len(lines) == 1 and "no display to open a window on" in lines[0]
+    assert "Traceback" not in err

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import errno
 import logging
 import logging.handlers
 import os
 import signal
+import stat
 import sys
 from pathlib import Path
 from typing import Any
@@ -77,21 +79,62 @@ def add_parser(subparsers: Any) -> None:
     p.set_defaults(func=run_kiosk)
 
 
-def setup_logging(home: Path) -> Path:
-    """Log to a rotating file in ``HOME/logs/`` and to stderr (the journal, under systemd)."""
-    folder = home / LOG_DIR
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / LOG_FILE
-    handler = logging.handlers.RotatingFileHandler(
-        path, maxBytes=LOG_BYTES, backupCount=LOG_KEEP, encoding="utf-8"
-    )
+def setup_logging(home: Path) -> Path | None:
+    """Log to stderr (the journal, under systemd) and to a rotating file in ``HOME/logs/``.
+
+    Returns the log file, or None when there can be none: a read-only home, a file
+    named ``logs``, a log that is not a regular file (a FIFO would block the kiosk
+    forever at start) or cannot be written. The kiosk then runs and logs to stderr
+    only, after one warning line. Text that is not UTF-8 (a home path in another
+    encoding) is written with backslash escapes, never as a "Logging error".
+    """
     fmt = logging.Formatter("%(asctime)s %(levelname)s %(message)s")
-    handler.setFormatter(fmt)
-    log.handlers = [handler, logging.StreamHandler()]
-    log.handlers[1].setFormatter(fmt)
+    stream = logging.StreamHandler()
+    stream.setFormatter(fmt)
+    log.handlers = [stream]
     log.setLevel(logging.INFO)
     log.propagate = False
+    path = home / LOG_DIR / LOG_FILE
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _check_log_file(path)
+        handler = logging.handlers.RotatingFileHandler(
+            path,
+            maxBytes=LOG_BYTES,
+            backupCount=LOG_KEEP,
+            encoding="utf-8",
+            errors="backslashreplace",
+        )
+    except OSError as exc:
+        log.warning(
+            "cannot write the log file %s (%s): logging to stderr only",
+            path,
+            exc.strerror or exc,
+        )
+        return None
+    handler.setFormatter(fmt)
+    log.handlers.insert(0, handler)
     return path
+
+
+def _check_log_file(path: Path) -> None:
+    """Raise OSError unless ``path`` is (or can be created as) a writable regular file.
+
+    It is opened without blocking, so a FIFO nobody reads is found out instead of
+    hanging the kiosk before its first frame.
+    """
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:  # a FIFO with no reader
+            raise OSError(exc.errno, "not a regular file (a FIFO)") from None
+        raise
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+    finally:
+        os.close(fd)
 
 
 def export_csv(home: Path, out: Path) -> int:
@@ -153,11 +196,7 @@ def run_kiosk(args: argparse.Namespace) -> int:
         hot_keys=False,
         keep_fullscreen=True,
     )
-    try:
-        log_path = setup_logging(home)
-    except OSError as exc:
-        print(f"royalnine: cannot write logs in {home}: {exc}", file=sys.stderr)
-        return 2
+    log_path = setup_logging(home)
     # SDL would turn SIGTERM into a quit event, which the kiosk refuses: take the signals here.
     os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
     os.environ.setdefault("SDL_VIDEO_MINIMIZE_ON_FOCUS_LOSS", "0")
@@ -168,7 +207,7 @@ def run_kiosk(args: argparse.Namespace) -> int:
 
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, on_signal)
-    log.info("kiosk starting in %s (log %s)", home, log_path)
+    log.info("kiosk starting in %s (log %s)", home, log_path or "stderr only")
     try:
         return _serve(args, storage, config, shim, stop)
     except Exception as exc:
@@ -198,6 +237,16 @@ def _serve(args: argparse.Namespace, storage: Any, config: Any, shim: Any, stop:
     from royalnine.kiosk.controller import new_kiosk
 
     pygame.display.init()
+    if pygame.display.get_driver() in ("offscreen", "dummy") and not os.environ.get(
+        "SDL_VIDEODRIVER"
+    ):
+        # SDL found no display and fell back to drawing nowhere: a kiosk nobody can see
+        # would look alive to the service manager forever. Exit, so that it retries.
+        log.error(
+            "no display to open a window on (is DISPLAY or WAYLAND_DISPLAY set, "
+            "and may this user use it?): exiting so the service manager tries again"
+        )
+        return 1
     monitors = pygame.display.get_num_displays()
     wanted = (shim.top_display, shim.bottom_display)
     if distinct_displays(*wanted):
