@@ -25,6 +25,7 @@ import os
 import signal
 import stat
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -218,8 +219,6 @@ def run_kiosk(args: argparse.Namespace) -> int:
 
 def _record_crash(storage: Any, exc: Exception) -> None:
     """Note the error as the reason of the coming restart (best effort)."""
-    import time
-
     from royalnine.kiosk.stats import StatsBook
 
     try:
@@ -235,6 +234,7 @@ def _serve(args: argparse.Namespace, storage: Any, config: Any, shim: Any, stop:
     from petitcom_shim import Machine
     from petitcom_shim.display import distinct_displays
     from royalnine.kiosk.controller import new_kiosk
+    from royalnine.kiosk.service import Notifier, StatusFile
 
     pygame.display.init()
     if pygame.display.get_driver() in ("offscreen", "dummy") and not os.environ.get(
@@ -278,16 +278,72 @@ def _serve(args: argparse.Namespace, storage: Any, config: Any, shim: Any, stop:
     m = Machine(
         layout=layout, scale=0, fullscreen=not args.windowed, title="Royal Nine", config=shim
     )
+    notifier = Notifier()
     try:
         app = new_kiosk(m, storage, config, seed=args.seed, start=args.start)
         for line in app.operator_notices:
             log.warning("%s", line)
+        heartbeat = Heartbeat(app, notifier, StatusFile(storage.home, time.time()), layout)
+        app.on_frame.append(heartbeat)
         while app.stop_reason is None:
             app.tick()
             if stop:
                 app.request_stop(f"stopped by {stop[0]}", 0)
         log.info("kiosk stopping: %s (exit status %d)", app.stop_reason, app.exit_code)
+        notifier.stopping(app.stop_reason)
         app.book.end_run(app.stop_reason)
+        heartbeat.write_status("stopping")
         return app.exit_code
     finally:
+        notifier.close()
         m.close()
+
+
+class Heartbeat:
+    """Called after every kiosk frame: watchdog pings, state for the service manager,
+    and the status file (docs/kiosk.md, "Watchdog and status file")."""
+
+    def __init__(self, app: Any, notifier: Any, status: Any, layout: str) -> None:
+        self.app = app
+        self.notifier = notifier
+        self.status = status
+        self.layout = layout
+        self.readied = False
+
+    def state(self) -> str:
+        """A short name of what the kiosk shows: attract, title, match, operator, ..."""
+        now = self.app.state()
+        if now["countdown"]:
+            return "still-there countdown"
+        name = str(now["scene"]).removesuffix("Scene").removeprefix("Kiosk").lower()
+        return f"{name} (match going)" if now["mid_match"] and name != "match" else name
+
+    def __call__(self, app: Any) -> None:
+        state = self.state()
+        if not self.readied:
+            self.readied = True
+            self.notifier.ready(state)
+        else:
+            self.notifier.status(state)
+        self.notifier.tick(time.monotonic())
+        if self.status.due(time.time()):
+            self.write_status(state)
+
+    def write_status(self, state: str) -> None:
+        """Rewrite the status file now."""
+        book = self.app.book
+        stats = book.stats
+        reason = stats.last_restart.get("reason", "")
+        crash = reason if reason.startswith(("restarted after an error", "unexpected")) else ""
+        self.status.write(
+            time.time(),
+            {
+                "state": state,
+                "layout": self.layout,
+                "frames": self.app.frames,
+                "last_error": book.last_error or crash,
+                "last_restart": dict(stats.last_restart),
+                "statistics_save_errors": book.save_errors,
+                "totals": {**stats.counters, **{f"matches_{k}": v for k, v in stats.matches.items()}},
+            },
+        )

@@ -171,7 +171,10 @@ class OperatorScene:
         for i, line in enumerate(lines):
             draw.text(m, TOP, 4, 4 + i, line, art.TEXT_WHITE)
         draw.text(m, TOP, 1, 11, s.last_restart.get("reason", "")[:30], art.TEXT_GREY)
-        for i, line in enumerate(k.operator_notices[-3:]):
+        notices = list(k.operator_notices)
+        if k.book.save_errors:
+            notices.append(f"{k.book.save_errors} statistics saves failed: {k.book.last_error}")
+        for i, line in enumerate(notices[-3:]):
             for j, part in enumerate(draw.fold(line, 31, 2)):
                 draw.text(m, TOP, 0, 14 + 3 * i + j, part, art.TEXT_RED)
         self.show(app)

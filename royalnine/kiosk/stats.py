@@ -20,6 +20,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import logging
 import statistics
 import time
 from collections.abc import Callable
@@ -28,6 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from royalnine.core.files import UnreadableFile, clean_temp_files, load_json, write_atomic
+
+log = logging.getLogger("royalnine.kiosk")
 
 STATS_FILE = "kiosk-stats.json"
 VERSION = 1
@@ -234,6 +237,8 @@ class StatsBook:
     Attributes:
         notice: one line for the operator menu when the file had to be set aside.
         save_errors: saves that failed (full disk, read-only folder); the kiosk goes on.
+            Each failure is logged; the operator menu and the status file show them.
+        last_error: the latest failed save, one line ("" when none failed).
     """
 
     def __init__(
@@ -243,6 +248,7 @@ class StatsBook:
         self.clock = clock
         self.notice = ""
         self.save_errors = 0
+        self.last_error = ""
         clean_temp_files(home, depth=0)
         try:
             loaded = read_stats(self.path)
@@ -364,8 +370,10 @@ class StatsBook:
         self._since = now
         try:
             write_atomic(self.path, json.dumps(self.stats.to_doc(), indent=1) + "\n")
-        except OSError:
+        except OSError as exc:
             self.save_errors += 1
+            self.last_error = f"statistics not saved: {exc.strerror or exc}"
+            log.warning("%s (%d failed saves in this run)", self.last_error, self.save_errors)
             return False
         return True
 
