@@ -248,6 +248,8 @@ def test_unit_file_has_what_a_kiosk_needs() -> None:
         "RestartPreventExitStatus=64",
         "Environment=SDL_VIDEO_MINIMIZE_ON_FOCUS_LOSS=0",
         "ExecStart=",
+        "Type=notify",
+        "WatchdogSec=",
     ):
         assert line in text
 

@@ -182,3 +182,82 @@ def test_a_frozen_kiosk_is_found_by_the_watchdog_and_restarted(
                 proc.send_signal(signal.SIGCONT)
                 proc.kill()
                 proc.wait()
+
+
+# --- the unit ---
+
+UNIT = ROOT / "tools" / "kiosk" / "royalnine-kiosk.service"
+
+
+def unit_settings() -> dict[str, list[str]]:
+    """The unit's ``[Service]`` settings, each key with all its values in order."""
+    settings: dict[str, list[str]] = {}
+    section = ""
+    for raw in UNIT.read_text().splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            section = line
+        elif section == "[Service]":
+            key, _, value = line.partition("=")
+            settings.setdefault(key, []).append(value)
+    return settings
+
+
+def test_the_unit_asks_for_what_the_kiosk_does() -> None:
+    s = unit_settings()
+    assert s["Type"] == ["notify"] and s["NotifyAccess"] == ["main"]
+    assert int(s["WatchdogSec"][0]) < 20  # a kiosk frozen for 20 s is restarted
+    assert s["KillSignal"] == ["SIGTERM"] and s["RestartPreventExitStatus"] == ["64"]
+    for key in ("NoNewPrivileges", "PrivateTmp"):
+        assert s[key] == ["yes"]
+    assert s["ProtectSystem"] == ["strict"] and s["ReadWritePaths"] == ["-%h/royalnine-kiosk"]
+    assert not any(v.startswith(("DISPLAY=", "XAUTHORITY=")) for v in s["Environment"])
+    text = UNIT.read_text()
+    assert "StartLimitBurst=" in text.split("[Service]")[0]  # a [Unit] setting
+    assert "at once" not in text  # it waits RestartSec
+
+
+def test_execstart_runs_as_the_unit_runs_it(
+    tmp_path: Path, notify_socket: tuple[socket.socket, str]
+) -> None:
+    """ExecStart with %h expanded, the unit's environment and a notify socket: the kiosk
+    says READY=1 well within TimeoutStartSec, pings within WatchdogSec, writes only in its
+    folder and stops on KillSignal within TimeoutStopSec with status 0."""
+    sock, path = notify_socket
+    s = unit_settings()
+    home = tmp_path / "home"
+    program = home / ".local" / "bin" / "royalnine"  # where the install steps put it
+    program.parent.mkdir(parents=True)
+    program.write_text(f"#!{sys.executable}\nfrom royalnine.cli import main\nraise SystemExit(main())\n")
+    program.chmod(0o755)
+    argv = s["ExecStart"][0].replace("%h", str(home)).split()
+    assert argv[0] == str(program)
+    env = {
+        "HOME": str(home),
+        "PATH": "/usr/bin:/bin",
+        "PYTHONPATH": str(ROOT),
+        "NOTIFY_SOCKET": path,
+        "WATCHDOG_USEC": str(int(s["WatchdogSec"][0]) * 1_000_000),
+        "SDL_VIDEODRIVER": "dummy",  # the session's DISPLAY, in a test without one
+        "SDL_AUDIODRIVER": "dummy",
+    }
+    for assignment in s["Environment"]:
+        key, _, value = assignment.partition("=")
+        env[key] = value
+    (home / "royalnine-kiosk").mkdir()
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        wait_ready(sock, proc.pid, timeout=float(s["TimeoutStartSec"][0]))
+        assert "WATCHDOG=1" in messages(sock, int(s["WatchdogSec"][0]) / 2 + 1)
+        proc.send_signal(getattr(signal, s["KillSignal"][0]))
+        assert proc.wait(timeout=float(s["TimeoutStopSec"][0])) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    written = {p.relative_to(home).parts[0] for p in home.rglob("*") if p.is_file()}
+    assert written == {".local", "royalnine-kiosk"}
+    assert (home / "royalnine-kiosk" / STATS_FILE).is_file()
+    assert (home / "royalnine-kiosk" / "logs" / "kiosk.log").is_file()
