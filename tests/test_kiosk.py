@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from royalnine.kiosk.operator import (
     load_prefs,
     save_prefs,
 )
+from royalnine.kiosk.pin import FIRST_LOCK, FREE_TRIES, MAX_LOCK, PIN_FILE, PinLock, pin_matches
 from royalnine.kiosk.scenes import AttractScene, KioskTitleScene
 from royalnine.kiosk.stats import STATS_FILE, read_stats
 from royalnine.screens.autoplay import AutoPlayer
@@ -49,10 +51,23 @@ def clock() -> Clock:
     return Clock()
 
 
+PIN = "2468"
+
+
 def make(
-    home: Path, clock: Clock, *, pin: str = "", rounds: int = 1, window: bool = False
+    home: Path,
+    clock: Clock,
+    *,
+    pin: str = "",
+    pin_file: str | None = PIN,
+    rounds: int = 1,
+    window: bool = False,
 ) -> KioskApp:
+    """A kiosk in ``home``; ``pin`` is a plain PIN in shim.toml, ``pin_file`` one stored
+    hashed (set before the start; None for a kiosk whose PIN was never set)."""
     home.mkdir(parents=True, exist_ok=True)
+    if pin_file is not None and not (home / PIN_FILE).exists():
+        PinLock(home, clock).set_pin(pin_file)
     (home / "settings.json").write_text(json.dumps({"rounds": rounds, "sound": False}))
     cfg = ShimConfig(ignore_close=True, hot_keys=False)
     m = Machine(headless=not window, realtime=False, config=cfg, audio=False)
@@ -179,6 +194,7 @@ def test_finished_match_result_then_attract_after_idle(tmp_path: Path, clock: Cl
     assert s["matches"] == {"started": 1, "completed": 1, "abandoned": 0}
     assert s["visitor_wins"] + s["cpu_wins"] + s["draws_vs_cpu"] == 1
     assert s["length_count"] == 1 and len(s["lengths"]) == 1 and s["lengths"][0] > 0
+    assert not (tmp_path / "stats.json").exists()  # the game's own statistics do not grow
 
 
 def test_menus_return_to_attract_and_plain_title_becomes_kiosk_title(
@@ -268,16 +284,25 @@ def gesture(app: KioskApp, clock: Clock, first: float = 3.2, second: float = 3.2
     step(app, clock, 3)
 
 
+def operator(app: KioskApp, clock: Clock) -> None:
+    """The gesture and the PIN: the operator menu."""
+    gesture(app, clock)
+    assert isinstance(app.scene, PinScene)
+    type_pin(app, clock, PIN)
+    assert isinstance(app.scene, OperatorScene)
+
+
 def test_operator_gesture_and_chord_open_the_operator_menu(tmp_path: Path, clock: Clock) -> None:
     app = make(tmp_path, clock)
-    gesture(app, clock)
-    assert isinstance(app.scene, OperatorScene)
+    operator(app, clock)
     tap_item(app, clock, "resume")
-    assert not isinstance(app.scene, OperatorScene)
+    assert not isinstance(app.scene, OperatorScene | PinScene)
     app.m.input.press(Button.L | Button.R | Button.SELECT)
     step(app, clock, int(2.2 * FPS))
     app.m.input.release(Button.L | Button.R | Button.SELECT)
     step(app, clock, 2)
+    assert isinstance(app.scene, PinScene)
+    type_pin(app, clock, PIN)
     assert isinstance(app.scene, OperatorScene)
 
 
@@ -302,7 +327,7 @@ def type_pin(app: KioskApp, clock: Clock, pin: str) -> None:
 
 
 def test_operator_pin(tmp_path: Path, clock: Clock) -> None:
-    app = make(tmp_path, clock, pin="2468")
+    app = make(tmp_path, clock, pin="2468", pin_file=None)  # plain, in shim.toml (the old way)
     gesture(app, clock)
     assert isinstance(app.scene, PinScene)
     type_pin(app, clock, "1357")
@@ -312,11 +337,90 @@ def test_operator_pin(tmp_path: Path, clock: Clock) -> None:
 
 
 def test_three_wrong_pins_go_back(tmp_path: Path, clock: Clock) -> None:
-    app = make(tmp_path, clock, pin="2468")
+    app = make(tmp_path, clock, pin="2468", pin_file=None)
     gesture(app, clock)
     for _ in range(3):
         type_pin(app, clock, "0000")
     assert not isinstance(app.scene, PinScene | OperatorScene)
+
+
+def test_a_new_pin_is_asked_for_at_first_and_stored_hashed(tmp_path: Path, clock: Clock) -> None:
+    app = make(tmp_path, clock, pin_file=None)
+    gesture(app, clock)
+    scene = app.scene
+    assert isinstance(scene, PinScene) and scene.new and scene.title() == "pin_new"
+    type_pin(app, clock, "12")
+    assert scene.message == "pin_short" and not scene.first
+    type_pin(app, clock, "1357")
+    assert scene.title() == "pin_again"
+    type_pin(app, clock, "1358")
+    assert scene.message == "pin_differs" and scene.title() == "pin_new"
+    type_pin(app, clock, "1357")
+    type_pin(app, clock, "1357")
+    assert isinstance(app.scene, OperatorScene)
+    path = tmp_path / PIN_FILE
+    assert "1357" not in path.read_text() and pin_matches("1357", json.loads(path.read_text())["hash"])
+    assert path.stat().st_mode & 0o077 == 0  # owner only
+    tap_item(app, clock, "resume")
+    gesture(app, clock)
+    assert isinstance(app.scene, PinScene) and not app.scene.new  # from now on it asks
+
+
+def test_wrong_pins_lock_the_pad_for_longer_and_longer(tmp_path: Path, clock: Clock) -> None:
+    app = make(tmp_path, clock)
+    gesture(app, clock)
+    for _ in range(FREE_TRIES):
+        type_pin(app, clock, "0000")
+    assert not isinstance(app.scene, PinScene)  # back where it was
+    gesture(app, clock)
+    type_pin(app, clock, PIN)  # the right PIN, but locked
+    assert isinstance(app.scene, PinScene) and app.pin.locked_for() > 0
+    # the lock-out survives a restart
+    again = make(tmp_path, clock)
+    assert again.pin.locked_for() == app.pin.locked_for() > 0
+    clock.t += FIRST_LOCK + 1
+    type_pin(app, clock, PIN)
+    assert isinstance(app.scene, OperatorScene) and app.pin.failures == 0
+    # 9 wrong tries, then the right one: still locked, for 30 s doubled six times
+    lock = PinLock(tmp_path, clock)
+    for _ in range(9):
+        clock.t += MAX_LOCK
+        assert not lock.attempt("1111")
+    assert lock.locked_for() == FIRST_LOCK * 2**6
+    assert not lock.attempt(PIN)
+    clock.t += MAX_LOCK
+    assert lock.attempt(PIN)
+
+
+def test_operator_actions_are_logged(tmp_path: Path, clock: Clock) -> None:
+    records: list[str] = []
+    handler = logging.Handler()
+    handler.emit = lambda record: records.append(record.getMessage())  # type: ignore[method-assign]
+    logger = logging.getLogger("royalnine.kiosk")
+    logger.addHandler(handler)
+    level = logger.level
+    logger.setLevel(logging.INFO)
+    try:
+        app = make(tmp_path, clock)
+        gesture(app, clock)
+        type_pin(app, clock, "0000")
+        type_pin(app, clock, PIN)
+        for item in ("volume", "stats", "back", "reset", "yes", "exit"):
+            tap_item(app, clock, item)
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+    text = "\n".join(records)
+    for words in (
+        "operator way in used",
+        "wrong operator PIN (1 in a row)",
+        "operator menu opened",
+        "operator: volume now",
+        "operator: statistics viewed",
+        "operator: statistics reset (the old ones kept as kiosk-stats.json.reset-",
+        "operator: exit",
+    ):
+        assert words in text, words
 
 
 def test_operator_prefs_round_trip_and_bad_files_mean_defaults(tmp_path: Path) -> None:
@@ -334,7 +438,7 @@ def test_operator_prefs_round_trip_and_bad_files_mean_defaults(tmp_path: Path) -
 
 def test_operator_menu_entries(tmp_path: Path, clock: Clock) -> None:
     app = make(tmp_path, clock)
-    gesture(app, clock)
+    operator(app, clock)
     tap_item(app, clock, "volume")
     tap_item(app, clock, "lang")
     tap_item(app, clock, "level")
@@ -348,9 +452,12 @@ def test_operator_menu_entries(tmp_path: Path, clock: Clock) -> None:
     tap_item(app, clock, "reset")
     tap_item(app, clock, "no")
     assert stats(tmp_path)["touches"] > 0  # type: ignore[operator]
+    before = stats(tmp_path)
     tap_item(app, clock, "reset")
     tap_item(app, clock, "yes")
     assert stats(tmp_path)["sessions"] == 0
+    kept = list(tmp_path.glob(f"{STATS_FILE}.reset-*"))  # what RESET cleared is kept
+    assert len(kept) == 1 and json.loads(kept[0].read_text())["touches"] >= before["touches"]  # type: ignore[operator]
     assert stats(tmp_path)["last_restart"]["reason"] == "statistics reset"  # type: ignore[index]
     tap_item(app, clock, "restart")
     assert app.stop_reason == "operator restart" and app.exit_code == KioskApp.RESTART_CODE
@@ -409,8 +516,7 @@ def test_damaged_statistics_are_set_aside_and_reported(
     assert any("statistics were damaged" in n for n in app.operator_notices)
     assert list(tmp_path.glob(f"{STATS_FILE}.corrupt-*"))
     assert stats(tmp_path)["sessions"] == 0
-    gesture(app, clock)
-    assert isinstance(app.scene, OperatorScene)  # the menu shows the notice
+    operator(app, clock)  # the menu shows the notice
 
 
 def test_statistics_that_are_not_a_file_and_temporary_leftovers(

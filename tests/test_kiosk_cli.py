@@ -362,3 +362,39 @@ def test_no_display_exits_non_zero_with_one_line(tmp_path: Path) -> None:
     lines = [line for line in err.splitlines() if "ERROR" in line]
     assert len(lines) == 1 and "no display to open a window on" in lines[0]
     assert "Traceback" not in err
+
+
+# --- the operator PIN from the command line ---
+
+
+def test_set_pin_stores_a_hash(tmp_path: Path) -> None:
+    from royalnine.kiosk.pin import PIN_FILE, pin_matches
+
+    def set_pin(text: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "royalnine.cli", "kiosk", "--home", str(tmp_path), "--set-pin"],
+            input=text,
+            env=env(),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
+    bad = set_pin("12\n")
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "4-8 digits" in bad.stderr
+    assert not (tmp_path / PIN_FILE).exists()
+    good = set_pin("97531\n")
+    assert good.returncode == 0, good.stderr
+    doc = json.loads((tmp_path / PIN_FILE).read_text())
+    assert "97531" not in json.dumps(doc) and pin_matches("97531", doc["hash"])
+
+
+def test_a_world_readable_shim_toml_with_a_pin_is_reported(tmp_path: Path) -> None:
+    from royalnine.cli.kiosk import world_readable_secret
+
+    path = tmp_path / "shim.toml"
+    path.write_text('[kiosk]\npin = "2468"\n')
+    path.chmod(0o644)
+    assert "every user can read it" in world_readable_secret(path)
+    path.chmod(0o600)
+    assert world_readable_secret(path) == ""

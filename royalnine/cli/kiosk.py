@@ -68,6 +68,11 @@ def add_parser(subparsers: Any) -> None:
         help="write the statistics as CSV and exit",
     )
     p.add_argument(
+        "--set-pin",
+        action="store_true",
+        help="read a new operator PIN (4-8 digits) from standard input, store it hashed, exit",
+    )
+    p.add_argument(
         "--windowed", action="store_true", help="windows instead of fullscreen (to try it out)"
     )
     p.add_argument(
@@ -160,6 +165,35 @@ def export_csv(home: Path, out: Path) -> int:
     return 0
 
 
+def set_pin(home: Path) -> int:
+    """``--set-pin``: one line of standard input becomes the operator PIN (stored hashed)."""
+    from royalnine.kiosk.pin import PIN_FILE, PinLock, new_pin_problem
+
+    pin = sys.stdin.readline(100).strip()
+    problem = new_pin_problem(pin)
+    if problem:
+        print(f"royalnine: --set-pin: {problem} on standard input", file=sys.stderr)
+        return 2
+    try:
+        PinLock(home, time.time).set_pin(pin)
+    except OSError as exc:
+        print(f"royalnine: --set-pin: cannot write {home / PIN_FILE}: {exc}", file=sys.stderr)
+        return 1
+    print(f"operator PIN set (stored hashed in {home / PIN_FILE})")
+    return 0
+
+
+def world_readable_secret(path: Path) -> str:
+    """A warning when ``path`` (shim.toml with a PIN in it) can be read by every user."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return ""
+    if mode & stat.S_IROTH:
+        return f"{path} holds the operator PIN and every user can read it: chmod 600 it"
+    return ""
+
+
 def run_kiosk(args: argparse.Namespace) -> int:
     """Run the kiosk until the operator or a signal stops it."""
     from royalnine.cli.play import PROGRAM_TABLES, SHIM_FILE
@@ -170,6 +204,8 @@ def run_kiosk(args: argparse.Namespace) -> int:
     home = storage.home
     if args.stats_csv is not None:
         return export_csv(home, args.stats_csv)
+    if args.set_pin:
+        return set_pin(home)
     overrides = {
         "top_display": args.top_display,
         "bottom_display": args.bottom_display,
@@ -233,6 +269,7 @@ def _serve(args: argparse.Namespace, storage: Any, config: Any, shim: Any, stop:
 
     from petitcom_shim import Machine
     from petitcom_shim.display import distinct_displays
+    from royalnine.cli.play import SHIM_FILE
     from royalnine.kiosk.controller import new_kiosk
     from royalnine.kiosk.service import Notifier, StatusFile
 
@@ -281,6 +318,11 @@ def _serve(args: argparse.Namespace, storage: Any, config: Any, shim: Any, stop:
     notifier = Notifier()
     try:
         app = new_kiosk(m, storage, config, seed=args.seed, start=args.start)
+        exposed = world_readable_secret(storage.home / SHIM_FILE) if config.pin else ""
+        if exposed:
+            app.operator_notices.append(exposed)
+        if app.pin.notice:
+            app.operator_notices.append(app.pin.notice)
         for line in app.operator_notices:
             log.warning("%s", line)
         heartbeat = Heartbeat(app, notifier, StatusFile(storage.home, time.time()), layout)

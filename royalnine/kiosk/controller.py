@@ -27,14 +27,18 @@ written into the player's settings.
 
 from __future__ import annotations
 
+import logging
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from petitcom_shim import Button, Machine
+from royalnine.core.match import MatchOutcome
+from royalnine.core.record import MetaValue
 from royalnine.app import SOUNDS, App, InputFrame, Scene
 from royalnine.kiosk.config import KioskConfig
+from royalnine.kiosk.pin import PinLock
 from royalnine.kiosk.operator import (
     OPERATOR_SCENES,
     VOLUMES,
@@ -54,6 +58,7 @@ from royalnine.screens.title import TitleScene
 from royalnine.storage import VOLUMES as SETTING_VOLUMES
 from royalnine.storage import SaveGame, Settings, Storage
 
+log = logging.getLogger("royalnine.kiosk")
 CORNER = 32
 """Size in pixels of the corner squares of the operator gesture."""
 GESTURE_HOLD = 3.0
@@ -79,6 +84,20 @@ class KioskStorage(Storage):
 
     def save_settings(self, settings: Settings) -> None:
         """A visitor's choice (the CPU level) is not written into the player's settings."""
+
+    def record_result(
+        self,
+        outcome: MatchOutcome,
+        mode: str,
+        meta: Mapping[str, MetaValue] | None = None,
+        *,
+        seat: int = 0,
+    ) -> None:
+        """The game's own stats.json is not grown by kiosk visitors: the kiosk counts its
+        matches in kiosk-stats.json (royalnine.kiosk.stats)."""
+
+    def record_forfeit(self, mode: str, *, won: bool) -> None:
+        """Not counted in the game's stats.json either (see :meth:`record_result`)."""
 
 
 class Gesture:
@@ -150,6 +169,7 @@ class KioskApp(App):
     ) -> None:
         self.kcfg = config
         self.book = book
+        self.pin = PinLock(storage.home, clock, config.pin)
         self.prefs = prefs
         self.clock = clock
         now = clock()
@@ -195,8 +215,8 @@ class KioskApp(App):
             self.m.beep(SOUNDS[event], vol=volume)
 
     def pin_ok(self, typed: str) -> bool:
-        """Whether ``typed`` is the operator PIN (any entry when no PIN is set)."""
-        return typed == self.kcfg.pin
+        """Whether ``typed`` is the operator PIN (wrong tries lock the pad: kiosk.pin)."""
+        return self.pin.attempt(typed)
 
     def reset_stats(self) -> None:
         """Start the statistics afresh (the operator confirmed it).
@@ -206,7 +226,11 @@ class KioskApp(App):
         """
         if self.match_scene is not None:
             self._end_match(completed=False)
-        self.book.reset()
+        archive = self.book.reset()
+        log.info(
+            "operator: statistics reset%s",
+            f" (the old ones kept as {archive.name})" if archive else " (nothing to keep)",
+        )
 
     def request_stop(self, reason: str, code: int = 0) -> None:
         """End the run after this frame (operator restart/exit, a signal)."""
@@ -332,7 +356,8 @@ class KioskApp(App):
         self._close_countdown()
         back = self.scene
         self.swallow = True
-        self.switch(PinScene(back) if self.kcfg.pin else OperatorScene(back))
+        log.info("operator way in used (%s)", "PIN pad" if self.pin.is_set else "new PIN")
+        self.switch(PinScene(back, new=not self.pin.is_set))
 
     def tick(self) -> None:
         """One kiosk frame: input, operator way in, countdown or scene, idle timers, VSYNC."""

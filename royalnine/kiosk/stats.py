@@ -356,10 +356,24 @@ class StatsBook:
                 c["draws_vs_cpu"] += 1
         self.save()
 
-    def reset(self) -> None:
-        """Start the statistics afresh (the operator confirmed it)."""
+    def reset(self) -> Path | None:
+        """Start the statistics afresh (the operator confirmed it), keeping the old ones.
+
+        They are written to ``kiosk-stats.json.reset-DATE`` first; returns that file,
+        or None when it could not be written (the reset goes ahead; the log says so).
+        """
+        self.save()
+        archive = self.path.with_name(
+            f"{self.path.name}.reset-{time.strftime('%Y%m%d-%H%M%S', time.gmtime(self.clock()))}"
+        )
+        try:
+            write_atomic(archive, json.dumps(self.stats.to_doc(), indent=1) + "\n")
+        except OSError as exc:
+            log.warning("statistics reset, but the old ones could not be kept: %s", exc.strerror)
+            archive = None
         self.stats = KioskStats()
         self.begin_run(reset=True)
+        return archive
 
     # -- saving --
 
