@@ -538,3 +538,12 @@ def test_restart_reason_is_remembered(tmp_path: Path, clock: Clock) -> None:
     assert app.book.stats.last_restart["reason"] == "operator restart"
     app = make(tmp_path, clock)  # the previous run never ended cleanly
     assert "unexpected end" in app.book.stats.last_restart["reason"]
+
+
+def test_kiosk_texts_fit_the_screen_width() -> None:
+    from royalnine.kiosk.texts import TEXTS, kt
+
+    for key in TEXTS:
+        for lang in ("en", "ja"):
+            text = kt(key, lang).format(seconds=int(MAX_LOCK))
+            assert len(text) <= 32, (key, lang, text)

@@ -172,8 +172,8 @@ def _shim_config(args: argparse.Namespace, storage: Any) -> Any:
     if path is not None:
         if not os.path.lexists(path):
             raise SystemExit(f"royalnine: --controls: no such file: {path}")
-        try:
-            return load_config(path)
+        try:  # the same file as HOME/shim.toml may be named here, [kiosk] table and all
+            return load_config(path, program_tables=PROGRAM_TABLES)
         except ConfigError as exc:
             raise SystemExit(f"royalnine: {exc}") from None
     path = storage.home / SHIM_FILE

@@ -241,7 +241,9 @@ class KioskApp(App):
 
     def _take_notices(self) -> None:
         """Files set aside are the operator's business, not the visitor's."""
-        self.operator_notices += [n.text(self.settings.lang) for n in self.notices]
+        # in English: the operator screen is English in every language, and the log
+        # (which gets these lines too) stays readable, with no half-width katakana
+        self.operator_notices += [n.text("en") for n in self.notices]
         self.notices.clear()
         self.operator_notices = self.operator_notices[-10:]
 
