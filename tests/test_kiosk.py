@@ -547,3 +547,36 @@ def test_kiosk_texts_fit_the_screen_width() -> None:
         for lang in ("en", "ja"):
             text = kt(key, lang).format(seconds=int(MAX_LOCK))
             assert len(text) <= 32, (key, lang, text)
+
+
+def test_a_damaged_operator_file_is_set_aside_with_a_notice(tmp_path: Path, clock: Clock) -> None:
+    tmp_path.mkdir(exist_ok=True)
+    (tmp_path / PREFS_FILE).write_text('{"volume": 1, "lang": "ja"')  # cut short
+    app = make(tmp_path, clock)
+    assert any(PREFS_FILE in n and "damaged" in n for n in app.operator_notices)
+    kept = list(tmp_path.glob(f"{PREFS_FILE}.corrupt-*"))
+    assert len(kept) == 1 and kept[0].read_text() == '{"volume": 1, "lang": "ja"'
+    assert not (tmp_path / PREFS_FILE).exists()
+
+
+def test_statistics_that_cannot_be_read_are_left_alone(
+    tmp_path: Path, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """"Permission denied" is not "damaged": the file is not set aside and not reset."""
+    from royalnine.core.files import CannotRead
+    from royalnine.kiosk import stats as stats_module
+
+    tmp_path.mkdir(exist_ok=True)
+    make(tmp_path, clock)
+    before = (tmp_path / STATS_FILE).read_text()
+
+    def refuse(path: Path, limit: int) -> object:
+        raise CannotRead("cannot open (Permission denied)")
+
+    monkeypatch.setattr(stats_module, "load_json", refuse)
+    app = make(tmp_path, clock)
+    to_match(app, clock)
+    app.book.flush()
+    assert any("cannot be read" in n and "Permission denied" in n for n in app.operator_notices)
+    assert not list(tmp_path.glob(f"{STATS_FILE}.corrupt-*"))
+    assert (tmp_path / STATS_FILE).read_text() == before

@@ -432,17 +432,21 @@ def new_kiosk(
     book = StatsBook(storage.home, clock, storage.set_aside)
     book.begin_run()
     settings = storage.load_settings()
-    return KioskApp(
+    notices: list[str] = []
+    prefs = load_prefs(storage.home, storage.set_aside, notices)
+    app = KioskApp(
         m,
         storage,
         settings,
         config=config,
         book=book,
-        prefs=load_prefs(storage.home),
+        prefs=prefs,
         clock=clock,
         seed=seed,
         start=start,
     )
+    app.operator_notices += notices
+    return app
 
 
 MUSIC_VOLUMES = SETTING_VOLUMES[:4]

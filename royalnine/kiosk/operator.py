@@ -16,6 +16,7 @@ import dataclasses
 import json
 import logging
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -65,16 +66,48 @@ class OperatorPrefs:
         )
 
 
-def load_prefs(home: Path) -> OperatorPrefs:
-    """The operator's choices, or defaults (a missing, odd or damaged file means defaults)."""
+def load_prefs(
+    home: Path,
+    set_aside: Callable[[Path], Path] | None = None,
+    notices: list[str] | None = None,
+) -> OperatorPrefs:
+    """The operator's choices, or defaults (a missing, odd or damaged file means defaults).
+
+    With ``set_aside`` a damaged file is renamed aside (so the next change does not
+    silently overwrite it) and a line for the operator goes into ``notices``.
+    """
+    path = home / PREFS_FILE
     try:
-        doc = load_json(home / PREFS_FILE, MAX_PREFS_BYTES)
-    except (FileNotFoundError, UnreadableFile):
+        doc = load_json(path, MAX_PREFS_BYTES)
+    except FileNotFoundError:
+        return OperatorPrefs()
+    except UnreadableFile as exc:
+        _damaged(path, str(exc), set_aside, notices)
         return OperatorPrefs()
     if not isinstance(doc, dict):
+        _damaged(path, "not a JSON object", set_aside, notices)
         return OperatorPrefs()
     known = {f.name for f in dataclasses.fields(OperatorPrefs)}
     return OperatorPrefs(**{k: v for k, v in doc.items() if k in known}).validated()
+
+
+def _damaged(
+    path: Path,
+    reason: str,
+    set_aside: Callable[[Path], Path] | None,
+    notices: list[str] | None,
+) -> None:
+    """Set a damaged operator file aside and say so (defaults are used meanwhile)."""
+    if set_aside is None:
+        return
+    try:
+        moved = set_aside(path)
+        line = f"{path.name} was damaged ({reason}): defaults used, kept as {moved.name}"
+    except OSError as exc:
+        line = f"{path.name} was damaged ({reason}) and could not be moved: {exc.strerror}"
+    log.warning("%s", line)
+    if notices is not None:
+        notices.append(line)
 
 
 def save_prefs(home: Path, prefs: OperatorPrefs) -> None:

@@ -28,7 +28,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from royalnine.core.files import UnreadableFile, clean_temp_files, load_json, write_atomic
+from royalnine.core.files import (
+    CannotRead,
+    UnreadableFile,
+    clean_temp_files,
+    load_json,
+    write_atomic,
+)
 
 log = logging.getLogger("royalnine.kiosk")
 
@@ -54,6 +60,11 @@ COUNTERS = (
 
 class StatsDamaged(ValueError):
     """The statistics file cannot be used; the message says why in a few words."""
+
+
+class StatsUnreadable(StatsDamaged):
+    """The statistics file could not be opened or read (e.g. no permission): it may be
+    fine, so it is neither set aside nor overwritten."""
 
 
 def _count(value: object, where: str) -> int:
@@ -220,6 +231,8 @@ def read_stats(path: Path) -> KioskStats | None:
         doc = load_json(path, MAX_BYTES)
     except FileNotFoundError:
         return None
+    except CannotRead as exc:
+        raise StatsUnreadable(str(exc)) from None
     except UnreadableFile as exc:
         raise StatsDamaged(str(exc)) from None
     return KioskStats.from_doc(doc)
@@ -249,9 +262,17 @@ class StatsBook:
         self.notice = ""
         self.save_errors = 0
         self.last_error = ""
+        self.frozen = ""  # why the file is left alone (it could not be read), or ""
         clean_temp_files(home, depth=0)
         try:
             loaded = read_stats(self.path)
+        except StatsUnreadable as exc:
+            # Perhaps only a permission went wrong: never set aside, never overwritten
+            # with counts restarted from zero. The kiosk runs; nothing is saved.
+            loaded = None
+            self.frozen = f"statistics cannot be read ({exc}): not saved until that is fixed"
+            self.notice = self.frozen
+            log.warning("%s", self.frozen)
         except StatsDamaged as exc:
             loaded = None
             try:
@@ -382,6 +403,9 @@ class StatsBook:
         now = self.clock()
         self.stats.uptime += max(0.0, now - self._since)
         self._since = now
+        if self.frozen:
+            self.last_error = self.frozen
+            return False
         try:
             write_atomic(self.path, json.dumps(self.stats.to_doc(), indent=1) + "\n")
         except OSError as exc:
