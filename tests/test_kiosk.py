@@ -580,3 +580,19 @@ def test_statistics_that_cannot_be_read_are_left_alone(
     assert any("cannot be read" in n and "Permission denied" in n for n in app.operator_notices)
     assert not list(tmp_path.glob(f"{STATS_FILE}.corrupt-*"))
     assert (tmp_path / STATS_FILE).read_text() == before
+
+
+def test_taps_shorter_than_a_frame_are_all_counted(tmp_path: Path, clock: Clock) -> None:
+    app = make(tmp_path, clock)
+    tap(app, clock, 128, 96)  # wake the attract loop: one touch
+    before = app.book.stats.counters["touches"]
+    for _ in range(30):  # a tap in every frame, each down and up between two frames
+        app.m.input.touch(200, 150)
+        app.m.input.untouch()
+        step(app, clock)
+    for _ in range(10):  # two taps within one frame
+        for _ in range(2):
+            app.m.input.touch(200, 150)
+            app.m.input.untouch()
+        step(app, clock)
+    assert app.book.stats.counters["touches"] - before == 30 + 20

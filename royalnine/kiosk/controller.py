@@ -170,6 +170,7 @@ class KioskApp(App):
         self.kcfg = config
         self.book = book
         self.pin = PinLock(storage.home, clock, config.pin)
+        self.touch_starts = m.input.touch_starts
         self.prefs = prefs
         self.clock = clock
         now = clock()
@@ -365,8 +366,10 @@ class KioskApp(App):
         """One kiosk frame: input, operator way in, countdown or scene, idle timers, VSYNC."""
         inp = self.read_input()
         now = self.clock()
-        if inp.touch_down is not None:
-            self.book.touches(1)
+        starts = self.m.input.touch_starts  # taps shorter than a frame count too
+        if starts != self.touch_starts:
+            self.book.touches(max(0, starts - self.touch_starts))
+            self.touch_starts = starts
         if inp.touch_down or inp.touch_move or inp.touching or inp.keys:
             self.last_input = now
         inp.keys = [k for k in inp.keys if k != "select"]
