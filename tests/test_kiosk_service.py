@@ -209,7 +209,7 @@ def test_the_unit_asks_for_what_the_kiosk_does() -> None:
     s = unit_settings()
     assert s["Type"] == ["notify"] and s["NotifyAccess"] == ["main"]
     assert int(s["WatchdogSec"][0]) < 20  # a kiosk frozen for 20 s is restarted
-    assert s["KillSignal"] == ["SIGTERM"] and s["RestartPreventExitStatus"] == ["64"]
+    assert s["KillSignal"] == ["SIGTERM"] and s["RestartPreventExitStatus"] == ["2 64"]
     for key in ("NoNewPrivileges", "PrivateTmp"):
         assert s[key] == ["yes"]
     assert s["ProtectSystem"] == ["strict"] and s["ReadWritePaths"] == ["-%h/royalnine-kiosk"]

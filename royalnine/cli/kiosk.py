@@ -197,7 +197,7 @@ def world_readable_secret(path: Path) -> str:
 def run_kiosk(args: argparse.Namespace) -> int:
     """Run the kiosk until the operator or a signal stops it."""
     from royalnine.cli.play import PROGRAM_TABLES, SHIM_FILE
-    from royalnine.kiosk.config import KioskConfigError, load
+    from royalnine.kiosk.config import KioskConfigError, load_lenient
     from royalnine.kiosk.controller import KioskStorage
 
     storage = KioskStorage(args.home)
@@ -213,17 +213,18 @@ def run_kiosk(args: argparse.Namespace) -> int:
         "reset_after": args.reset_after,
     }
     try:
-        config = load(home / SHIM_FILE, overrides)
-    except KioskConfigError as exc:
+        config, warnings = load_lenient(home / SHIM_FILE, overrides)
+    except KioskConfigError as exc:  # the command line: whoever typed it sees this at once
         print(f"royalnine: {exc}", file=sys.stderr)
         return 2
-    from petitcom_shim.config import ConfigError, load_config
+    log_path = setup_logging(home)
+    from petitcom_shim.config import ConfigError, ShimConfig, load_config
 
     try:
         shim = load_config(home / SHIM_FILE, program_tables=PROGRAM_TABLES)
     except ConfigError as exc:
-        print(f"royalnine: {exc}", file=sys.stderr)
-        return 2
+        warnings.append(f"{exc}: using the default [display], [keys] and other shim settings")
+        shim = ShimConfig()
     shim = dataclasses.replace(
         shim,
         top_display=config.top_display,
@@ -233,7 +234,8 @@ def run_kiosk(args: argparse.Namespace) -> int:
         hot_keys=False,
         keep_fullscreen=True,
     )
-    log_path = setup_logging(home)
+    for line in warnings:
+        log.warning("%s", line)
     # SDL would turn SIGTERM into a quit event, which the kiosk refuses: take the signals here.
     os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
     os.environ.setdefault("SDL_VIDEO_MINIMIZE_ON_FOCUS_LOSS", "0")
@@ -246,7 +248,7 @@ def run_kiosk(args: argparse.Namespace) -> int:
         signal.signal(sig, on_signal)
     log.info("kiosk starting in %s (log %s)", home, log_path or "stderr only")
     try:
-        return _serve(args, storage, config, shim, stop)
+        return _serve(args, storage, config, shim, stop, warnings)
     except Exception as exc:
         log.exception("unexpected error, exiting so the service manager restarts the kiosk")
         _record_crash(storage, exc)
@@ -264,7 +266,14 @@ def _record_crash(storage: Any, exc: Exception) -> None:
         log.exception("could not record the crash in the statistics")
 
 
-def _serve(args: argparse.Namespace, storage: Any, config: Any, shim: Any, stop: list[str]) -> int:
+def _serve(
+    args: argparse.Namespace,
+    storage: Any,
+    config: Any,
+    shim: Any,
+    stop: list[str],
+    warnings: list[str],
+) -> int:
     import pygame
 
     from petitcom_shim import Machine
@@ -325,6 +334,7 @@ def _serve(args: argparse.Namespace, storage: Any, config: Any, shim: Any, stop:
             app.operator_notices.append(app.pin.notice)
         for line in app.operator_notices:
             log.warning("%s", line)
+        app.operator_notices += warnings  # already logged
         heartbeat = Heartbeat(app, notifier, StatusFile(storage.home, time.time()), layout)
         app.on_frame.append(heartbeat)
         while app.stop_reason is None:

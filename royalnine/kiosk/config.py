@@ -121,6 +121,39 @@ def read_table(path: Path) -> dict[str, Any]:
     return table
 
 
+def load_lenient(path: Path, overrides: Mapping[str, object]) -> tuple[KioskConfig, list[str]]:
+    """Like :func:`load`, but a problem in the file costs only the value concerned.
+
+    An unknown or bad value falls back to its default and an unreadable file or bad
+    TOML to all the defaults, each with one line in the returned warnings (the
+    kiosk logs them and shows them in the operator menu): an unattended machine
+    should run on a typo rather than stop and be restarted forever. The
+    command-line ``overrides`` are still checked strictly (:class:`KioskConfigError`).
+    """
+    warnings: list[str] = []
+    try:
+        table = read_table(path)
+    except KioskConfigError as exc:
+        warnings.append(f"{exc}: using the default kiosk settings")
+        table = {}
+    base = KioskConfig()
+    known = {f.name for f in fields(KioskConfig)}
+    for key, value in table.items():
+        if key not in known:
+            warnings.append(f"{path} [kiosk]: unknown setting {key!r} ignored")
+            continue
+        try:
+            base = replace(base, **{key: value}).validated()
+        except (KioskConfigError, TypeError) as exc:
+            default = getattr(KioskConfig(), key)
+            warnings.append(f"{path} [kiosk]: {exc}: using the default {default!r}")
+    given: dict[str, Any] = {k: v for k, v in overrides.items() if v is not None}
+    try:
+        return replace(base, **given).validated(), warnings
+    except KioskConfigError as exc:
+        raise KioskConfigError(f"command line: {exc}") from None
+
+
 def load(path: Path, overrides: Mapping[str, object]) -> KioskConfig:
     """The ``[kiosk]`` table of ``path`` with every non-None value of ``overrides`` on top."""
     table = read_table(path)
