@@ -596,3 +596,40 @@ def test_taps_shorter_than_a_frame_are_all_counted(tmp_path: Path, clock: Clock)
             app.m.input.untouch()
         step(app, clock)
     assert app.book.stats.counters["touches"] - before == 30 + 20
+
+
+def screen_text(app: KioskApp, screen: int) -> str:
+    from petitcom_shim.charset import from_ptc
+
+    app.m.cpage(screen)
+    return "\n".join(
+        from_ptc(bytes(app.m.chkchr(x, y) or 32 for x in range(32))) for y in range(24)
+    )
+
+
+def test_attract_loop_shows_no_controls_and_names_the_cpus_a_and_b(
+    tmp_path: Path, clock: Clock
+) -> None:
+    app = make(tmp_path, clock)
+    seen = ""
+    for _ in range(40):
+        step(app, clock, 45)
+        if isinstance(app.scene, AttractScene) and app.scene.rules_left == 0:
+            seen += screen_text(app, 0) + screen_text(app, 1)
+    assert "CPU A" in seen and "CPU B" in seen and "CPU 1" not in seen
+    for control in ("MENU", "UNDO", "HINT", "next"):
+        assert control not in seen, control
+    to_match(app, clock)  # a visitor plays: the controls are back
+    assert "MENU" in screen_text(app, 1)
+    assert app.t("saved_note") == "Kiosk matches are not kept."
+    assert app.t("tap_next") == "TAP: next" and app.t("handover3") == "Tap when ready"
+    assert "X" not in app.t("tap_next") + app.t("handover3")
+
+
+def test_operator_screen_shows_the_whole_restart_reason(tmp_path: Path, clock: Clock) -> None:
+    app = make(tmp_path, clock)
+    reason = "restarted after an error: RuntimeError: the card dealer jammed badly today"
+    app.book.stats.last_restart["reason"] = reason
+    operator(app, clock)
+    text = " ".join(screen_text(app, 0).split())
+    assert reason in text

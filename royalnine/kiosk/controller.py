@@ -49,6 +49,7 @@ from royalnine.kiosk.operator import (
 )
 from royalnine.kiosk.scenes import AttractScene, KioskTitleScene, clear_overlay, draw_countdown
 from royalnine.kiosk.stats import StatsBook
+from royalnine.kiosk.texts import kt
 from royalnine.screens.exchange import ExchangeScene
 from royalnine.screens.match import MatchScene
 from royalnine.screens.options import OptionsScene
@@ -59,6 +60,8 @@ from royalnine.storage import VOLUMES as SETTING_VOLUMES
 from royalnine.storage import SaveGame, Settings, Storage
 
 log = logging.getLogger("royalnine.kiosk")
+KIOSK_WORDING = {"handover3": "touch_ready", "tap_next": "touch_next", "saved_note": "not_saved"}
+"""Game texts (royalnine.i18n) the kiosk says in its own words (royalnine.kiosk.texts)."""
 CORNER = 32
 """Size in pixels of the corner squares of the operator gesture."""
 GESTURE_HOLD = 3.0
@@ -214,6 +217,17 @@ class KioskApp(App):
         volume = VOLUMES[self.prefs.volume]
         if volume and event in SOUNDS:
             self.m.beep(SOUNDS[event], vol=volume)
+
+    def t(self, key: str, **args: object) -> str:
+        """The game's texts, with the kiosk's own wording where the game's would be wrong
+        here: visitors have no keyboard (no "Tap/X"), kiosk matches are never saved, and
+        the attract loop's CPUs are A and B (a "CPU 1" beside a score reads "CPU 1 5")."""
+        own = KIOSK_WORDING.get(key)
+        if own is not None:
+            return kt(own, self.lang)
+        if key == "cpu_n" and args.get("n") in (1, 2):
+            args = {**args, "n": "AB"[int(str(args["n"])) - 1]}
+        return super().t(key, **args)
 
     def pin_ok(self, typed: str) -> bool:
         """Whether ``typed`` is the operator PIN (wrong tries lock the pad: kiosk.pin)."""

@@ -261,7 +261,9 @@ class OperatorScene:
         ]
         for i, line in enumerate(lines):
             draw.text(m, TOP, 4, 4 + i, line, art.TEXT_WHITE)
-        draw.text(m, TOP, 1, 11, s.last_restart.get("reason", "")[:30], art.TEXT_GREY)
+        reason = s.last_restart.get("reason", "")
+        for j, part in enumerate(draw.fold(reason, 30, 3)):  # whole, over three lines
+            draw.text(m, TOP, 1, 11 + j, part, art.TEXT_GREY)
         notices = list(k.operator_notices)
         if k.book.save_errors:
             notices.append(f"{k.book.save_errors} statistics saves failed: {k.book.last_error}")

@@ -149,6 +149,7 @@ class AttractScene:
     def enter(self, app: App) -> None:
         """Draw the match (or the rules page) under the blinking call."""
         app.demo = True  # the CPU plays both seats: neither is called YOU
+        app.show_controls = False  # nobody plays: no buttons, no "tap here" prompts
         if self.match_scene is None:
             self._new_match(app)
         if self.rules_left > 0:
@@ -213,6 +214,7 @@ class KioskTitleScene(TitleScene):
     def enter(self, app: App) -> None:
         """A visitor is here: the matches from now on are theirs (YOU again)."""
         app.demo = False
+        app.show_controls = True
         super().enter(app)
 
     def main_items(self, app: App) -> list[tuple[str, str]]:
