@@ -136,7 +136,9 @@ def display_origin(display: int) -> tuple[int, int]:
         if display >= len(sizes):
             return (0, 0)
         probe = pygame.Window(
-            "probe", (_PROBE_SIZE, _PROBE_SIZE), position=_display_position(display, True),
+            "probe",
+            (_PROBE_SIZE, _PROBE_SIZE),
+            position=_display_position(display, True),
             hidden=True,
         )
     except pygame.error:

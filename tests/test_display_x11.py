@@ -22,7 +22,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 import xservers
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,8 +78,11 @@ def test_kiosk_opens_each_screen_fullscreen_on_its_monitor(
     try:
         wanted = 2 if two_monitors(xserver) else 1
         assert wait_for(
-            lambda: proc.poll() is not None
-            or len([t for t in xservers.windows(xserver.display) if "Royal Nine" in t]) >= wanted
+            lambda: (
+                proc.poll() is not None
+                or len([t for t in xservers.windows(xserver.display) if "Royal Nine" in t])
+                >= wanted
+            )
         )
         time.sleep(0.5)  # let the fullscreen requests settle
         assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
@@ -187,9 +189,7 @@ def bottom_window(server: xservers.XServer) -> tuple[int, int, int, int]:
     return next(g for t, g in found.items() if t.endswith("(bottom)"))
 
 
-def test_separate_windows_cover_their_monitors(
-    xserver: xservers.XServer, separate: Child
-) -> None:
+def test_separate_windows_cover_their_monitors(xserver: xservers.XServer, separate: Child) -> None:
     """`play --layout separate` fullscreen: each window is as large as its monitor, and
     SDL's idea of the size is the real one (no window manager answers here)."""
     found = xservers.windows(xserver.display)
@@ -200,7 +200,7 @@ def test_separate_windows_cover_their_monitors(
         assert (top, bottom) == (xserver.monitors[1], xserver.monitors[0])
     else:
         assert top == bottom == xserver.monitors[0]  # both on the one monitor SDL can use
-    for x, y, w, h in (top, bottom):
+    for _, _, w, h in (top, bottom):
         assert [w, h] in separate.state["sizes"]  # type: ignore[operator]
 
 

@@ -359,7 +359,9 @@ def test_a_new_pin_is_asked_for_at_first_and_stored_hashed(tmp_path: Path, clock
     type_pin(app, clock, "1357")
     assert isinstance(app.scene, OperatorScene)
     path = tmp_path / PIN_FILE
-    assert "1357" not in path.read_text() and pin_matches("1357", json.loads(path.read_text())["hash"])
+    assert "1357" not in path.read_text() and pin_matches(
+        "1357", json.loads(path.read_text())["hash"]
+    )
     assert path.stat().st_mode & 0o077 == 0  # owner only
     tap_item(app, clock, "resume")
     gesture(app, clock)
@@ -562,7 +564,7 @@ def test_a_damaged_operator_file_is_set_aside_with_a_notice(tmp_path: Path, cloc
 def test_statistics_that_cannot_be_read_are_left_alone(
     tmp_path: Path, clock: Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """"Permission denied" is not "damaged": the file is not set aside and not reset."""
+    """ "Permission denied" is not "damaged": the file is not set aside and not reset."""
     from royalnine.core.files import CannotRead
     from royalnine.kiosk import stats as stats_module
 
@@ -633,3 +635,18 @@ def test_operator_screen_shows_the_whole_restart_reason(tmp_path: Path, clock: C
     operator(app, clock)
     text = " ".join(screen_text(app, 0).split())
     assert reason in text
+
+
+def test_the_kiosk_package_has_no_import_circles() -> None:
+    """Every import counts, also inside functions and under TYPE_CHECKING (issue 19 item 11:
+    controller <-> operator)."""
+    from test_shim_import_cycles import find_cycles, import_graph
+
+    graph = import_graph(Path(__file__).resolve().parent.parent / "royalnine")
+    kiosk = {
+        name: {t for t in targets if t.startswith("royalnine.kiosk")}
+        for name, targets in graph.items()
+        if name.startswith("royalnine.kiosk")
+    }
+    assert "royalnine.kiosk.operator" in kiosk["royalnine.kiosk.controller"]
+    assert find_cycles(kiosk) == []

@@ -9,6 +9,7 @@ then a new start) and waits for the new kiosk to report READY=1.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -45,10 +46,8 @@ def messages(sock: socket.socket, seconds: float) -> list[str]:
     got: list[str] = []
     end = time.monotonic() + seconds
     while time.monotonic() < end:
-        try:
+        with contextlib.suppress(TimeoutError):
             got.append(sock.recv(4096).decode())
-        except TimeoutError:
-            pass
     return got
 
 
@@ -230,7 +229,9 @@ def test_execstart_runs_as_the_unit_runs_it(
     home = tmp_path / "home"
     program = home / ".local" / "bin" / "royalnine"  # where the install steps put it
     program.parent.mkdir(parents=True)
-    program.write_text(f"#!{sys.executable}\nfrom royalnine.cli import main\nraise SystemExit(main())\n")
+    program.write_text(
+        f"#!{sys.executable}\nfrom royalnine.cli import main\nraise SystemExit(main())\n"
+    )
     program.chmod(0o755)
     argv = s["ExecStart"][0].replace("%h", str(home)).split()
     assert argv[0] == str(program)

@@ -77,9 +77,10 @@ class XServer:
 
 def _free_display() -> int:
     for number in range(140 + os.getpid() % 200, 1000):
-        if not Path(f"/tmp/.X11-unix/X{number}").exists() and not Path(
-            f"/tmp/.X{number}-lock"
-        ).exists():
+        if (
+            not Path(f"/tmp/.X11-unix/X{number}").exists()
+            and not Path(f"/tmp/.X{number}-lock").exists()
+        ):
             return number
     raise RuntimeError("no free X display number")
 
@@ -120,7 +121,15 @@ def start(kind: str) -> XServer | None:
     w, h = MONITOR
     if kind == "two-monitors":
         (folder / "xorg.conf").write_text(_XORG_CONF)
-        cmd = ["Xorg", display, "-noreset", "-nolisten", "tcp", "-config", str(folder / "xorg.conf")]
+        cmd = [
+            "Xorg",
+            display,
+            "-noreset",
+            "-nolisten",
+            "tcp",
+            "-config",
+            str(folder / "xorg.conf"),
+        ]
         cmd += ["-logfile", str(folder / "xorg.log")]
         monitors = [(0, 0, w, h), (0, h, w, h)]
     else:

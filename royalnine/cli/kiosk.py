@@ -396,6 +396,9 @@ class Heartbeat:
                 "last_error": book.last_error or crash,
                 "last_restart": dict(stats.last_restart),
                 "statistics_save_errors": book.save_errors,
-                "totals": {**stats.counters, **{f"matches_{k}": v for k, v in stats.matches.items()}},
+                "totals": {
+                    **stats.counters,
+                    **{f"matches_{k}": v for k, v in stats.matches.items()},
+                },
             },
         )

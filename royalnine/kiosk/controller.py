@@ -34,11 +34,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from petitcom_shim import Button, Machine
+from royalnine.app import SOUNDS, App, InputFrame, Scene
 from royalnine.core.match import MatchOutcome
 from royalnine.core.record import MetaValue
-from royalnine.app import SOUNDS, App, InputFrame, Scene
 from royalnine.kiosk.config import KioskConfig
-from royalnine.kiosk.pin import PinLock
 from royalnine.kiosk.operator import (
     OPERATOR_SCENES,
     VOLUMES,
@@ -47,6 +46,7 @@ from royalnine.kiosk.operator import (
     PinScene,
     save_prefs,
 )
+from royalnine.kiosk.pin import PinLock
 from royalnine.kiosk.scenes import AttractScene, KioskTitleScene, clear_overlay, draw_countdown
 from royalnine.kiosk.stats import StatsBook
 from royalnine.kiosk.texts import kt

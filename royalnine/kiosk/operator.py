@@ -19,22 +19,19 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import ClassVar, Protocol, cast
 
 from royalnine import art
 from royalnine.app import App, InputFrame, Scene
 from royalnine.core.files import UnreadableFile, load_json, write_atomic
 from royalnine.kiosk.config import MAX_PIN_DIGITS
-from royalnine.kiosk.pin import new_pin_problem
-from royalnine.kiosk.stats import day_of
+from royalnine.kiosk.pin import PinLock, new_pin_problem
+from royalnine.kiosk.stats import StatsBook, day_of
 from royalnine.kiosk.texts import kt
 from royalnine.screens import draw
 from royalnine.screens.layout import BOTTOM, TOP, Rect
 from royalnine.screens.menu import Menu, MenuItem, column, row
 from royalnine.storage import DIFFICULTIES, LANGS
-
-if TYPE_CHECKING:
-    from royalnine.kiosk.controller import KioskApp
 
 log = logging.getLogger("royalnine.kiosk")
 PREFS_FILE = "kiosk-operator.json"
@@ -115,11 +112,37 @@ def save_prefs(home: Path, prefs: OperatorPrefs) -> None:
     write_atomic(home / PREFS_FILE, json.dumps(dataclasses.asdict(prefs.validated())) + "\n")
 
 
-def _kiosk(app: App) -> KioskApp:
-    from royalnine.kiosk.controller import KioskApp
+class OperatorHost(Protocol):
+    """What the operator screens use of the kiosk.
 
-    assert isinstance(app, KioskApp), "the operator screens run only in a kiosk"
-    return app
+    :class:`royalnine.kiosk.controller.KioskApp` provides it. A protocol, so that
+    this module needs nothing from the controller, which imports this one.
+    """
+
+    RESTART_CODE: ClassVar[int]
+    EXIT_CODE: ClassVar[int]
+    book: StatsBook
+    prefs: OperatorPrefs
+    pin: PinLock
+    clock: Callable[[], float]
+    operator_notices: list[str]
+
+    def apply_prefs(self) -> None:
+        """Use the operator's choices now and keep them."""
+
+    def pin_ok(self, typed: str) -> bool:
+        """Whether ``typed`` is the operator PIN."""
+
+    def reset_stats(self) -> None:
+        """Start the statistics afresh."""
+
+    def request_stop(self, reason: str, code: int = 0) -> None:
+        """End the run after this frame."""
+
+
+def _kiosk(app: App) -> OperatorHost:
+    assert hasattr(app, "book") and hasattr(app, "pin"), "the operator screens run only in a kiosk"
+    return cast(OperatorHost, app)
 
 
 class PinScene:

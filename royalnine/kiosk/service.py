@@ -91,9 +91,9 @@ class Notifier:
 
     def tick(self, now: float) -> None:
         """Called every frame: a watchdog ping when one is due."""
-        if self.interval is not None and now - self._last_ping >= self.interval:
-            if self.send("WATCHDOG=1"):
-                self._last_ping = now
+        due = self.interval is not None and now - self._last_ping >= self.interval
+        if due and self.send("WATCHDOG=1"):
+            self._last_ping = now
 
     def stopping(self, status: str) -> None:
         """The kiosk is stopping on purpose."""

@@ -387,14 +387,15 @@ class StatsBook:
         archive = self.path.with_name(
             f"{self.path.name}.reset-{time.strftime('%Y%m%d-%H%M%S', time.gmtime(self.clock()))}"
         )
+        kept: Path | None = archive
         try:
             write_atomic(archive, json.dumps(self.stats.to_doc(), indent=1) + "\n")
         except OSError as exc:
             log.warning("statistics reset, but the old ones could not be kept: %s", exc.strerror)
-            archive = None
+            kept = None
         self.stats = KioskStats()
         self.begin_run(reset=True)
-        return archive
+        return kept
 
     # -- saving --
 
