@@ -547,7 +547,7 @@ def test_kiosk_texts_fit_the_screen_width() -> None:
 
     for key in TEXTS:
         for lang in ("en", "ja"):
-            text = kt(key, lang).format(seconds=int(MAX_LOCK))
+            text = kt(key, lang).format(seconds=int(MAX_LOCK), hours="22:00-02:30")
             assert len(text) <= 32, (key, lang, text)
 
 
@@ -650,3 +650,48 @@ def test_the_kiosk_package_has_no_import_circles() -> None:
     }
     assert "royalnine.kiosk.operator" in kiosk["royalnine.kiosk.controller"]
     assert find_cycles(kiosk) == []
+
+
+def test_opening_hours_black_out_the_kiosk_and_open_it_again(
+    tmp_path: Path, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time as time_module
+
+    from royalnine.kiosk.config import parse_hours
+    from royalnine.kiosk.scenes import ClosedScene
+
+    monkeypatch.setattr(time_module, "localtime", time_module.gmtime)  # hours in UTC here
+    assert parse_hours("09:00-18:00") == (540, 1080) and parse_hours("22:00-02:30") == (1320, 150)
+    for bad in ("9-18", "09:00", "25:00-26:00", "09:00-09:00", "09:60-10:00"):
+        assert parse_hours(bad) is None, bad
+    clock.t = 1_763_800_000.0 - 1_763_800_000.0 % 86400 + 8 * 3600 + 59 * 60  # 08:59 UTC
+    home = tmp_path
+    home.mkdir(exist_ok=True)
+    PinLock(home, clock).set_pin(PIN)
+    cfg = ShimConfig(ignore_close=True, hot_keys=False)
+    m = Machine(headless=True, realtime=False, config=cfg, audio=False)
+    config = KioskConfig(hours="09:00-18:00")
+    app = new_kiosk(m, KioskStorage(home), config, clock=clock, seed=5)
+    step(app, clock, 5)
+    assert isinstance(app.scene, ClosedScene)
+    tap(app, clock, 128, 96)  # a touch shows the hours, and changes nothing else
+    assert isinstance(app.scene, ClosedScene) and app.scene.note_left > 0
+    assert "Open 09:00-18:00" in screen_text(app, 1)
+    assert app.book.stats.counters["sessions"] == 0
+    clock.t += 61
+    step(app, clock, 70)
+    assert isinstance(app.scene, AttractScene)  # 09:00: open
+    clock.t += 9 * 3600
+    step(app, clock, 70)
+    assert isinstance(app.scene, ClosedScene)  # 18:00: closed again
+
+
+def test_the_call_to_play_moves_between_attract_matches() -> None:
+    from royalnine.kiosk.scenes import DRIFT
+
+    scene = AttractScene()
+    places = set()
+    for n in range(len(DRIFT)):
+        scene.matches = n
+        places.add(scene.drift())
+    assert len(places) == len(DRIFT) and all(abs(dx) <= 4 and 0 <= dy <= 4 for dx, dy in places)

@@ -47,6 +47,7 @@ def env() -> dict[str, str]:
         ("pin = 1234", "pin"),
         ('pin = "12ab"', "pin"),
         ('attract_level = "godlike"', "attract_level"),
+        ('hours = "9-18"', "hours"),
         ("colour = 3", "unknown setting"),
     ],
 )

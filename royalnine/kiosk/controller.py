@@ -47,7 +47,13 @@ from royalnine.kiosk.operator import (
     save_prefs,
 )
 from royalnine.kiosk.pin import PinLock
-from royalnine.kiosk.scenes import AttractScene, KioskTitleScene, clear_overlay, draw_countdown
+from royalnine.kiosk.scenes import (
+    AttractScene,
+    ClosedScene,
+    KioskTitleScene,
+    clear_overlay,
+    draw_countdown,
+)
 from royalnine.kiosk.stats import StatsBook
 from royalnine.kiosk.texts import kt
 from royalnine.screens.exchange import ExchangeScene
@@ -174,6 +180,7 @@ class KioskApp(App):
         self.book = book
         self.pin = PinLock(storage.home, clock, config.pin)
         self.touch_starts = m.input.touch_starts
+        self.hours_checked = float("-inf")
         self.prefs = prefs
         self.clock = clock
         now = clock()
@@ -330,8 +337,21 @@ class KioskApp(App):
             self.scene, (MatchResultScene, *OPERATOR_SCENES)
         )
 
+    def _check_hours(self, now: float) -> None:
+        """Opening hours: close from the attract loop, open into it (once a second)."""
+        if not self.kcfg.hours or now - self.hours_checked < 1.0:
+            return
+        self.hours_checked = now
+        is_open = self.kcfg.is_open(now)
+        if not is_open and isinstance(self.scene, AttractScene):
+            log.info("closing: outside the opening hours %s", self.kcfg.hours)
+            self.switch(ClosedScene(self.kcfg.hours))
+        elif is_open and isinstance(self.scene, ClosedScene):
+            log.info("opening: the opening hours %s began", self.kcfg.hours)
+            self.to_attract()
+
     def _check_idle(self, now: float) -> None:
-        if isinstance(self.scene, AttractScene):
+        if isinstance(self.scene, AttractScene | ClosedScene):
             return
         idle = now - self.last_input
         if self._mid_match():
@@ -411,6 +431,7 @@ class KioskApp(App):
                 if was_attract:
                     self.swallow = True
             self._check_idle(now)
+            self._check_hours(now)
         if now - self.last_flush >= FLUSH_EVERY:
             self.last_flush = now
             self.book.flush()

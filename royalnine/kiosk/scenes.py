@@ -21,6 +21,7 @@ from royalnine import art
 from royalnine.app import App, InputFrame, Scene
 from royalnine.core import Match, MatchConfig
 from royalnine.kiosk.texts import kt
+from royalnine.screens import draw
 from royalnine.screens.autoplay import AutoPlayer
 from royalnine.screens.layout import BOTTOM, TOP
 from royalnine.screens.match import MatchScene
@@ -124,6 +125,10 @@ class _PacedPlayer(AutoPlayer):
         return inp
 
 
+DRIFT = ((0, 0), (2, 1), (4, 2), (2, 3), (0, 4), (-2, 3), (-4, 2), (-2, 1))
+"""(dx, dy) pixel offsets of the attract loop's call to play, one per attract match."""
+
+
 class AttractScene:
     """A CPU-vs-CPU match at a watchable pace, rules in pictures between rounds, blinking call."""
 
@@ -166,12 +171,18 @@ class AttractScene:
         if not on:
             return
         en, ja = kt("touch_to_play", "en"), kt("touch_to_play", "ja")
-        grp_panel(app, BOTTOM, 8, 64, 240, 64)
-        grp_text(app, BOTTOM, centred_x(en, 2), 72, en, art.TEXT_YELLOW, 2)
-        grp_text(app, BOTTOM, centred_x(ja, 2), 100, ja, art.TEXT_WHITE, 2)
+        dx, dy = self.drift()
+        grp_panel(app, BOTTOM, 8 + dx, 64 + dy, 240, 64)
+        grp_text(app, BOTTOM, centred_x(en, 2) + dx, 72 + dy, en, art.TEXT_YELLOW, 2)
+        grp_text(app, BOTTOM, centred_x(ja, 2) + dx, 100 + dy, ja, art.TEXT_WHITE, 2)
         both = f"{en} / {ja}"
-        grp_panel(app, TOP, 16, 172, 224, 16)
-        grp_text(app, TOP, centred_x(both), 176, both, art.TEXT_WHITE)
+        grp_panel(app, TOP, 16 + dx, 172 + dy // 2, 224, 16)
+        grp_text(app, TOP, centred_x(both) + dx, 176 + dy // 2, both, art.TEXT_WHITE)
+
+    def drift(self) -> tuple[int, int]:
+        """Where the call to play sits now: it moves a few pixels with every attract match,
+        so a screen left on for months does not burn the same panel in."""
+        return DRIFT[self.matches % len(DRIFT)]
 
     def start_rules(self, app: App) -> None:
         """Show the next page of the rules in pictures for a few seconds."""
@@ -224,3 +235,43 @@ class KioskTitleScene(TitleScene):
             ("local", app.t("menu_local")),
             ("rules", app.t("menu_rules")),
         ]
+
+
+CLOSED_NOTE_FRAMES = 5 * 60
+"""How long a touch outside opening hours shows when the kiosk opens."""
+
+
+class ClosedScene:
+    """Outside opening hours: both screens black (nothing changes, so nothing is drawn).
+
+    A touch shows "CLOSED" and the hours for a few seconds, then black again.
+    """
+
+    def __init__(self, hours: str) -> None:
+        self.hours = hours
+        self.note_left = 0
+
+    def enter(self, app: App) -> None:
+        """Both screens black."""
+        app.demo = False
+        for screen in (TOP, BOTTOM):
+            draw.reset_screen(app.m, screen, felt=False)
+        clear_overlay(app)
+        if self.note_left:
+            for screen, row in ((TOP, 10), (BOTTOM, 10)):
+                draw.centred(app.m, screen, row, kt("closed", app.lang), art.TEXT_YELLOW)
+                text = kt("opening_hours", app.lang).format(hours=self.hours)
+                draw.centred(app.m, screen, row + 2, text, art.TEXT_GREY)
+
+    def frame(self, app: App, inp: InputFrame) -> Scene | None:
+        """A touch or key shows the note; it goes again after a few seconds."""
+        if inp.touch_down is not None or inp.keys:
+            fresh = self.note_left == 0
+            self.note_left = CLOSED_NOTE_FRAMES
+            if fresh:
+                self.enter(app)
+        elif self.note_left:
+            self.note_left -= 1
+            if not self.note_left:
+                self.enter(app)
+        return None

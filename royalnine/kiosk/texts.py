@@ -9,6 +9,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "touch_ready": {"en": "Tap when ready", "ja": "タッチで スタート"},
     "touch_next": {"en": "TAP: next", "ja": "タッチ: つぎへ"},
     "not_saved": {"en": "Kiosk matches are not kept.", "ja": "しあいは のこりません"},
+    "closed": {"en": "CLOSED", "ja": "しまっています"},
+    "opening_hours": {"en": "Open {hours}", "ja": "{hours} に あいています"},
     "pin_title": {"en": "OPERATOR PIN", "ja": "OPERATOR PIN"},
     "pin_wrong": {"en": "WRONG PIN", "ja": "WRONG PIN"},
     "pin_new": {"en": "SET AN OPERATOR PIN", "ja": "SET AN OPERATOR PIN"},
