@@ -19,6 +19,7 @@ import numpy.typing as npt
 import pygame
 
 from petitcom_shim import charset, font, ptcres
+from petitcom_shim.savearea import SaveArea
 from petitcom_shim.bgm import Bgm, parse_play_args
 from petitcom_shim.clipboard import Clipboard, MemoryClipboard, SystemClipboard
 from petitcom_shim.config import ShimConfig
@@ -92,6 +93,8 @@ class Machine:
             smoothly to the largest size that keeps the aspect, instead of the largest
             whole-number scale (pixel-exact, the default).
         icon: Window icon, a surface (32x32 or 64x64 suit most desktops) or an image file.
+        files: The save area folder (LOAD/SAVE/EXEC/DELETE/RENAME/FILES of a program),
+            kept as :attr:`files`; None for a machine without one.
     """
 
     def __init__(
@@ -110,6 +113,7 @@ class Machine:
         select_break: bool = False,
         fit: bool = False,
         icon: pygame.Surface | str | Path | None = None,
+        files: str | Path | None = None,
     ) -> None:
         self.headless = headless
         self.select_break = select_break
@@ -156,6 +160,8 @@ class Machine:
         self._xor = False
         #: The panel PNLTYPE last chose; "OFF" (what the shim always shows) until then.
         self.panel = "OFF"
+        self.files = None if files is None else SaveArea(files)
+        """The save area (a folder of .PTC files found by header name and type), or None."""
 
     # -- frame loop ------------------------------------------------------------
     def vsync(self, n: int = 1) -> None:
