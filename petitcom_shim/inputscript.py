@@ -38,6 +38,7 @@ __all__ = ["Event", "ScriptError", "ScriptFeeder", "parse_script", "read_script"
 #: The largest script read (a million events is far more than any test needs).
 MAX_SCRIPT_BYTES = 16 * 1024 * 1024
 _ALL_BUTTONS = (1 << len(Button)) - 1
+_K_HEAD = re.compile(r"\s*\d+\s+[Kk] ")
 _ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|r|\\)")
 
 
@@ -114,9 +115,10 @@ def _event(line: str) -> Event | None:
     frame, kind = int(parts[0]), parts[1].upper()
     rest = parts[2] if len(parts) == 3 else ""
     if kind == "K":
-        # The text is everything after "K " (spaces kept), so split the raw line.
-        text = line.lstrip().split(None, 2)[2] if len(parts) == 3 else ""
-        return Event(frame, "K", _keys(text.rstrip("\r\n")))
+        # The text is everything after "K" and one space, other spaces kept.
+        head = _K_HEAD.match(line)
+        text = line[head.end() :] if head is not None else ""
+        return Event(frame, "K", _keys(text))
     args = rest.split("#", 1)[0].split()
     if kind == "B":
         if len(args) != 1:
