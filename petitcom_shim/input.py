@@ -46,6 +46,8 @@ _CURSOR: Final = ("cursor",)
 #: Clipboard shortcuts reported by Input.edit_keys, by key with Ctrl (Cmd on macOS).
 EDIT_KEYS: Final = ("copy", "paste")
 _EDIT_KEY_CODES: Final = {pygame.K_c: "copy", pygame.K_v: "paste"}
+#: Keys SDL sends no text for that type a code on PTC's keyboard: Enter and BS.
+_TYPED_KEYS: Final = {pygame.K_RETURN: 0x0D, pygame.K_KP_ENTER: 0x0D, pygame.K_BACKSPACE: 0x08}
 
 
 def _clamp(value: int, low: int, high: int) -> int:
@@ -336,6 +338,8 @@ class Input:
         if key == self._toggle_key:
             self.toggle_cursor()
             return
+        if key in _TYPED_KEYS:  # keys that type no text but a PTC code (INKEY$ CHR$(13), CHR$(8))
+            self._typed.append(_TYPED_KEYS[key])
         mask = self._key_map.get(key)
         if mask:
             self._set_source(("key", key), int(mask))

@@ -81,3 +81,16 @@ def test_events_apply_from_their_frame(machine: Machine) -> None:
     assert [machine.inkey() for _ in range(4)] == ["H", "I", "\n", ""]
     machine.vsync()
     assert machine.tchst == 0
+
+
+def test_enter_and_backspace_type_their_ptc_codes(machine: Machine) -> None:
+    """SDL sends no text for Enter and Backspace; PTC's keyboard types CHR$(13) and CHR$(8)."""
+    import pygame
+
+    from petitcom_shim import charset
+
+    for key in (pygame.K_a, pygame.K_RETURN, pygame.K_BACKSPACE, pygame.K_KP_ENTER):
+        machine.input.key_down(key)
+        machine.input.key_up(key)
+    typed = [machine.inkey() for _ in range(4)]
+    assert [charset.to_ptc(c) for c in typed if c] == [b"\r", b"\x08", b"\r"]

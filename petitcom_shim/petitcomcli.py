@@ -1,0 +1,300 @@
+"""The ``petitcom`` command: run Petit Computer programs, list and pack them, DIRECT mode.
+
+The command line sits above both ``Machine`` and the ``basic`` interpreter, so
+neither imports it. Its contract is exact (issue 14; other tools rely on it)::
+
+    petitcom run PROGRAM [--headless] [--frames N] [--input FILE] [--seed N]
+                         [--files DIR] [--resources DIR] [--speed dsi|max]
+                         [--console FILE] [--screenshot FILE] [--json]
+    petitcom list FILE.PTC
+    petitcom pack SOURCE.txt -o NAME.PTC
+    petitcom                      DIRECT mode in a window
+
+Exit status: 0 the program ended or was stopped (``--frames``), 1 it stopped
+with an error, 2 bad usage or a file that cannot be read -- always with one
+line on stderr, never a traceback. ``--json`` prints one line at exit::
+
+    {"status": "ended"|"stopped"|"error", "frames": N, "error": "<PTC's message>"|null, "line": N|null}
+
+``--console`` writes the upper console's 24 lines of 32 characters, a line
+``#LOWER``, then the lower console's 24 lines (see :func:`console_text`).
+Output files (``--console``, ``--screenshot``, ``pack -o``) are written
+atomically and never replace anything but a regular file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from petitcom_shim import files, ptcfile
+from petitcom_shim.basic import Interpreter, RunResult
+from petitcom_shim.basic import direct, fileverbs, progfile
+from petitcom_shim.config import ShimConfig
+from petitcom_shim.inputscript import ScriptError, ScriptFeeder, read_script
+from petitcom_shim.machine import Machine
+from petitcom_shim.qrcli import int_range
+
+__all__ = ["console_text", "main"]
+
+PROG = "petitcom"
+#: The most frames ``--frames`` takes: about 97 days of handheld time.
+MAX_FRAMES = 500_000_000
+
+
+class UsageError(Exception):
+    """Bad usage or an unreadable file: one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (no usage block) and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=PROG,
+        description="Run Petit Computer (SmileBASIC v2) programs. Without a command: DIRECT mode.",
+    )
+    commands = parser.add_subparsers(dest="command", parser_class=_Parser)
+    run = commands.add_parser("run", help="run a program (.PTC, raw PRG, QR set or UTF-8 text)")
+    run.add_argument("program", type=Path, metavar="PROGRAM")
+    run.add_argument("--headless", action="store_true", help="no window")
+    run.add_argument(
+        "--frames", type=int_range(0, MAX_FRAMES), metavar="N", help="stop after N frames"
+    )
+    run.add_argument("--input", type=Path, metavar="FILE", help="scripted input, one event a line")
+    run.add_argument("--seed", type=int_range(0, 2**31 - 1), metavar="N", help="RND's seed")
+    _add_area_options(run)
+    run.add_argument(
+        "--speed",
+        choices=("dsi", "max"),
+        default="max",
+        help="max: as fast as VSYNC/WAIT allow (default); dsi: the handheld's pace",
+    )
+    run.add_argument("--console", type=Path, metavar="FILE", help="write both consoles as text")
+    run.add_argument("--screenshot", type=Path, metavar="FILE", help="write both screens as PNG")
+    run.add_argument("--json", action="store_true", help="print the outcome as one JSON line")
+    listing = commands.add_parser("list", help="print a program's source as UTF-8")
+    listing.add_argument("file", type=Path, metavar="FILE.PTC")
+    pack = commands.add_parser("pack", help="write UTF-8 source as a PRG file a DSi loads")
+    pack.add_argument("source", type=Path, metavar="SOURCE.txt")
+    pack.add_argument("-o", "--output", type=Path, required=True, metavar="NAME.PTC")
+    direct_mode = commands.add_parser("direct", help="DIRECT mode in a window (the default)")
+    _add_area_options(direct_mode)
+    return parser
+
+
+def _add_area_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--files", type=Path, metavar="DIR", help="save area (default: the program's folder)"
+    )
+    parser.add_argument(
+        "--resources", type=Path, metavar="DIR", help="CHR/COL files extracted from your own PTC"
+    )
+
+
+# ------------------------------------------------------------------ console text
+
+
+def _cell_char(code: int) -> str:
+    if 0x20 <= code <= 0x7E:
+        return chr(code)
+    if code == 0:
+        return " "
+    if 0xA1 <= code <= 0xDF:
+        return chr(0xFF61 + code - 0xA1)
+    return "\u25a1"
+
+
+_CELL_CHARS = "".join(_cell_char(c) for c in range(256))
+
+
+def console_text(machine: Machine) -> str:
+    """Both consoles as ``--console`` writes them: 24 lines of 32, ``#LOWER``, 24 lines.
+
+    0x20-0x7E are ASCII, 0x00 a space, 0xA1-0xDF half-width katakana and any
+    other code U+25A1; trailing spaces are kept; every line ends with LF.
+    """
+    lines: list[str] = []
+    for screen in (0, 1):
+        if screen:
+            lines.append("#LOWER")
+        for row in machine.screens[screen].console.codes:
+            lines.append("".join(_CELL_CHARS[c] for c in row.tolist()))
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------ outputs
+
+
+def _check_output(path: Path) -> None:
+    try:
+        files.check_output(path)
+    except OSError as err:
+        raise UsageError(f"{path}: {err}; not replacing it") from None
+    if not path.parent.is_dir():
+        raise UsageError(f"{path}: the folder {path.parent} does not exist")
+
+
+def _write_output(path: Path, write: Callable[[Path], None]) -> None:
+    """Write through a temporary file next to ``path`` (same suffix) and rename it over."""
+    _check_output(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix, dir=path.parent)
+    os.close(fd)
+    try:
+        write(Path(tmp))
+        os.replace(tmp, path)
+    except BaseException as err:
+        Path(tmp).unlink(missing_ok=True)
+        if isinstance(err, OSError):
+            raise UsageError(f"{path}: cannot write it ({err.strerror or err})") from None
+        raise
+
+
+# ------------------------------------------------------------------ run
+
+
+def _config() -> ShimConfig:
+    """Key bindings for PTC programs: Enter and Backspace type, so they are no buttons."""
+    config = ShimConfig()
+    config.keys = {k: v for k, v in config.keys.items() if k not in fileverbs.TYPING_KEYS}
+    return config
+
+
+def make_machine(
+    *, headless: bool, files_dir: Path, resources: Path | None, title: str
+) -> Machine:
+    """A Machine for the command: its save area, the user's resources if this shim takes them."""
+    extra: dict[str, Any] = {}
+    if resources is not None:
+        if not resources.is_dir():
+            raise UsageError(f"--resources {resources}: not a folder")
+        if "resources" in inspect.signature(Machine).parameters:
+            extra["resources"] = resources
+    return Machine(headless=headless, files=files_dir, title=title, config=_config(), **extra)
+
+
+def _outcome(result: RunResult) -> dict[str, object]:
+    return {
+        "status": result.status,
+        "frames": result.frames,
+        "error": result.error if result.status == "error" else None,
+        "line": result.line if result.status == "error" else None,
+    }
+
+
+def _run(args: argparse.Namespace) -> int:
+    program = _read_program(args.program)
+    events = []
+    if args.input is not None:
+        try:
+            events = read_script(args.input)
+        except ScriptError as err:
+            raise UsageError(str(err)) from None
+    for out in (args.console, args.screenshot):
+        if out is not None:
+            _check_output(out)
+    files_dir = args.files if args.files is not None else args.program.resolve().parent
+    if args.files is not None and not args.files.is_dir():
+        raise UsageError(f"--files {args.files}: not a folder")
+    machine = make_machine(
+        headless=args.headless,
+        files_dir=files_dir,
+        resources=args.resources,
+        title=f"petitcom - {program.name}",
+    )
+    try:
+        it = Interpreter(machine, speed=args.speed, seed=args.seed)
+        fileverbs.start_program(it, program.name, program.text)
+        if events:
+            ScriptFeeder(events).attach(machine)
+        result = it.run(max_frames=args.frames)
+        if not args.headless and args.frames is None and machine.running:
+            direct.after_run(it, result)
+        if args.console is not None:
+            text = console_text(machine)
+            _write_output(args.console, lambda p: p.write_text(text, encoding="utf-8"))
+        if args.screenshot is not None:
+            _write_output(args.screenshot, lambda p: machine.screenshot(p))
+    finally:
+        machine.close()
+    if args.json:
+        print(json.dumps(_outcome(result)), flush=True)
+    elif result.status == "error":
+        print(f"{PROG}: {result.error} (line {result.line})", file=sys.stderr)
+    return 1 if result.status == "error" else 0
+
+
+def _read_program(path: Path) -> progfile.Program:
+    try:
+        return progfile.read_program(path)
+    except progfile.ProgramError as err:
+        raise UsageError(str(err)) from None
+
+
+# ------------------------------------------------------------------ list, pack, direct
+
+
+def _list(args: argparse.Namespace) -> int:
+    program = _read_program(args.file)
+    sys.stdout.write(progfile.source_text(program.text))
+    sys.stdout.flush()
+    return 0
+
+
+def _pack(args: argparse.Namespace) -> int:
+    program = _read_program(args.source)
+    name = progfile.name_from(args.output)
+    file = ptcfile.PtcFile.of(name, "PRG", ptcfile.prg_payload(program.text))
+    _write_output(args.output, lambda p: p.write_bytes(file.to_bytes()))
+    print(f"{args.output}: PRG file {name}, {len(program.text)} bytes of program", flush=True)
+    return 0
+
+
+def _direct(args: argparse.Namespace) -> int:
+    files_dir = args.files if args.files is not None else Path.cwd()
+    if not files_dir.is_dir():
+        raise UsageError(f"--files {files_dir}: not a folder")
+    machine = make_machine(
+        headless=False, files_dir=files_dir, resources=args.resources, title="petitcom"
+    )
+    try:
+        direct.run(Interpreter(machine))
+    finally:
+        machine.close()
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``petitcom`` command line.
+
+    Args:
+        argv: Arguments without the program name; None = ``sys.argv[1:]``.
+
+    Returns:
+        0 ended or stopped, 1 a program error, 2 bad usage or an unreadable file.
+    """
+    args = _parser().parse_args(argv)
+    command = args.command or "direct"
+    if args.command is None:
+        args.files = args.resources = None
+    handlers = {"run": _run, "list": _list, "pack": _pack, "direct": _direct}
+    try:
+        return handlers[command](args)
+    except UsageError as err:
+        print(f"{PROG}: {err}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
