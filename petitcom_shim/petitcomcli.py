@@ -45,6 +45,8 @@ from petitcom_shim.qrcli import int_range
 __all__ = ["console_text", "main"]
 
 PROG = "petitcom"
+#: Keys that type (CHR$(13), CHR$(8)) and so are no DS buttons under this command.
+_TYPING_KEYS = ("return", "enter", "backspace")
 #: The most frames ``--frames`` takes: about 97 days of handheld time.
 MAX_FRAMES = 500_000_000
 
@@ -167,7 +169,7 @@ def _write_output(path: Path, write: Callable[[Path], None]) -> None:
 def _config() -> ShimConfig:
     """Key bindings for PTC programs: Enter and Backspace type, so they are no buttons."""
     config = ShimConfig()
-    config.keys = {k: v for k, v in config.keys.items() if k not in fileverbs.TYPING_KEYS}
+    config.keys = {k: v for k, v in config.keys.items() if k not in _TYPING_KEYS}
     return config
 
 

@@ -1,0 +1,110 @@
+"""DIRECT mode: PTC's prompt, where a person types statements and RUN, LIST, NEW, CONT ...
+
+``petitcom`` alone opens a window in DIRECT mode, as Petit Computer starts; a
+program run in a window falls back to it when it ends, as on PTC. The console
+shows ``OK``; what is typed (the real keyboard, through INKEY$'s queue) is
+echoed at the cursor; Enter runs the line:
+
+* ``RUN`` runs the program in memory, ``CONT`` continues a stopped one (START
+  or Esc breaks a running program, as START/SELECT do on PTC);
+* ``LIST`` prints the program on the console (PTC's LIST opens the editor,
+  which this shim does not have);
+* ``NEW`` forgets the program;
+* anything else is run as a direct statement by ``Interpreter.direct``: PRINT,
+  LOAD "PRG:NAME", SAVE, FILES, EXEC, assignments ...
+
+Errors are shown as PTC shows them, then ``OK`` again. Closing the window ends
+DIRECT mode.
+"""
+
+from __future__ import annotations
+
+from petitcom_shim import charset
+from petitcom_shim.basic import Interpreter, RunResult
+
+__all__ = ["after_run", "run"]
+
+BANNER = ("SmileBASIC v2 (petitcom_shim)", "")
+PROMPT = "OK"
+ENTER = 0x0D
+BACKSPACE = 0x08
+#: The longest line the prompt takes (PTC's line editor holds 100 characters).
+MAX_LINE = 100
+_COMMANDS = ("RUN", "LIST", "NEW", "CONT")
+
+
+def _show_result(it: Interpreter, result: RunResult) -> None:
+    """After a run: PTC's error line (the runtime may have printed it already) and OK."""
+    m = it.machine
+    if m.csrx:
+        m.print("")
+    m.print(PROMPT)
+
+
+def _list(it: Interpreter) -> None:
+    m = it.machine
+    for line in charset.from_ptc(it.source).split("\n"):
+        if m.csrx:
+            m.print("")
+        m.print(line[:MAX_LINE])
+
+
+def execute(it: Interpreter, line: bytes) -> None:
+    """Run one typed line: a DIRECT command or a statement."""
+    word = line.strip().upper()
+    if word == b"RUN":
+        _show_result(it, it.run())
+    elif word == b"CONT":
+        _show_result(it, it.cont())
+    elif word == b"NEW":
+        it.new()
+        it.machine.print(PROMPT)
+    elif word == b"LIST":
+        _list(it)
+        it.machine.print(PROMPT)
+    elif word:
+        _show_result(it, it.direct(line))
+
+
+def _typed(it: Interpreter) -> list[int]:
+    codes: list[int] = []
+    while key := it.machine.inkey():
+        codes += charset.to_ptc(key, errors="replace")
+    return codes
+
+
+def prompt_loop(it: Interpreter) -> None:
+    """Read lines at the prompt until the window is closed."""
+    m = it.machine
+    line = bytearray()
+    while m.running:
+        m.vsync(1)
+        for code in _typed(it):
+            if code == ENTER:
+                m.print("")
+                execute(it, bytes(line))
+                line.clear()
+            elif code == BACKSPACE:
+                if line and m.csrx:
+                    line.pop()
+                    x, y = m.csrx - 1, m.csry
+                    m.locate(x, y)
+                    m.print(" ", end="")
+                    m.locate(x, y)
+            elif len(line) < MAX_LINE:
+                line.append(code)
+                m.print(charset.from_ptc(bytes((code,))), end="")
+
+
+def run(it: Interpreter) -> None:
+    """DIRECT mode from a fresh start: the banner, OK, then the prompt."""
+    for text in BANNER:
+        it.machine.print(text)
+    it.machine.print(PROMPT)
+    prompt_loop(it)
+
+
+def after_run(it: Interpreter, result: RunResult) -> None:
+    """DIRECT mode after ``petitcom run`` in a window: OK under the program's output."""
+    _show_result(it, result)
+    prompt_loop(it)
