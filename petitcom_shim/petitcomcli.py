@@ -14,8 +14,10 @@ Exit status: 0 the program ended or was stopped (``--frames``), 1 it stopped
 with an error, 2 bad usage or a file that cannot be read -- always with one
 line on stderr, never a traceback. ``--json`` prints one line at exit::
 
-    {"status": "ended"|"stopped"|"error", "frames": N, "error": "<PTC's message>"|null, "line": N|null}
+    {"status": "ended"|"stopped"|"error", "frames": N,
+     "error": "<PTC's message>"|null, "line": N|null}
 
+(on one line).
 ``--console`` writes the upper console's 24 lines of 32 characters, a line
 ``#LOWER``, then the lower console's 24 lines (see :func:`console_text`).
 Output files (``--console``, ``--screenshot``, ``pack -o``) are written
@@ -35,8 +37,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from petitcom_shim import files, ptcfile
-from petitcom_shim.basic import Interpreter, RunResult
-from petitcom_shim.basic import direct, fileverbs, progfile
+from petitcom_shim.basic import Interpreter, RunResult, direct, kw_files, progfile
 from petitcom_shim.config import ShimConfig
 from petitcom_shim.inputscript import ScriptError, ScriptFeeder, read_script
 from petitcom_shim.machine import Machine
@@ -148,7 +149,7 @@ def _check_output(path: Path) -> None:
         raise UsageError(f"{path}: the folder {path.parent} does not exist")
 
 
-def _write_output(path: Path, write: Callable[[Path], None]) -> None:
+def _write_output(path: Path, write: Callable[[Path], object]) -> None:
     """Write through a temporary file next to ``path`` (same suffix) and rename it over."""
     _check_output(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix, dir=path.parent)
@@ -173,9 +174,7 @@ def _config() -> ShimConfig:
     return config
 
 
-def make_machine(
-    *, headless: bool, files_dir: Path, resources: Path | None, title: str
-) -> Machine:
+def make_machine(*, headless: bool, files_dir: Path, resources: Path | None, title: str) -> Machine:
     """A Machine for the command: its save area, the user's resources if this shim takes them."""
     extra: dict[str, Any] = {}
     if resources is not None:
@@ -217,7 +216,7 @@ def _run(args: argparse.Namespace) -> int:
     )
     try:
         it = Interpreter(machine, speed=args.speed, seed=args.seed)
-        fileverbs.start_program(it, program.name, program.text)
+        kw_files.set_program(it, program.name, program.text, program.package)
         if events:
             ScriptFeeder(events).attach(machine)
         result = it.run(max_frames=args.frames)

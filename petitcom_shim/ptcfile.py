@@ -30,8 +30,8 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import unicodedata
 import tempfile
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -222,9 +222,7 @@ class PtcFile:
         internal = data[HEADER_SIZE:]
         kind = _BY_TAG.get(internal[:TAG_SIZE])
         if kind is None:
-            raise PtcFileError(
-                f"{where}: not a Petit Computer file (tag {internal[:TAG_SIZE]!r})"
-            )
+            raise PtcFileError(f"{where}: not a Petit Computer file (tag {internal[:TAG_SIZE]!r})")
         if type_id not in (0, kind.type_id):
             raise PtcFileError(
                 f"{where}: header type id {type_id} is neither 0 nor {kind.name}'s "
@@ -357,7 +355,9 @@ def prg_payload(text: bytes, package: tuple[int, int] = (0, 0)) -> bytes:
         PtcFileError: the text is longer than PTC's 524288 bytes.
     """
     if len(text) > MAX_PROGRAM_BYTES:
-        raise PtcFileError(f"a program holds at most {MAX_PROGRAM_BYTES} bytes, this one {len(text)}")
+        raise PtcFileError(
+            f"a program holds at most {MAX_PROGRAM_BYTES} bytes, this one {len(text)}"
+        )
     padded = bytes(text) + b"\0" * (-len(text) % 4)
     high, low = package
     return (

@@ -60,7 +60,7 @@ BAD = {
     "another type": (lambda: PtcFile.of("P", "COL", bytes(512)).to_bytes(), "is a COL file"),
     "binary garbage": (lambda: bytes(range(256)) * 4, "byte 128 is not UTF-8"),
     "control bytes": (lambda: b"?1\r\x00\x01\x02", "line 2: control character U\\+0000"),
-    "unmappable": (lambda: "?1\n?\"中\"".encode(), "line 2, column 3: '中'"),
+    "unmappable": (lambda: '?1\n?"中"'.encode(), "line 2, column 3: '中'"),
     "damaged raw PRG": (lambda: b"PETC0300RPRG\xff\xff", "PRG data is 2 bytes, too short"),
     "raw CHR": (lambda: b"PETC0100RCHR" + bytes(8192), "internal file, not a program"),
 }

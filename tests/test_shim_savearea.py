@@ -44,7 +44,7 @@ def test_prg_payload_layout_by_hand() -> None:
 
 
 def test_mem_payload_by_hand() -> None:
-    payload = ptcfile.mem_bytes(b'A"\' \xb1\xb0\xde')
+    payload = ptcfile.mem_bytes(b"A\"' \xb1\xb0\xde")
     units = [int.from_bytes(payload[i : i + 2], "little") for i in range(0, 14, 2)]
     assert units == [0xFF21, 0x201D, 0x2019, 0x0020, 0x30A2, 0xFF70, 0x309B]
     assert payload[14:512] == bytes(498)

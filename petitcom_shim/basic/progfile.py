@@ -45,11 +45,13 @@ class Program:
         name: 1-8 of ``A-Z0-9_``: the file's internal name, else made from the host name.
         text: the program in the PTC charset, CR line ends.
         origin: "PTC", "PRG", "QR" or "TEXT".
+        package: the PRG's two package words (which resources ride along), or zeros.
     """
 
     name: str
     text: bytes
     origin: str
+    package: tuple[int, int] = (0, 0)
 
 
 def name_from(path: str | os.PathLike[str]) -> str:
@@ -95,7 +97,8 @@ def source_text(text: bytes) -> str:
 def _from_file(file: ptcfile.PtcFile, where: str, origin: str) -> Program:
     if file.kind.name != "PRG":
         raise ProgramError(f"{where}: is a {file.kind.name} file, not a program (PRG)")
-    return Program(file.name, ptcfile.prg_text(file.payload), origin)
+    payload = file.payload
+    return Program(file.name, ptcfile.prg_text(payload), origin, ptcfile.prg_package(payload))
 
 
 def read_program(path: str | os.PathLike[str]) -> Program:
@@ -113,14 +116,18 @@ def read_program(path: str | os.PathLike[str]) -> Program:
         raise ProgramError(f"{where}: no such file") from None
     except (OSError, qr.QRError, ptcfile.PtcFileError) as err:
         message = str(err)
-        raise ProgramError(message if message.startswith(where) else f"{where}: {message}") from None
+        raise ProgramError(
+            message if message.startswith(where) else f"{where}: {message}"
+        ) from None
     try:
         if data.startswith(ptcfile.MAGIC):
             return _from_file(ptcfile.PtcFile.from_bytes(data, where), where, "PTC")
         if data.startswith(b"PETC"):
             if not data.startswith(_RAW_PRG):
                 raise ProgramError(f"{where}: is a {data[9:12]!r} internal file, not a program")
-            return _from_file(ptcfile.PtcFile.from_internal(name_from(path), data, where), where, "PRG")
+            return _from_file(
+                ptcfile.PtcFile.from_internal(name_from(path), data, where), where, "PRG"
+            )
     except ptcfile.PtcFileError as err:
         raise ProgramError(str(err)) from None
     try:

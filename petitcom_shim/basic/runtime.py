@@ -67,6 +67,10 @@ class _End(Exception):
     """END, or the program ran off its last line."""
 
 
+class ExecProgram(Exception):
+    """Raised by EXEC (``kw_files``) after loading a program: run it from its first line."""
+
+
 class _Stop(Exception):
     """STOP, a break or the frame limit: CONT may resume at ``resume``."""
 
@@ -556,9 +560,7 @@ def _ptc_line(tb: types.TracebackType | None, unit: _Unit) -> tuple[int | None, 
     """The PTC line and keyword where an exception left the unit's generated code."""
     line: int | None = None
     keyword = ""
-    handlers = {
-        getattr(kw.handler, "__code__", None): kw.name for kw in unit.compiled.keywords
-    }
+    handlers = {getattr(kw.handler, "__code__", None): kw.name for kw in unit.compiled.keywords}
     inside = False
     while tb is not None:
         code = tb.tb_frame.f_code
@@ -675,7 +677,13 @@ class Interpreter:
         machine.select_break = True
         limit = sys.getrecursionlimit()
         try:
-            rt.execute(unit, pc)
+            while True:
+                try:
+                    rt.execute(unit, pc)
+                except ExecProgram:  # EXEC put another program in memory: run it
+                    unit, pc, program = self._compiled_program(), 0, True
+                    rt.clear()
+                    rt.program = unit
         except _End:
             self._can_continue = False
             return RunResult("ended", rt.frames(), None, None)
