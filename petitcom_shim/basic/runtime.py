@@ -560,7 +560,9 @@ def _ptc_line(tb: types.TracebackType | None, unit: _Unit) -> tuple[int | None, 
     """The PTC line and keyword where an exception left the unit's generated code."""
     line: int | None = None
     keyword = ""
-    handlers = {getattr(kw.handler, "__code__", None): kw.name for kw in unit.compiled.keywords}
+    handlers = {
+        getattr(kw.handler, "__code__", None): kw.name for kw in unit.compiled.keywords
+    }
     inside = False
     while tb is not None:
         code = tb.tb_frame.f_code
