@@ -20,7 +20,6 @@ import numpy.typing as npt
 import pygame
 
 from petitcom_shim import charset, font, ptcres
-from petitcom_shim.savearea import SaveArea
 from petitcom_shim.bgm import Bgm, parse_play_args
 from petitcom_shim.clipboard import Clipboard, MemoryClipboard, SystemClipboard
 from petitcom_shim.config import ShimConfig
@@ -29,6 +28,7 @@ from petitcom_shim.errors import Break, IllegalFunctionCall, OutOfRange
 from petitcom_shim.input import Button, Input
 from petitcom_shim.mml import parse as parse_mml
 from petitcom_shim.numbers import to_int
+from petitcom_shim.savearea import SaveArea
 from petitcom_shim.sound import Sound
 from petitcom_shim.video.bg import BGLayer, decode_tile, tile_word
 from petitcom_shim.video.changes import ScreenWatch
