@@ -241,7 +241,7 @@ def test_pack_writes_a_prg_a_dsi_loads_and_list_reads_it(
     raw = out_path.read_bytes()
     text = b'CLS\r?"\xf0 \xb6\xde"\r'
     # petitcom.md §8.2, written out by hand: header, type id 0, name, MD5, tag, PRG payload.
-    internal = b"PETC0300RPRG" + bytes(8) + len(text).to_bytes(4, "little") + text  # 12 bytes: no padding
+    internal = b"PETC0300RPRG" + bytes(8) + len(text).to_bytes(4, "little") + text  # no padding
     assert raw[:4] == b"PX01"
     assert raw[4:8] == len(internal).to_bytes(4, "little")
     assert raw[8:12] == bytes(4)
