@@ -153,6 +153,7 @@ class _Compiler:
         self.keywords: list[registry.Keyword] = []
         self._kw_index: dict[str, int] = {}
         self.ln = 0
+        self.depth = 0
         self.indent = 0
         self.tmp = 0
         # FOR skip targets: id of a FOR statement -> the NEXT statement that closes it
@@ -238,7 +239,8 @@ class _Compiler:
             self.stmt(s)
 
     def stmt(self, s: Stmt) -> None:
-        self.cur.cost += 10 + _nodes(s)
+        if not self.depth:  # an IF's cost already counts the statements inside it
+            self.cur.cost += 10 + _nodes(s)
         try:
             getattr(self, "s_" + s[0])(s)
         except BasicError as exc:
@@ -298,6 +300,13 @@ class _Compiler:
             self.emit("_nl()")
 
     def s_if(self, s: Stmt) -> None:
+        self.depth += 1
+        try:
+            self.if_branches(s)
+        finally:
+            self.depth -= 1
+
+    def if_branches(self, s: Stmt) -> None:
         cond, then, other = s[1], s[2], s[3]
         test = self.cond(cond)
         if not _splits(then) and not _splits(other):

@@ -12,6 +12,7 @@ the window stays responsive, MAINCNTL keeps counting, SELECT breaks) and, with
 from __future__ import annotations
 
 import random
+import re
 import sys
 import time
 import types
@@ -556,25 +557,26 @@ class _Jump(Exception):
         self.block = block
 
 
+_KW_CALL = re.compile(r"_K\[(\d+)\]")
+
+
 def _ptc_line(tb: types.TracebackType | None, unit: _Unit) -> tuple[int | None, str]:
-    """The PTC line and keyword where an exception left the unit's generated code."""
+    """The PTC line and keyword where an exception left the unit's generated code.
+
+    The generated line that was running names the keyword it calls (``_K[i]``),
+    so the keyword costs nothing to track either.
+    """
     line: int | None = None
     keyword = ""
-    handlers = {
-        getattr(kw.handler, "__code__", None): kw.name for kw in unit.compiled.keywords
-    }
-    inside = False
+    source = unit.compiled.source.splitlines()
     while tb is not None:
-        code = tb.tb_frame.f_code
-        if code.co_filename == f"<basic {unit.name}>":
+        if tb.tb_frame.f_code.co_filename == f"<basic {unit.name}>":
+            lineno = tb.tb_lineno
             pylines = unit.compiled.pylines
-            if 0 < tb.tb_lineno < len(pylines):
-                line = pylines[tb.tb_lineno]
-            inside = True
-            keyword = ""
-        elif inside and not keyword:
-            keyword = handlers.get(code, "")
-            inside = False
+            if 0 < lineno < len(pylines):
+                line = pylines[lineno]
+            found = _KW_CALL.search(source[lineno - 1]) if 0 < lineno <= len(source) else None
+            keyword = unit.compiled.keywords[int(found.group(1))].name if found else ""
         tb = tb.tb_next
     return line, keyword
 
