@@ -92,7 +92,7 @@ def test_program_error_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str
 
 
 def test_seed_makes_rnd_repeatable(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    src = program(tmp_path, "FOR I=1 TO 8:?RND(1000);\" \";:NEXT\n")
+    src = program(tmp_path, 'FOR I=1 TO 8:?RND(1000);" ";:NEXT\n')
     texts = []
     for seed in ("7", "7", "8"):
         con = tmp_path / f"c{len(texts)}.txt"
