@@ -283,8 +283,8 @@ class _Parser:
                 self.next()
             return ("dim", arrays)
         if name == "DATA":
-            start = self.peek().pos
-            self.data.extend(_data_items(self.raw[start:]))
+            begin = self.peek().pos
+            self.data.extend(_data_items(self.raw[begin:]))
             self.i = len(self.t) - 1
             return ("data",)
         if name == "READ":

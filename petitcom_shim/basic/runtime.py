@@ -667,8 +667,14 @@ class Interpreter:
             self.rt.program = unit
         return self._go(unit, 0, max_frames, program=False)
 
-    def _failed(self, err: BasicError) -> RunResult:
+    def _show(self, err: BasicError) -> None:
+        """Print an error as PTC does, on a line of its own."""
+        if self.machine.csrx:
+            self.machine.print()
         self.machine.print(err.text().encode("latin-1"))
+
+    def _failed(self, err: BasicError) -> RunResult:
+        self._show(err)
         return RunResult("error", 0, err.message, err.line)
 
     def _go(self, unit: _Unit, pc: int, max_frames: int | None, *, program: bool) -> RunResult:
@@ -706,7 +712,7 @@ class Interpreter:
             self._can_continue = False
             rt.err = err.code
             rt.erl = line or 0
-            machine.print(err.text().encode("latin-1"))
+            self._show(err)
             return RunResult("error", rt.frames(), err.message, err.line)
         finally:
             machine.select_break = saved_break
