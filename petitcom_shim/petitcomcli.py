@@ -19,7 +19,8 @@ line on stderr, never a traceback. ``--json`` prints one line at exit::
 
 (on one line).
 ``--console`` writes the upper console's 24 lines of 32 characters, a line
-``#LOWER``, then the lower console's 24 lines (see :func:`console_text`).
+``#LOWER``, then the lower console's 24 lines
+(:func:`petitcom_shim.basic.consoletext.console_text`).
 Output files (``--console``, ``--screenshot``, ``pack -o``) are written
 atomically and never replace anything but a regular file.
 """
@@ -38,12 +39,13 @@ from typing import Any, NoReturn
 
 from petitcom_shim import files, ptcfile
 from petitcom_shim.basic import Interpreter, RunResult, direct, kw_files, progfile
+from petitcom_shim.basic.consoletext import console_text
 from petitcom_shim.config import ShimConfig
 from petitcom_shim.inputscript import ScriptError, ScriptFeeder, read_script
 from petitcom_shim.machine import Machine
 from petitcom_shim.qrcli import int_range
 
-__all__ = ["console_text", "main"]
+__all__ = ["main"]
 
 PROG = "petitcom"
 #: Keys that type (CHR$(13), CHR$(8)) and so are no DS buttons under this command.
@@ -104,37 +106,6 @@ def _add_area_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--resources", type=Path, metavar="DIR", help="CHR/COL files extracted from your own PTC"
     )
-
-
-# ------------------------------------------------------------------ console text
-
-
-def _cell_char(code: int) -> str:
-    if 0x20 <= code <= 0x7E:
-        return chr(code)
-    if code == 0:
-        return " "
-    if 0xA1 <= code <= 0xDF:
-        return chr(0xFF61 + code - 0xA1)
-    return "\u25a1"
-
-
-_CELL_CHARS = "".join(_cell_char(c) for c in range(256))
-
-
-def console_text(machine: Machine) -> str:
-    """Both consoles as ``--console`` writes them: 24 lines of 32, ``#LOWER``, 24 lines.
-
-    0x20-0x7E are ASCII, 0x00 a space, 0xA1-0xDF half-width katakana and any
-    other code U+25A1; trailing spaces are kept; every line ends with LF.
-    """
-    lines: list[str] = []
-    for screen in (0, 1):
-        if screen:
-            lines.append("#LOWER")
-        for row in machine.screens[screen].console.codes:
-            lines.append("".join(_CELL_CHARS[c] for c in row.tolist()))
-    return "\n".join(lines) + "\n"
 
 
 # ------------------------------------------------------------------ outputs

@@ -48,7 +48,7 @@ def test_primes_console_program(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     text = [line.rstrip() for line in lines]
     assert text[0] == "PRIMES BELOW 200"
     assert text[1] == "   2   3   5   7  11  13  17  19"
-    assert text[6] == " 181 191 193 197 199"
+    assert text[6] == " 179 181 191 193 197 199"
     assert text[7:10] == ["46 PRIMES", "1+2+3 OF DATA =6", "TYPE KEYS (Q QUITS)"]
     assert text[10:12] == ["A=65 1=49 A=65", "BYE"]
 
@@ -78,3 +78,21 @@ def test_paint_stylus_program(capsys: pytest.CaptureFixture[str], tmp_path: Path
     for x, y in ((40, 60), (80, 80), (120, 70), (100, 100), (200, 120)):
         assert shot.get_at((x, lower + y))[:3] == green, (x, y)
     assert shot.get_at((60, lower + 150))[:3] == (0, 0, 0)
+
+
+def test_conformance_suite_through_the_command(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Every tests/basic program run by ``petitcom run`` leaves its expected --console text."""
+    suite = sorted((Path(__file__).resolve().parent / "basic").glob("*.bas"))
+    assert len(suite) >= 20
+    for program in suite:
+        console = tmp_path / f"{program.stem}.txt"
+        code = petitcomcli.main(
+            ["run", str(program), "--headless", "--json", "--seed=1", "--frames=600"]
+            + [f"--console={console}", f"--files={tmp_path}"]
+        )
+        result = json.loads(capsys.readouterr().out)
+        expected = program.with_suffix(".txt").read_text(encoding="utf-8")
+        assert console.read_text(encoding="utf-8") == expected, program.name
+        assert code == (1 if result["status"] == "error" else 0), program.name
