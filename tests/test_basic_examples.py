@@ -88,10 +88,8 @@ def test_conformance_suite_through_the_command(
     assert len(suite) >= 20
     for program in suite:
         console = tmp_path / f"{program.stem}.txt"
-        code = petitcomcli.main(
-            ["run", str(program), "--headless", "--json", "--seed=1", "--frames=600"]
-            + [f"--console={console}", f"--files={tmp_path}"]
-        )
+        options = ["--headless", "--json", "--seed=1", "--frames=600", f"--files={tmp_path}"]
+        code = petitcomcli.main(["run", str(program), *options, f"--console={console}"])
         result = json.loads(capsys.readouterr().out)
         expected = program.with_suffix(".txt").read_text(encoding="utf-8")
         assert console.read_text(encoding="utf-8") == expected, program.name
