@@ -43,7 +43,8 @@ def _show_result(it: Interpreter, result: RunResult) -> None:
 
 def _list(it: Interpreter) -> None:
     m = it.machine
-    for line in charset.from_ptc(it.source).split("\n"):
+    text = charset.from_ptc(it.source)
+    for line in text.removesuffix("\n").split("\n") if text else []:
         if m.csrx:
             m.print("")
         m.print(line[:MAX_LINE])
@@ -73,11 +74,12 @@ def _typed(it: Interpreter) -> list[int]:
     return codes
 
 
-def prompt_loop(it: Interpreter) -> None:
-    """Read lines at the prompt until the window is closed."""
+def prompt_loop(it: Interpreter, frames: int | None = None) -> None:
+    """Read lines at the prompt until the window is closed (or ``frames`` frames, for tests)."""
     m = it.machine
     line = bytearray()
-    while m.running:
+    while m.running and (frames is None or frames > 0):
+        frames = None if frames is None else frames - 1
         m.vsync(1)
         for code in _typed(it):
             if code == ENTER:
@@ -96,12 +98,12 @@ def prompt_loop(it: Interpreter) -> None:
                 m.print(charset.from_ptc(bytes((code,))), end="")
 
 
-def run(it: Interpreter) -> None:
+def run(it: Interpreter, frames: int | None = None) -> None:
     """DIRECT mode from a fresh start: the banner, OK, then the prompt."""
     for text in BANNER:
         it.machine.print(text)
     it.machine.print(PROMPT)
-    prompt_loop(it)
+    prompt_loop(it, frames)
 
 
 def after_run(it: Interpreter, result: RunResult) -> None:
