@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from petitcom_shim import Machine, ptcfile
+from petitcom_shim import Button, Machine, ptcfile
 from petitcom_shim.basic import Interpreter, direct
 from petitcom_shim.basic.consoletext import console_text
 from petitcom_shim.inputscript import ScriptFeeder, parse_script
@@ -93,3 +93,43 @@ def test_load_list_run_new_and_save(machine: Machine, tmp_path: Path) -> None:
     ]
     saved = ptcfile.read_file(tmp_path / "COPY.PTC")
     assert ptcfile.prg_text(saved.payload) == source
+
+
+def test_edit_mode_types_a_program_that_runs(machine: Machine) -> None:
+    script = (
+        "1 K EDIT\\r\n"
+        '3 K ?"ONE"\\rB=2\\r?B*21\n'
+        "5 B UP\n6 B 0\n"  # up one line, to the end of B=2
+        "9 K \\x08\\x08=3\n"  # B=2 -> B=3
+        "10 B SELECT\n11 B 0\n"
+        "13 K RUN\\r\n"
+    )
+    ScriptFeeder(parse_script(script)).attach(machine)
+    interp = Interpreter(machine)
+    direct.run(interp, frames=30)
+    assert interp.source == b'?"ONE"\rB=3\r?B*21\r'
+    lines = [line.rstrip() for line in console_text(machine).split("\n")[:24]]
+    assert lines[:5] == ["OK", "RUN", "ONE", "63", "OK"]  # leaving the editor cleared it
+
+
+def test_editor_lines_cursor_and_screen() -> None:
+    from petitcom_shim.basic.editor import Editor
+
+    ed = Editor(b"AB\rCD\r")
+    ed.move(Button.RIGHT)
+    ed.key(ord("x"))  # AxB
+    ed.move(Button.DOWN)  # to CD, column 2
+    ed.key(0x0D)  # split: CD / ""
+    ed.move(Button.LEFT)  # back to the end of CD
+    ed.move(Button.RIGHT)  # and to the start of the empty line
+    ed.key(0x08)  # join it back onto CD
+    ed.move(Button.UP)
+    ed.move(Button.LEFT)
+    ed.key(0x08)  # at column 1 of AxB: deletes A
+    assert ed.source == b"xB\rCD\r"
+    assert (ed.cy, ed.cx) == (0, 0)
+    long = Editor(b"?" + b"9" * 40 + b"\r")
+    long.cy, long.cx = 0, 30
+    rows = long.screen()
+    assert rows[0] == ("   1", b"?" + b"9" * 27, None)
+    assert rows[1] == ("    ", b"9" * 13, 2)

@@ -10,6 +10,7 @@ echoed at the cursor; Enter runs the line:
 * ``LIST`` prints the program on the console (PTC's LIST opens the editor,
   which this shim does not have);
 * ``NEW`` forgets the program;
+* ``EDIT`` opens the full-screen editor (:mod:`petitcom_shim.basic.editor`);
 * anything else is run as a direct statement by ``Interpreter.direct``: PRINT,
   LOAD "PRG:NAME", SAVE, FILES, EXEC, assignments ...
 
@@ -20,7 +21,7 @@ DIRECT mode.
 from __future__ import annotations
 
 from petitcom_shim import charset
-from petitcom_shim.basic import Interpreter, RunResult
+from petitcom_shim.basic import Interpreter, RunResult, editor
 
 __all__ = ["after_run", "run"]
 
@@ -30,7 +31,6 @@ ENTER = 0x0D
 BACKSPACE = 0x08
 #: The longest line the prompt takes (PTC's line editor holds 100 characters).
 MAX_LINE = 100
-_COMMANDS = ("RUN", "LIST", "NEW", "CONT")
 
 
 def _show_result(it: Interpreter, result: RunResult) -> None:
@@ -62,6 +62,9 @@ def execute(it: Interpreter, line: bytes) -> None:
         it.machine.print(PROMPT)
     elif word == b"LIST":
         _list(it)
+        it.machine.print(PROMPT)
+    elif word == b"EDIT":
+        editor.edit(it)
         it.machine.print(PROMPT)
     elif word:
         _show_result(it, it.direct(line))
