@@ -31,7 +31,7 @@ BACKSPACE = 0x08
 #: COLOR of the line numbers, the text and the cursor cell (text on a background).
 NUMBER_COLOR = 9
 TEXT_COLOR = 0
-CURSOR_COLORS = (1, 0)
+CURSOR_COLORS = (1, 15)
 #: Most lines a program may have in the editor (a 524288-byte program of empty lines).
 MAX_LINES = 524288
 
@@ -127,9 +127,9 @@ def _draw(it: Interpreter, editor: Editor) -> None:
     m.cls()
     for y, (number, text, cursor) in enumerate(editor.screen()):
         m.locate(0, y)
-        m.color(NUMBER_COLOR)
+        m.color(NUMBER_COLOR, 0)
         m.print(number, end="")
-        m.color(TEXT_COLOR)
+        m.color(TEXT_COLOR, 0)
         m.print(charset.from_ptc(text), end="")
         if cursor is not None:
             m.locate(NUMBER_COLS + cursor, y)
