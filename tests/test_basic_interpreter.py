@@ -37,7 +37,7 @@ def test_line_endings_lf_and_crlf() -> None:
 
 
 def test_direct_lines_share_the_programs_variables() -> None:
-    result, machine, basic = run(b"A=41:B$=\"X\"\r")
+    result, machine, basic = run(b'A=41:B$="X"\r')
     assert result.status == "ended"
     assert basic.direct(b"?A+1;B$").status == "ended"
     assert basic.direct(b"C=5").status == "ended"
@@ -95,7 +95,7 @@ def test_busy_loop_without_vsync_stops_at_the_frame_limit() -> None:
 
 
 def test_maincntl_counts_during_a_busy_loop() -> None:
-    result, machine, _ = run(b"A=MAINCNTL\r@L:IF MAINCNTL<A+3 GOTO @L\r?\"OK\"\r", max_frames=600)
+    result, machine, _ = run(b'A=MAINCNTL\r@L:IF MAINCNTL<A+3 GOTO @L\r?"OK"\r', max_frames=600)
     assert result.status == "ended"
     assert screen(machine)[0] == "OK"
 
@@ -111,13 +111,13 @@ def test_closed_window_stops_the_program() -> None:
 @pytest.mark.parametrize(
     ("source", "message", "line"),
     [
-        (b"?1\r?\"A\"+\r", "Syntax error", 2),
+        (b'?1\r?"A"+\r', "Syntax error", 2),
         (b"@R:GOSUB @R\r", "Out of memory", 1),
         (b"DIM A[300000]\r", "Out of memory", 1),
         (b"DIM A[600000]\r", "Overflow", 1),
-        (b"A$=\"X\"*300\r", "String too long", 1),
+        (b'A$="X"*300\r', "String too long", 1),
         (b"?\x01\x02\xff\r", "Syntax error", 1),
-        (b"A=1:B=A+\"X\"\r", "Type mismatch", 1),
+        (b'A=1:B=A+"X"\r', "Type mismatch", 1),
     ],
 )
 def test_errors(source: bytes, message: str, line: int) -> None:
@@ -137,19 +137,20 @@ def test_100k_line() -> None:
     for line in (b"A=1" + b"+1" * 50000, b"?" + b"(" * 100000, b"?" + b"-" * 100000 + b"1"):
         result, _, _ = run(b"?1\r" + line + b"\r")
         assert (result.status, result.error, result.line) == ("error", "Formula too complex", 2)
-    result, machine, _ = run(b"A$=\"" + b"X" * 100000 + b"\"\r?LEN(A$)\r")
+    result, _, _ = run(b'A$="' + b"X" * 100000 + b'"\r?LEN(A$)\r')
     assert (result.status, result.error) == ("error", "String too long")
 
 
 def test_a_syntax_error_in_a_line_never_run_does_not_stop_the_program() -> None:
-    result, machine, _ = run(b"GOTO @E\r?1+\r@E\r?\"E\"\r")
+    result, machine, _ = run(b'GOTO @E\r?1+\r@E\r?"E"\r')
     assert result.status == "ended"
     assert screen(machine)[0] == "E"
 
 
 def test_dsi_speed_takes_about_as_long_as_the_handheld() -> None:
     """Issue 14 §3: the handheld took 120 and 300 frames (frames are counted, not timed)."""
-    for source, frames in ((b"FOR I=0 TO 100000:NEXT", 120), (b"@L:I=I+1:IF I<100000 GOTO @L", 300)):
+    loops = ((b"FOR I=0 TO 100000:NEXT", 120), (b"@L:I=I+1:IF I<100000 GOTO @L", 300))
+    for source, frames in loops:
         machine = Machine(headless=True)
         basic = Interpreter(machine, speed="dsi")
         basic.load(source)
@@ -177,7 +178,7 @@ def test_registered_statement_with_refs_and_errors() -> None:
         args[1].set(value * 2)  # type: ignore[attr-defined]
 
     try:
-        result, machine, _ = run(b"A=4:TWICE A,B:?B\rTWICE \"X\",C\r")
+        result, machine, _ = run(b'A=4:TWICE A,B:?B\rTWICE "X",C\r')
         assert screen(machine)[:2] == ["8", "Type mismatch (TWICE:2)"]
         assert result.line == 2
     finally:
@@ -187,7 +188,7 @@ def test_registered_statement_with_refs_and_errors() -> None:
 def test_rnd_is_seeded() -> None:
     outs = []
     for _ in range(2):
-        _, machine, _ = run(b"FOR I=1 TO 5:?RND(100);\" \";:NEXT\r")
+        _, machine, _ = run(b'FOR I=1 TO 5:?RND(100);" ";:NEXT\r')
         outs.append(screen(machine)[0])
     assert outs[0] == outs[1]
     assert len(set(outs[0].split())) > 1
