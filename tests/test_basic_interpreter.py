@@ -192,3 +192,21 @@ def test_rnd_is_seeded() -> None:
         outs.append(screen(machine)[0])
     assert outs[0] == outs[1]
     assert len(set(outs[0].split())) > 1
+
+
+def test_inkey_and_button_read_the_machines_input() -> None:
+    machine = Machine(headless=True)
+    basic = Interpreter(machine)
+    basic.load(b"A$=INKEY$():B$=INKEY$():C$=INKEY$()\rVSYNC 1:?A$;B$;LEN(C$);BUTTON() AND 16\r")
+    machine.input.type_text("HI")
+    machine.input.press(Button.A)
+    assert basic.run(max_frames=10).status == "ended"
+    assert screen(machine)[0] == "HI016"
+
+
+def test_bgmsetd_reads_strings_up_to_the_first_number() -> None:
+    result, machine, _ = run(
+        b'BGMSETD 128,@S:BGMPLAY 128:?BGMCHK()\rEND\r@S\rDATA "T120O4CDEF",GAB\rDATA 0\r'
+    )
+    assert result.status == "ended"
+    assert screen(machine)[0] == "1"

@@ -379,7 +379,8 @@ class Runtime:
         return after
 
     # -- DATA --------------------------------------------------------------
-    def _data_item(self) -> bytes:
+    def data_item(self) -> bytes:
+        """The next DATA item as written (quoted items keep their quotes); Out of DATA."""
         assert self.program is not None
         data = self.program.compiled.data
         if self.data_ptr >= len(data):
@@ -389,7 +390,7 @@ class Runtime:
         return item
 
     def read_num(self) -> int:
-        item = self._data_item()
+        item = self.data_item()
         if item.startswith(b'"'):
             raise BasicError("Type mismatch")
         if not item:
@@ -400,7 +401,7 @@ class Runtime:
         return raw
 
     def read_str(self) -> bytes:
-        item = self._data_item()
+        item = self.data_item()
         if item.startswith(b'"'):
             return item[1:-1] if item.endswith(b'"') and len(item) > 1 else item[1:]
         return item
