@@ -22,7 +22,14 @@ from typing import Any, Literal
 
 from petitcom_shim import Machine
 from petitcom_shim.basic import functions, numbers, registry
-from petitcom_shim.basic.compiler import Compiled, arr_key, compile_program, split_lines, var_key
+from petitcom_shim.basic.compiler import (
+    Compiled,
+    arr_key,
+    compile_lines,
+    compile_program,
+    split_lines,
+    var_key,
+)
 from petitcom_shim.basic.errors import BasicError
 from petitcom_shim.basic.parser import parse_line
 from petitcom_shim.errors import Break, OutOfRange, PetitcomError
@@ -376,7 +383,8 @@ class Runtime:
         return after
 
     # -- DATA --------------------------------------------------------------
-    def _data_item(self) -> bytes:
+    def data_item(self) -> bytes:
+        """The next DATA item as written (quoted items keep their quotes); Out of DATA."""
         assert self.program is not None
         data = self.program.compiled.data
         if self.data_ptr >= len(data):
@@ -386,7 +394,7 @@ class Runtime:
         return item
 
     def read_num(self) -> int:
-        item = self._data_item()
+        item = self.data_item()
         if item.startswith(b'"'):
             raise BasicError("Type mismatch")
         if not item:
@@ -397,7 +405,7 @@ class Runtime:
         return raw
 
     def read_str(self) -> bytes:
-        item = self._data_item()
+        item = self.data_item()
         if item.startswith(b'"'):
             return item[1:-1] if item.endswith(b'"') and len(item) > 1 else item[1:]
         return item
@@ -638,12 +646,22 @@ class Interpreter:
 
     def _compiled_program(self) -> _Unit:
         if self._program is None:
-            self._program = self.rt.load_unit(compile_program(self.source), "program")
+            self._program = self._load(compile_program, self.source, "program")
         return self._program
+
+    def _load(self, compiler: Callable[[Any], Compiled], what: Any, name: str) -> _Unit:
+        """Compile and load a unit; a program too big for Python is "Out of memory"."""
+        try:
+            return self.rt.load_unit(compiler(what), name)
+        except (RecursionError, MemoryError, SyntaxError, ValueError):
+            raise BasicError("Out of memory") from None
 
     def run(self, *, max_frames: int | None = None) -> RunResult:
         """RUN: clear the variables and run the program from the top."""
-        unit = self._compiled_program()
+        try:
+            unit = self._compiled_program()
+        except BasicError as err:
+            return self._failed(err)
         self.rt.clear()
         self.rt.program = unit
         return self._go(unit, 0, max_frames, program=True)
@@ -657,10 +675,10 @@ class Interpreter:
     def direct(self, line: bytes, *, max_frames: int | None = None) -> RunResult:
         """Run one DIRECT-mode line in the current variables."""
         raw = split_lines(line)
-        from petitcom_shim.basic.compiler import compile_lines
-
-        compiled = compile_lines([parse_line(raw[0] if raw else b"")])
-        unit = self.rt.load_unit(compiled, "direct")
+        try:
+            unit = self._load(compile_lines, [parse_line(raw[0] if raw else b"")], "direct")
+        except BasicError as err:
+            return self._failed(err)
         if self.rt.program is None and self._program is not None:
             self.rt.program = self._program
         if self.rt.program is None:
