@@ -13,7 +13,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from petitcom_shim import petitcomcli
+from petitcom_shim.basic import cli as petitcomcli
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "basic"
 

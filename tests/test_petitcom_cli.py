@@ -1,6 +1,6 @@
 """The ``petitcom`` command's exact contract: options, outputs, exit codes, bad input.
 
-Each test runs ``petitcomcli.main`` in-process (headless) on programs written
+Each test runs ``petitcom_shim.basic.cli.main`` in-process (headless) on programs written
 here; the examples and the conformance suite run through it in
 tests/test_basic_examples.py.
 """
@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from petitcom_shim import petitcomcli, ptcfile
+from petitcom_shim import ptcfile
+from petitcom_shim.basic import cli as petitcomcli
 from petitcom_shim.ptcfile import PtcFile
 
 
@@ -250,3 +251,29 @@ def test_pack_writes_a_prg_a_dsi_loads_and_list_reads_it(
     assert raw[36:] == internal
     code, out, _ = run(capsys, "list", out_path)
     assert (code, out) == (0, 'CLS\n?"♠ ｶﾞ"\n')
+
+
+def test_run_in_a_window_with_frames(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Without --headless a window opens (in memory under SDL's dummy driver)."""
+    src = program(tmp_path, "@L\nVSYNC 1\nGOTO @L\n")
+    code, out, _ = run(capsys, "run", src, "--frames", "4", "--json")
+    assert code == 0 and outcome(out) == {
+        "status": "stopped",
+        "frames": 4,
+        "error": None,
+        "line": None,
+    }
+
+
+def test_no_display_is_one_line_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pygame
+
+    def no_window(**_: object) -> None:
+        raise pygame.error("x11 not available")
+
+    monkeypatch.setattr(petitcomcli, "Machine", no_window)
+    code, out, err = run(capsys, "run", program(tmp_path, "?1\n"))
+    assert (code, out) == (2, "")
+    assert err == "petitcom: cannot open a window (x11 not available); use --headless\n"

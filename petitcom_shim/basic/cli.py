@@ -1,7 +1,8 @@
 """The ``petitcom`` command: run Petit Computer programs, list and pack them, DIRECT mode.
 
-The command line sits above both ``Machine`` and the ``basic`` interpreter, so
-neither imports it. Its contract is exact (issue 14; other tools rely on it)::
+The command line sits above both ``Machine`` and the interpreter: nothing
+imports it (``python -m petitcom_shim.basic.cli`` is the same command). Its
+contract is exact (issue 14; other tools rely on it)::
 
     petitcom run PROGRAM [--headless] [--frames N] [--input FILE] [--seed N]
                          [--files DIR] [--resources DIR] [--speed dsi|max]
@@ -36,6 +37,8 @@ import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
+
+import pygame
 
 from petitcom_shim import files, ptcfile
 from petitcom_shim.basic import Interpreter, RunResult, direct, kw_files, progfile
@@ -265,6 +268,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return handlers[command](args)
     except UsageError as err:
         print(f"{PROG}: {err}", file=sys.stderr)
+        return 2
+    except pygame.error as err:  # no display to open a window on, most likely
+        print(f"{PROG}: cannot open a window ({err}); use --headless", file=sys.stderr)
         return 2
 
 
