@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import re
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from petitcom_shim import ptcfile
@@ -143,28 +144,31 @@ def _save(rt: Runtime, resource: str, kind: str, name: str) -> None:
     area.save(file)
 
 
-def _filed(rt: Runtime, action: str, resource: str, kind: str, name: str) -> None:
-    """Do a file action; RESULT 1 if it worked, 0 if the file side failed."""
+def _filed(rt: Runtime, action: Callable[[], object]) -> bool:
+    """Do a file action; RESULT 1 and True if it worked, 0 and False if the file side failed."""
     try:
-        (_load if action == "LOAD" else _save)(rt, resource, kind, name)
+        action()
     except PtcFileError:
         rt.result = _FAILED
-        return
+        return False
     except PetitcomError as err:  # a resource name the machine refused
         raise BasicError("Illegal resource type") from err
     rt.result = _OK
+    return True
 
 
 @statement("LOAD", 1, 2)
 def load(rt: Runtime, args: list[Value | None]) -> None:
     """LOAD "TYPE:NAME"[,dialog]."""
-    _filed(rt, "LOAD", *_target(args[0]))
+    resource, kind, name = _target(args[0])
+    _filed(rt, lambda: _load(rt, resource, kind, name))
 
 
 @statement("SAVE", 1, 2)
 def save(rt: Runtime, args: list[Value | None]) -> None:
     """SAVE "TYPE:NAME"[,dialog]."""
-    _filed(rt, "SAVE", *_target(args[0]))
+    resource, kind, name = _target(args[0])
+    _filed(rt, lambda: _save(rt, resource, kind, name))
 
 
 @statement("EXEC", 1, 1)
@@ -173,26 +177,17 @@ def exec_(rt: Runtime, args: list[Value | None]) -> None:
     _, kind, name = _target(args[0])
     if kind != "PRG":
         raise BasicError("Illegal resource type")
-    try:
-        loaded = _program(_area(rt).load(name, "PRG"))
-    except PtcFileError:
-        rt.result = _FAILED
-        return
-    rt.result = _OK
-    set_program(rt.interp, *loaded)
-    raise ExecProgram()
+    loaded: list[tuple[str, bytes, tuple[int, int]]] = []
+    if _filed(rt, lambda: loaded.append(_program(_area(rt).load(name, "PRG")))):
+        set_program(rt.interp, *loaded[0])
+        raise ExecProgram()
 
 
 @statement("DELETE", 1, 1)
 def delete(rt: Runtime, args: list[Value | None]) -> None:
     """DELETE "TYPE:NAME": remove a file of the save area."""
     _, kind, name = _target(args[0])
-    try:
-        _area(rt).delete(name, kind)
-    except PtcFileError:
-        rt.result = _FAILED
-        return
-    rt.result = _OK
+    _filed(rt, lambda: _area(rt).delete(name, kind))
 
 
 @statement("RENAME", 2, 2)
@@ -206,12 +201,7 @@ def rename(rt: Runtime, args: list[Value | None]) -> None:
         new_name = ptcfile.check_name(new.decode("latin-1"))
     except PtcFileError:
         raise BasicError("Illegal function call") from None
-    try:
-        _area(rt).rename(old, new_name, kind)
-    except PtcFileError:
-        rt.result = _FAILED
-        return
-    rt.result = _OK
+    _filed(rt, lambda: _area(rt).rename(old, new_name, kind))
 
 
 @statement("FILES", 0, 1)
