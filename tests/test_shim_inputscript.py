@@ -83,14 +83,23 @@ def test_events_apply_from_their_frame(machine: Machine) -> None:
     assert machine.tchst == 0
 
 
-def test_enter_and_backspace_type_their_ptc_codes(machine: Machine) -> None:
-    """SDL sends no text for Enter and Backspace; PTC's keyboard types CHR$(13) and CHR$(8)."""
+def test_enter_backspace_and_escape_are_key_events(machine: Machine) -> None:
+    """SDL sends no text for Enter, Backspace and Escape: Enter types CHR$(13) as PTC's
+    keyboard does; Backspace and Escape are events for line editors, not INKEY$ characters."""
     import pygame
 
-    from petitcom_shim import charset
+    from petitcom_shim.input import BACKSPACE_KEY, CANCEL_KEY
 
-    for key in (pygame.K_a, pygame.K_RETURN, pygame.K_BACKSPACE, pygame.K_KP_ENTER):
+    for key in (pygame.K_RETURN, pygame.K_BACKSPACE, pygame.K_ESCAPE, pygame.K_KP_ENTER):
         machine.input.key_down(key)
         machine.input.key_up(key)
-    typed = [machine.inkey() for _ in range(4)]
-    assert [charset.to_ptc(c) for c in typed if c] == [b"\r", b"\x08", b"\r"]
+    assert [machine.input.read_key() for _ in range(5)] == [
+        0x0D,
+        BACKSPACE_KEY,
+        CANCEL_KEY,
+        0x0D,
+        None,
+    ]
+    machine.input.key_down(pygame.K_BACKSPACE)
+    machine.input.key_down(pygame.K_RETURN)
+    assert machine.inkey() == "\n" and machine.inkey() == ""

@@ -22,13 +22,12 @@ from __future__ import annotations
 
 from petitcom_shim import charset
 from petitcom_shim.basic import Interpreter, RunResult, editor
+from petitcom_shim.input import BACKSPACE_KEY
 
 __all__ = ["after_run", "run"]
 
 BANNER = ("SmileBASIC v2 (petitcom_shim)", "")
 PROMPT = "OK"
-ENTER = 0x0D
-BACKSPACE = 0x08
 #: The longest line the prompt takes (PTC's line editor holds 100 characters).
 MAX_LINE = 100
 
@@ -70,13 +69,6 @@ def execute(it: Interpreter, line: bytes) -> None:
         _show_result(it, it.direct(line))
 
 
-def _typed(it: Interpreter) -> list[int]:
-    codes: list[int] = []
-    while key := it.machine.inkey():
-        codes += charset.to_ptc(key, errors="replace")
-    return codes
-
-
 def prompt_loop(it: Interpreter, frames: int | None = None) -> None:
     """Read lines at the prompt until the window is closed (or ``frames`` frames, for tests)."""
     m = it.machine
@@ -84,19 +76,19 @@ def prompt_loop(it: Interpreter, frames: int | None = None) -> None:
     while m.running and (frames is None or frames > 0):
         frames = None if frames is None else frames - 1
         m.vsync(1)
-        for code in _typed(it):
-            if code == ENTER:
+        for code in editor.typed_keys(m):
+            if code == editor.ENTER:
                 m.print("")
                 execute(it, bytes(line))
                 line.clear()
-            elif code == BACKSPACE:
+            elif code == BACKSPACE_KEY:
                 if line and m.csrx:
                     line.pop()
                     x, y = m.csrx - 1, m.csry
                     m.locate(x, y)
                     m.print(" ", end="")
                     m.locate(x, y)
-            elif len(line) < MAX_LINE:
+            elif code >= 0 and len(line) < MAX_LINE:
                 line.append(code)
                 m.print(charset.from_ptc(bytes((code,))), end="")
 

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from petitcom_shim import charset
 from petitcom_shim.basic import Interpreter
-from petitcom_shim.input import Button
+from petitcom_shim.input import BACKSPACE_KEY, Button
+from petitcom_shim.machine import Machine
 
-__all__ = ["Editor", "edit"]
+__all__ = ["Editor", "edit", "typed_keys"]
 
 NUMBER_COLS = 4
 TEXT_COLS = 28
@@ -122,6 +123,17 @@ class Editor:
         return rows
 
 
+def typed_keys(m: Machine) -> list[int]:
+    """The key events typed since the last call: PTC codes, ``BACKSPACE_KEY``, ``CANCEL_KEY``.
+
+    CHR$(8), as a script or the software keyboard types it, counts as a backspace.
+    """
+    events: list[int] = []
+    while (event := m.input.read_key()) is not None:
+        events.append(BACKSPACE_KEY if event == BACKSPACE else event)
+    return events
+
+
 def _draw(it: Interpreter, editor: Editor) -> None:
     m = it.machine
     m.cls()
@@ -158,10 +170,10 @@ def edit(it: Interpreter, frames: int | None = None) -> None:
         if moved:
             editor.move(moved)
             changed = True
-        while typed := m.inkey():
-            for code in charset.to_ptc(typed, errors="replace"):
-                editor.key(code)
-            changed = True
+        for code in typed_keys(m):
+            if code >= 0 or code == BACKSPACE_KEY:
+                editor.key(BACKSPACE if code == BACKSPACE_KEY else code)
+                changed = True
         if changed:
             _draw(it, editor)
     source = editor.source
