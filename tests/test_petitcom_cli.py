@@ -277,3 +277,23 @@ def test_no_display_is_one_line_exit_2(
     code, out, err = run(capsys, "run", program(tmp_path, "?1\n"))
     assert (code, out) == (2, "")
     assert err == "petitcom: cannot open a window (x11 not available); use --headless\n"
+
+
+def test_resources_folder_is_passed_to_a_machine_that_takes_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--resources DIR reaches Machine(resources=DIR) where the shim has it (H4's branch)."""
+    from petitcom_shim import Machine
+
+    seen: dict[str, object] = {}
+
+    class ResourceMachine(Machine):
+        def __init__(self, *, resources: Path | None = None, **kwargs: object) -> None:
+            seen["resources"] = resources
+            super().__init__(**kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(petitcomcli, "Machine", ResourceMachine)
+    code, _, _ = run(
+        capsys, "run", program(tmp_path, "?1\n"), "--headless", "--resources", tmp_path
+    )
+    assert code == 0 and seen == {"resources": tmp_path}

@@ -13,7 +13,8 @@ contract is exact (issue 14; other tools rely on it)::
 
 Exit status: 0 the program ended or was stopped (``--frames``), 1 it stopped
 with an error, 2 bad usage or a file that cannot be read -- always with one
-line on stderr, never a traceback. ``--json`` prints one line at exit::
+line on stderr, never a traceback (Ctrl+C in the terminal: 130). ``--json``
+prints one line at exit::
 
     {"status": "ended"|"stopped"|"error", "frames": N,
      "error": "<PTC's message>"|null, "line": N|null}
@@ -272,6 +273,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except pygame.error as err:  # no display to open a window on, most likely
         print(f"{PROG}: cannot open a window ({err}); use --headless", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":  # pragma: no cover
