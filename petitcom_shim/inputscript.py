@@ -31,7 +31,7 @@ from petitcom_shim import charset, files
 from petitcom_shim.display import Frontend
 from petitcom_shim.errors import PetitcomError
 from petitcom_shim.input import TOUCH_H, TOUCH_W, Button, Input
-from petitcom_shim.machine import Machine
+from petitcom_shim.machine import MAINCNTL_WRAP, Machine
 
 __all__ = ["Event", "ScriptError", "ScriptFeeder", "parse_script", "read_script"]
 
@@ -187,7 +187,9 @@ class ScriptFeeder:
 
     :meth:`attach` applies the frame-0 events at once (latched, so the first
     statement sees them) and then stands in as ``machine.frontend``: each
-    ``pump`` (one a frame) applies the events due and hands on to the real one.
+    ``pump`` applies the events due by the frame it may start (the machine's
+    frame count + 1; the latch that follows a frame's pump makes them visible)
+    and hands on to the real one.
     """
 
     def __init__(self, events: list[Event]) -> None:
@@ -195,6 +197,7 @@ class ScriptFeeder:
         self._next: Event | None = next(self._events, None)
         self._frame = 0
         self._inner: Frontend | None = None
+        self._machine: Machine | None = None
 
     def _due(self, inp: Input) -> None:
         while self._next is not None and self._next.frame <= self._frame:
@@ -204,6 +207,7 @@ class ScriptFeeder:
     def attach(self, machine: Machine) -> None:
         """Take the place of ``machine.frontend`` and apply the frame-0 events."""
         self._inner = machine.frontend
+        self._machine = machine
         machine.frontend = self
         if self._next is not None and self._next.frame == 0:
             self._due(machine.input)
@@ -211,8 +215,11 @@ class ScriptFeeder:
 
     def pump(self, inp: Input) -> bool:
         """Apply the events due by the frame this pump starts, then pump the real front-end."""
-        assert self._inner is not None, "attach() first"
-        self._frame += 1
+        assert self._inner is not None and self._machine is not None, "attach() first"
+        m = self._machine
+        # The frame this pump may start: one past the frames run so far. (A busy
+        # program's machine also pumps between frames; counting pumps would run ahead.)
+        self._frame = m.maincnth * MAINCNTL_WRAP + m.maincntl + 1
         self._due(inp)
         return self._inner.pump(inp)
 

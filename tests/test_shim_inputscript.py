@@ -103,3 +103,14 @@ def test_enter_backspace_and_escape_are_key_events(machine: Machine) -> None:
     machine.input.key_down(pygame.K_BACKSPACE)
     machine.input.key_down(pygame.K_RETURN)
     assert machine.inkey() == "\n" and machine.inkey() == ""
+
+
+def test_pumps_between_frames_do_not_run_the_script_ahead(machine: Machine) -> None:
+    """A busy program's machine pumps the window between frames (Machine.busy)."""
+    ScriptFeeder(parse_script("3 B A\n")).attach(machine)
+    for _ in range(10):
+        machine.frontend.pump(machine.input)  # no frame passes
+    machine.vsync(2)
+    assert machine.button() == 0
+    machine.vsync(1)
+    assert machine.button() == Button.A
