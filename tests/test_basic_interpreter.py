@@ -210,3 +210,22 @@ def test_bgmsetd_reads_strings_up_to_the_first_number() -> None:
     )
     assert result.status == "ended"
     assert screen(machine)[0] == "1"
+
+
+def test_machine_busy_keeps_sixty_frames_a_second_of_wall_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Machine.busy runs the frames the wall clock says are due, on the 60 Hz grid."""
+    import petitcom_shim.machine as machine_module
+
+    now = [100.0]
+    monkeypatch.setattr(machine_module.time, "perf_counter", lambda: now[0])
+    machine = Machine(headless=True)
+    assert machine.busy() == 0
+    for _ in range(120):  # two seconds in steps of 1/120 s
+        now[0] += 1 / 120
+        machine.busy()
+    assert machine.maincntl == 120
+    now[0] += 10  # far behind: at most 4 frames are caught up, the rest dropped
+    assert machine.busy() == 4
+    assert machine.maincntl == 124
