@@ -632,8 +632,6 @@ class _Compiler:
         codes = []
         for kind, a in zip(want or "", args, strict=False):
             codes.append(self.text(a) if kind == "s" else self.num(a))
-        if name == "ABS":
-            return f"abs({codes[0]})"
         if name == "PI":
             return "12867"
         fname = "_f_" + name.replace("$", "S")

@@ -238,7 +238,7 @@ class Runtime:
         self.frames_start = 0
         self.max_frames: int | None = None
         self.budget = DSI_BUDGET
-        self.ns: dict[str, Any] = {"__builtins__": {"abs": abs}}
+        self.ns: dict[str, Any] = {"__builtins__": {}}
         self._install()
 
     # -- the namespace -----------------------------------------------------
