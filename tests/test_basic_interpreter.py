@@ -229,3 +229,12 @@ def test_machine_busy_keeps_sixty_frames_a_second_of_wall_time(
     now[0] += 10  # far behind: at most 4 frames are caught up, the rest dropped
     assert machine.busy() == 4
     assert machine.maincntl == 124
+
+
+def test_cont_after_a_direct_line_still_calls_the_programs_keywords() -> None:
+    """DIRECT lines are compiled separately; CONT must not mix up keyword tables."""
+    result, machine, basic = run(b'LOCATE 0,0:?"A"\rSTOP\rLOCATE 5,5:?"B"\r')
+    assert result.status == "stopped"
+    assert basic.direct(b"?CHKCHR(0,0)").status == "ended"
+    assert basic.cont().status == "ended"
+    assert screen(machine)[5] == "     B"

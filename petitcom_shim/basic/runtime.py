@@ -275,7 +275,7 @@ class Runtime:
                           b"" if key.startswith("t_") else 0)  # fmt: skip
                 self.arrays[key] = arr
                 ns[key] = arr
-        ns["_K"] = compiled.keywords
+        ns[f"_K_{compiled.unit}"] = compiled.keywords
         code = compile(compiled.source, f"<basic {name}>", "exec")
         exec(code, ns)
         blocks: list[Callable[[], int]] = list(ns.pop("B"))
@@ -561,13 +561,13 @@ class _Jump(Exception):
         self.block = block
 
 
-_KW_CALL = re.compile(r"_K\[(\d+)\]")
+_KW_CALL = re.compile(r"_K_\w+\[(\d+)\]")
 
 
 def _ptc_line(tb: types.TracebackType | None, unit: _Unit) -> tuple[int | None, str]:
     """The PTC line and keyword where an exception left the unit's generated code.
 
-    The generated line that was running names the keyword it calls (``_K[i]``),
+    The generated line that was running names the keyword it calls (``_K_<unit>[i]``),
     so the keyword costs nothing to track either.
     """
     line: int | None = None
@@ -672,7 +672,8 @@ class Interpreter:
         """Run one DIRECT-mode line in the current variables."""
         raw = split_lines(line)
         try:
-            unit = self._load(compile_lines, [parse_line(raw[0] if raw else b"")], "direct")
+            line_tree = [parse_line(raw[0] if raw else b"")]
+            unit = self._load(lambda lines: compile_lines(lines, "direct"), line_tree, "direct")
         except BasicError as err:
             return self._failed(err)
         if self.rt.program is None and self._program is not None:
