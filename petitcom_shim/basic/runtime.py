@@ -625,6 +625,7 @@ class Interpreter:
         self.rt = Runtime(self, machine, speed, seed)
         self._program: _Unit | None = None
         self._can_continue = False
+        self._resume = 0
 
     def load(self, source: bytes) -> None:
         """Load a program: PTC bytes, lines ending in CR (LF and CRLF accepted).
@@ -666,7 +667,7 @@ class Interpreter:
         """CONT: continue after STOP, a break or the frame limit."""
         if not self._can_continue or self._program is None:
             return self._failed(BasicError("Can't continue"))
-        return self._go(self._program, self.rt.resume, max_frames, program=True)
+        return self._go(self._program, self._resume, max_frames, program=True)
 
     def direct(self, line: bytes, *, max_frames: int | None = None) -> RunResult:
         """Run one DIRECT-mode line in the current variables."""
@@ -704,21 +705,22 @@ class Interpreter:
         try:
             rt.execute(unit, pc)
         except _End:
-            self._can_continue = False
+            if program:
+                self._can_continue = False
             return RunResult("ended", rt.frames(), None, None)
-        except _Stop as stop:
-            self._can_continue = program
-            rt.resume = stop.resume
-            return RunResult("stopped", rt.frames(), None, self._line_of(unit, stop.resume))
-        except Break:
-            self._can_continue = program
-            return RunResult("stopped", rt.frames(), None, self._line_of(unit, rt.resume))
+        except (_Stop, Break) as stop:
+            resume = stop.resume if isinstance(stop, _Stop) else rt.resume
+            if program:  # a DIRECT line's STOP leaves the program's CONT point alone
+                self._can_continue = True
+                self._resume = resume
+            return RunResult("stopped", rt.frames(), None, self._line_of(unit, resume))
         except Exception as exc:  # every failure is a PTC error, never a traceback
             err = _as_basic_error(exc)
             line, keyword = _ptc_line(exc.__traceback__, unit)
             err.keyword = err.keyword or keyword
             err.line = line if program else None
-            self._can_continue = False
+            if program:
+                self._can_continue = False
             rt.err = err.code
             rt.erl = line or 0
             self._show(err)
