@@ -713,7 +713,8 @@ class Interpreter:
             if program:  # a DIRECT line's STOP leaves the program's CONT point alone
                 self._can_continue = True
                 self._resume = resume
-            return RunResult("stopped", rt.frames(), None, self._line_of(unit, resume))
+            line = self._line_of(unit, resume) if program else None
+            return RunResult("stopped", rt.frames(), None, line)
         except Exception as exc:  # every failure is a PTC error, never a traceback
             err = _as_basic_error(exc)
             line, keyword = _ptc_line(exc.__traceback__, unit)
