@@ -298,8 +298,9 @@ class Runtime:
         self.data_ptr = 0
 
     # -- flow ----------------------------------------------------------------
-    def error(self, message: str) -> None:
-        raise BasicError(message)
+    def error(self, message: str, keyword: str = "") -> None:
+        """Raise PTC error ``message`` (found when compiling; raised when the line runs)."""
+        raise BasicError(message, keyword=keyword)
 
     def end(self) -> int:
         raise _End()
