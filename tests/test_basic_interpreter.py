@@ -210,3 +210,52 @@ def test_bgmsetd_reads_strings_up_to_the_first_number() -> None:
     )
     assert result.status == "ended"
     assert screen(machine)[0] == "1"
+
+
+def test_machine_busy_keeps_sixty_frames_a_second_of_wall_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Machine.busy runs the frames the wall clock says are due, on the 60 Hz grid."""
+    import petitcom_shim.machine as machine_module
+
+    now = [100.0]
+    monkeypatch.setattr(machine_module.time, "perf_counter", lambda: now[0])
+    machine = Machine(headless=True)
+    assert machine.busy() == 0
+    for _ in range(240):  # two seconds in steps of 1/120 s
+        now[0] += 1 / 120
+        machine.busy()
+    assert machine.maincntl == 120
+    now[0] += 10  # far behind: at most 4 frames are caught up, the rest dropped
+    assert machine.busy() == 4
+    assert machine.maincntl == 124
+
+
+def test_cont_after_a_direct_line_still_calls_the_programs_keywords() -> None:
+    """DIRECT lines are compiled separately; CONT must not mix up keyword tables."""
+    result, machine, basic = run(b'LOCATE 0,0:?"A"\rSTOP\rLOCATE 5,5:?"B"\r')
+    assert result.status == "stopped"
+    assert basic.direct(b"?CHKCHR(0,0)").status == "ended"
+    assert basic.cont().status == "ended"
+    assert screen(machine)[5] == "     B"
+
+
+def test_err_and_erl_after_an_error() -> None:
+    result, machine, basic = run(b"?1\r?1/0\r")
+    assert result.error == "Division by zero"
+    assert basic.direct(b'?ERR;" ";ERL').status == "ended"
+    assert screen(machine)[2] == "15 2"  # ERR 15 is "Division by zero" in PTC's table
+
+
+def test_system_variables_of_the_interpreter() -> None:
+    result, machine, _ = run(
+        b"F=FREEMEM:DIM A[1000]:?F-FREEMEM\r?VERSION==&H2020;FREEVAR>0\r"
+        b'MEM$="KEEP":?MEM$;LEN(PRGNAME$);LEN(PACKAGE$)\rTABSTEP=8:?TABSTEP\r'
+    )
+    assert result.status == "ended"
+    assert screen(machine)[:4] == ["1000", "11", "KEEP00", "8"]
+
+
+def test_a_readonly_system_variable_cannot_be_assigned() -> None:
+    result, _, _ = run(b"CSRX=3\r")
+    assert (result.status, result.error) == ("error", "Syntax error")

@@ -242,7 +242,7 @@ class Runtime:
         self.frames_start = 0
         self.max_frames: int | None = None
         self.budget = DSI_BUDGET
-        self.ns: dict[str, Any] = {"__builtins__": {"abs": abs}}
+        self.ns: dict[str, Any] = {"__builtins__": {}}
         self._install()
 
     # -- the namespace -----------------------------------------------------
@@ -279,7 +279,7 @@ class Runtime:
                           b"" if key.startswith("t_") else 0)  # fmt: skip
                 self.arrays[key] = arr
                 ns[key] = arr
-        ns["_K"] = compiled.keywords
+        ns[f"_K_{compiled.unit}"] = compiled.keywords
         code = compile(compiled.source, f"<basic {name}>", "exec")
         exec(code, ns)
         blocks: list[Callable[[], int]] = list(ns.pop("B"))
@@ -302,8 +302,9 @@ class Runtime:
         self.data_ptr = 0
 
     # -- flow ----------------------------------------------------------------
-    def error(self, message: str) -> None:
-        raise BasicError(message)
+    def error(self, message: str, keyword: str = "") -> None:
+        """Raise PTC error ``message`` (found when compiling; raised when the line runs)."""
+        raise BasicError(message, keyword=keyword)
 
     def end(self) -> int:
         raise _End()
@@ -565,13 +566,13 @@ class _Jump(Exception):
         self.block = block
 
 
-_KW_CALL = re.compile(r"_K\[(\d+)\]")
+_KW_CALL = re.compile(r"_K_\w+\[(\d+)\]")
 
 
 def _ptc_line(tb: types.TracebackType | None, unit: _Unit) -> tuple[int | None, str]:
     """The PTC line and keyword where an exception left the unit's generated code.
 
-    The generated line that was running names the keyword it calls (``_K[i]``),
+    The generated line that was running names the keyword it calls (``_K_<unit>[i]``),
     so the keyword costs nothing to track either.
     """
     line: int | None = None
@@ -629,6 +630,7 @@ class Interpreter:
         self.rt = Runtime(self, machine, speed, seed)
         self._program: _Unit | None = None
         self._can_continue = False
+        self._resume = 0
 
     def load(self, source: bytes) -> None:
         """Load a program: PTC bytes, lines ending in CR (LF and CRLF accepted).
@@ -670,13 +672,14 @@ class Interpreter:
         """CONT: continue after STOP, a break or the frame limit."""
         if not self._can_continue or self._program is None:
             return self._failed(BasicError("Can't continue"))
-        return self._go(self._program, self.rt.resume, max_frames, program=True)
+        return self._go(self._program, self._resume, max_frames, program=True)
 
     def direct(self, line: bytes, *, max_frames: int | None = None) -> RunResult:
         """Run one DIRECT-mode line in the current variables."""
         raw = split_lines(line)
         try:
-            unit = self._load(compile_lines, [parse_line(raw[0] if raw else b"")], "direct")
+            line_tree = [parse_line(raw[0] if raw else b"")]
+            unit = self._load(lambda lines: compile_lines(lines, "direct"), line_tree, "direct")
         except BasicError as err:
             return self._failed(err)
         if self.rt.program is None and self._program is not None:
@@ -713,21 +716,23 @@ class Interpreter:
                     rt.clear()
                     rt.program = unit
         except _End:
-            self._can_continue = False
+            if program:
+                self._can_continue = False
             return RunResult("ended", rt.frames(), None, None)
-        except _Stop as stop:
-            self._can_continue = program
-            rt.resume = stop.resume
-            return RunResult("stopped", rt.frames(), None, self._line_of(unit, stop.resume))
-        except Break:
-            self._can_continue = program
-            return RunResult("stopped", rt.frames(), None, self._line_of(unit, rt.resume))
+        except (_Stop, Break) as stop:
+            resume = stop.resume if isinstance(stop, _Stop) else rt.resume
+            if program:  # a DIRECT line's STOP leaves the program's CONT point alone
+                self._can_continue = True
+                self._resume = resume
+            line = self._line_of(unit, resume) if program else None
+            return RunResult("stopped", rt.frames(), None, line)
         except Exception as exc:  # every failure is a PTC error, never a traceback
             err = _as_basic_error(exc)
             line, keyword = _ptc_line(exc.__traceback__, unit)
             err.keyword = err.keyword or keyword
             err.line = line if program else None
-            self._can_continue = False
+            if program:
+                self._can_continue = False
             rt.err = err.code
             rt.erl = line or 0
             self._show(err)
