@@ -179,15 +179,17 @@ class Machine:
         """Alias of :meth:`vsync` for tests."""
         self.vsync(frames)
 
-    def busy(self) -> int:
+    def busy(self, most: int = 4) -> int:
         """Keep the machine going while a program computes without VSYNC.
 
         A BASIC interpreter calls this every few milliseconds of a busy loop: it
         pumps the window (so it stays responsive and closable) and, for every
         1/60 s of wall time since the last frame, runs a frame without sleeping
         (so MAINCNTL keeps counting at 60 per second and the screens keep
-        showing what the program draws, as on the handheld). At most 4 frames
-        are caught up at once, and only the last of them is composed and shown.
+        showing what the program draws, as on the handheld). At most ``most``
+        frames (4 by default) are caught up at once, and only the last of them is
+        composed and shown; a caller with a frame limit passes the frames it has
+        left, so that the limit is never overshot.
 
         Returns:
             The number of frames run.
@@ -200,7 +202,10 @@ class Machine:
         if due <= 0:
             self.running = self.frontend.pump(self.input) and self.running
             return 0
-        run = min(due, 4)
+        run = min(due, 4, most)
+        if run <= 0:
+            self.running = self.frontend.pump(self.input) and self.running
+            return 0
         for i in range(run):  # only the last catch-up frame is composed and shown
             self._frame(sleep=False, show=i == run - 1)
         if due <= 4:  # keep to the 60 Hz grid; further behind, the lost time is dropped

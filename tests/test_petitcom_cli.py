@@ -297,3 +297,17 @@ def test_resources_folder_is_passed_to_a_machine_that_takes_it(
         capsys, "run", program(tmp_path, "?1\n"), "--headless", "--resources", tmp_path
     )
     assert code == 0 and seen == {"resources": tmp_path}
+
+
+def test_frames_is_never_overshot_by_a_busy_loop_catching_up(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A slow machine catches up several frames at once in a busy loop; --frames still holds."""
+    import time
+
+    clock = iter(range(0, 10**9, 1))  # every reading of the clock is one more second
+
+    monkeypatch.setattr(time, "perf_counter", lambda: float(next(clock)))
+    src = program(tmp_path, "@L\nGOTO @L\n")
+    code, out, _ = run(capsys, "run", src, "--headless", "--json", "--frames", "3")
+    assert code == 0 and outcome(out)["frames"] == 3

@@ -552,7 +552,8 @@ class Runtime:
                         if now - last >= _BREATHE:
                             last = now
                             self.resume = pc
-                            busy()
+                            limit = self.max_frames
+                            busy(4 if limit is None else max(limit - self.frames(), 0))
                             self._check_limit(pc)
             except _Jump as jump:
                 pc = jump.block
