@@ -76,12 +76,24 @@ def _parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", parser_class=_Parser)
     run = commands.add_parser("run", help="run a program (.PTC, raw PRG, QR set or UTF-8 text)")
-    run.add_argument("program", type=Path, metavar="PROGRAM")
+    run.add_argument(
+        "program",
+        type=Path,
+        metavar="PROGRAM",
+        help="a .PTC file, a raw PRG, a QR set (folder or image) or UTF-8 text",
+    )
     run.add_argument("--headless", action="store_true", help="no window")
     run.add_argument(
         "--frames", type=int_range(0, MAX_FRAMES), metavar="N", help="stop after N frames"
     )
-    run.add_argument("--input", type=Path, metavar="FILE", help="scripted input, one event a line")
+    run.add_argument(
+        "--input",
+        type=Path,
+        metavar="FILE",
+        help="scripted input, one event a line from frame FRAME on: 'FRAME B A+RIGHT' "
+        "(buttons; 'B 0' releases), 'FRAME T X Y' / 'FRAME T OFF' (stylus), "
+        "'FRAME K TEXT' (keys; \\r Enter, \\\\ backslash, \\xNN a PTC code); # comments",
+    )
     run.add_argument("--seed", type=int_range(0, 2**31 - 1), metavar="N", help="RND's seed")
     _add_area_options(run)
     run.add_argument(
