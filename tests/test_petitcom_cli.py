@@ -311,3 +311,11 @@ def test_frames_is_never_overshot_by_a_busy_loop_catching_up(
     src = program(tmp_path, "@L\nGOTO @L\n")
     code, out, _ = run(capsys, "run", src, "--headless", "--json", "--frames", "3")
     assert code == 0 and outcome(out)["frames"] == 3
+
+
+def test_key_map_lets_enter_and_backspace_type() -> None:
+    from petitcom_shim import Button
+
+    keys = petitcomcli._config().keys
+    assert not {"return", "enter", "backspace"} & set(keys)
+    assert keys["right ctrl"] == Button.START and keys["escape"] == Button.SELECT

@@ -45,6 +45,7 @@ from petitcom_shim import files, ptcfile
 from petitcom_shim.basic import Interpreter, RunResult, direct, kw_files, progfile
 from petitcom_shim.basic.consoletext import console_text
 from petitcom_shim.config import ShimConfig
+from petitcom_shim.input import Button
 from petitcom_shim.inputscript import ScriptError, ScriptFeeder, read_script
 from petitcom_shim.machine import Machine
 from petitcom_shim.qrcli import int_range
@@ -155,9 +156,11 @@ def _write_output(path: Path, write: Callable[[Path], object]) -> None:
 
 
 def _config() -> ShimConfig:
-    """Key bindings for PTC programs: Enter and Backspace type, so they are no buttons."""
+    """Key bindings for PTC programs: Enter and Backspace type, so they are no buttons;
+    START moves to Right Ctrl (beside the arrows, as SELECT's Right Shift is)."""
     config = ShimConfig()
     config.keys = {k: v for k, v in config.keys.items() if k not in _TYPING_KEYS}
+    config.keys["right ctrl"] = Button.START
     return config
 
 
