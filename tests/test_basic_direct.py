@@ -133,3 +133,21 @@ def test_editor_lines_cursor_and_screen() -> None:
     rows = long.screen()
     assert rows[0] == ("   1", b"?" + b"9" * 27, None)
     assert rows[1] == ("    ", b"9" * 13, 2)
+
+
+def test_the_prompt_cursor_blinks_and_leaves_text_alone(machine: Machine) -> None:
+    interp = Interpreter(machine)
+    machine.locate(0, 1)
+    machine.print("KEEP", end="")
+    machine.locate(2, 1)
+    seen = []
+    for frames in range(1, 40, 6):
+        direct.prompt_loop(interp, frames=frames)
+        seen.append(machine.chkchr(2, 1))
+    assert set(seen) == {ord("E")}  # never left behind
+    cursor = direct._Cursor(machine)
+    cursor.show(0)
+    assert machine.chkchr(2, 1) == 0x8F and (machine.csrx, machine.csry) == (2, 1)
+    cursor.hide()
+    cursor.show(direct._Cursor.BLINK // 2)  # the dark half of the blink
+    assert machine.chkchr(2, 1) == ord("E")

@@ -23,6 +23,7 @@ from __future__ import annotations
 from petitcom_shim import charset
 from petitcom_shim.basic import Interpreter, RunResult, editor
 from petitcom_shim.input import BACKSPACE_KEY
+from petitcom_shim.machine import Machine
 
 __all__ = ["after_run", "run"]
 
@@ -69,13 +70,48 @@ def execute(it: Interpreter, line: bytes) -> None:
         _show_result(it, it.direct(line))
 
 
+class _Cursor:
+    """The prompt's blinking cursor: a full block (0x8F) in the current COLOR at the
+    console cursor, shown half of every ``BLINK`` frames and never left behind."""
+
+    BLINK = 32
+    BLOCK = charset.from_ptc(b"\x8f")
+
+    def __init__(self, m: Machine) -> None:
+        self.m = m
+        self.at: tuple[int, int] | None = None
+        self.under = 0
+
+    def show(self, frame: int) -> None:
+        m = self.m
+        self.hide()
+        if frame % self.BLINK < self.BLINK // 2 and m.csry < editor.ROWS:
+            self.at = (m.csrx, m.csry)
+            self.under = m.chkchr(*self.at)
+            m.print(self.BLOCK, end="")
+            m.locate(*self.at)
+
+    def hide(self) -> None:
+        if self.at is not None:
+            m = self.m
+            m.locate(*self.at)
+            m.print(charset.from_ptc(bytes((self.under or 0x20,))), end="")
+            m.locate(*self.at)
+            self.at = None
+
+
 def prompt_loop(it: Interpreter, frames: int | None = None) -> None:
     """Read lines at the prompt until the window is closed (or ``frames`` frames, for tests)."""
     m = it.machine
     line = bytearray()
+    cursor = _Cursor(m)
+    shown = 0
     while m.running and (frames is None or frames > 0):
         frames = None if frames is None else frames - 1
+        cursor.show(shown)
+        shown += 1
         m.vsync(1)
+        cursor.hide()
         for code in editor.typed_keys(m):
             if code == editor.ENTER:
                 m.print("")
