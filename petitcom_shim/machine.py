@@ -873,3 +873,24 @@ class Machine:
     def bgmclear(self, n: int | None = None) -> None:
         """BGMCLEAR [n]: forget user song n, or every user song."""
         self.bgm.clear(n)
+
+    def bgmprg(self, *args: int | str) -> None:
+        """BGMPRG instr,[key,][a,d,s,r,]wave$: instrument 224-255 from one waveform cycle."""
+        self.bgm.program(*args)
+
+    def bgmsetv(self, track: int, n: int, value: int) -> None:
+        """BGMSETV track,n,value: set MML variable ``$n`` of the song playing on a track."""
+        self.bgm.setv(track, to_int(n), to_int(value))
+
+    def bgmgetv(self, track: int, n: int) -> int:
+        """BGMGETV(track,n): MML variable ``$n`` of the playing song, -1 if unset/none."""
+        return self.bgm.getv(track, to_int(n))
+
+    @property
+    def sysbeep(self) -> int:
+        """SYSBEEP: 1 while system sounds are on, 0 when off ([WIKI] SYSBEEP)."""
+        return int(self.sound.system_sounds)
+
+    @sysbeep.setter
+    def sysbeep(self, value: float) -> None:
+        self.sound.system_sounds = to_int(value) != 0
