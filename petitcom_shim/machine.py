@@ -154,6 +154,7 @@ class Machine:
         self._sppage = 0
         self._gpage = 0
         self._xor = False
+        self._gcolor = 0
         #: The panel PNLTYPE last chose; "OFF" (what the shim always shows) until then.
         self.panel = "OFF"
 
@@ -236,12 +237,12 @@ class Machine:
         """ACLS: reset visuals (VISIBLE, COLOR/CLS, GRP, sprites, BG, palettes); CHR stays."""
         self.vis = Visibility()
         self._xor = False
+        self._gcolor = 0
         for page in self.grp_pages:
             page.clear(0)
         for screen in self.screens:
             screen.console.color(0, 0)
             screen.console.cls()
-            screen.gcolor = 0
             screen.sprites.spclr()
             for layer in screen.bg.layers:
                 layer.ofs_x.set(0)
@@ -490,6 +491,11 @@ class Machine:
         """BGREAD as the 16-bit tile word."""
         return int(self._bg(layer).map[to_int(y) & 63, to_int(x) & 63])
 
+    def bgreadh(self, layer: int, x: int, y: int) -> str:
+        """BGREAD's string form: the tile word as 4 upper-case hex digits, the form
+        BGPUT's string takes ([WIKI] BGREAD: ``BGPUT 0,3,6,123,4,0,1`` reads "487B")."""
+        return f"{self.bgreadw(layer, x, y):04X}"
+
     def bgcopy(self, layer: int, x1: int, y1: int, x2: int, y2: int, x3: int, y3: int) -> None:
         """BGCOPY: copy a tile block within a layer; the destination wraps at 64."""
         target = self._bg(layer)
@@ -643,15 +649,19 @@ class Machine:
         return self.grp_pages[self._gvideo.grp_draw]
 
     def _c(self, c: int | None) -> int:
-        return self._gvideo.gcolor if c is None else to_int(c) & 0xFF
+        return self._gcolor if c is None else to_int(c) & 0xFF
 
     def gcls(self, c: int | None = None) -> None:
         """GCLS [c]: fill the drawing page with colour c, by default the current GCOLOR."""
         self._page.clear(self._c(c))
 
     def gcolor(self, c: int) -> None:
-        """GCOLOR: default colour of the GRP verbs on this GRP screen."""
-        self._gvideo.gcolor = to_int(c) & 0xFF
+        """GCOLOR c (0-255): default colour of the GRP verbs, one value for both
+        screens ([SBC] graphics.c ``cmd_gcolor`` keeps one ``graphics.color``)."""
+        value = to_int(c)
+        if not 0 <= value <= 255:
+            raise OutOfRange(f"GCOLOR {value} not in 0-255")
+        self._gcolor = value
 
     def gpset(self, x: int, y: int, c: int | None = None) -> None:
         """GPSET: plot one pixel."""

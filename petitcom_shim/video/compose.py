@@ -57,7 +57,6 @@ class ScreenVideo:
         self.gprio = 3
         self.grp_draw = screen
         self.grp_disp = screen
-        self.gcolor = 0
         self._grp_key: tuple[int, int, int] = (0, -1, -1)
         self._grp_surface: pygame.Surface | None = None
         self._grp_shown = 0  # compositions the cached GRP surface has served unchanged
