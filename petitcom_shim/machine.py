@@ -10,6 +10,7 @@ looks at them, so tests and simulations run as fast as the logic allows.
 from __future__ import annotations
 
 import datetime
+import os
 import random
 from collections.abc import Iterable
 from pathlib import Path
@@ -27,6 +28,7 @@ from petitcom_shim.errors import Break, IllegalFunctionCall, OutOfRange
 from petitcom_shim.input import Button, Input
 from petitcom_shim.mml import parse as parse_mml
 from petitcom_shim.numbers import to_int
+from petitcom_shim.romres import RomResources, load_resources
 from petitcom_shim.sound import Sound
 from petitcom_shim.video.bg import BGLayer, decode_tile, tile_word
 from petitcom_shim.video.changes import ScreenWatch
@@ -92,6 +94,12 @@ class Machine:
             smoothly to the largest size that keeps the aspect, instead of the largest
             whole-number scale (pixel-exact, the default).
         icon: Window icon, a surface (32x32 or 64x64 suit most desktops) or an image file.
+        resources: A folder of CHR/COL resource files the user extracted from their own
+            Petit Computer (``BGF0.PTC``, ``SPU0.PTC``, ``COL0.PTC``, ...; see
+            :mod:`petitcom_shim.romres`): the banks and palettes found there are the
+            defaults, restored by CHRINIT and COLINIT; the rest are the shim's own.
+            A bad file raises :class:`~petitcom_shim.romres.ResourceError` before
+            any window opens.
     """
 
     def __init__(
@@ -110,7 +118,13 @@ class Machine:
         select_break: bool = False,
         fit: bool = False,
         icon: pygame.Surface | str | Path | None = None,
+        resources: str | os.PathLike[str] | RomResources | None = None,
     ) -> None:
+        if resources is None or isinstance(resources, RomResources):
+            self.resources = resources or RomResources()
+        else:
+            self.resources = load_resources(resources)
+        """The user-supplied ROM resources in use (empty without ``resources``)."""
         self.headless = headless
         self.select_break = select_break
         self.realtime = (not headless) if realtime is None else realtime
@@ -136,11 +150,11 @@ class Machine:
         self.clipboard: Clipboard = MemoryClipboard() if headless else SystemClipboard()
         """Text clipboard (an extension: Petit Computer had none); in memory when headless."""
         self._clock = pygame.time.Clock()
-        self.chr = ChrStore(font.load_font())
+        self.chr = ChrStore(font.load_font(), self.resources.chr)
         transforms = TransformCache()  # the same sprite art on both screens turns once
         self.screens = (
-            ScreenVideo(0, self.chr, _to_ptc, transforms),
-            ScreenVideo(1, self.chr, _to_ptc, transforms),
+            ScreenVideo(0, self.chr, _to_ptc, transforms, self.resources.col),
+            ScreenVideo(1, self.chr, _to_ptc, transforms, self.resources.col),
         )
         self.grp_pages = tuple(GrpPage() for _ in range(4))
         self.vis = Visibility()

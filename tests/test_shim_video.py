@@ -122,8 +122,10 @@ def test_chrset_chrread_round_trip_and_init(m: Machine) -> None:
     pattern = "0123456789ABCDEF" * 4
     m.chrset("SPU3", 200, pattern.lower())
     assert m.chrread("SPU3", 200) == pattern
+    default = m.chrread("SPU4", 200)
     m.chrinit("SPU3")
-    assert m.chrread("SPU3", 200) == "0" * 64
+    assert m.chrread("SPU3", 200) != pattern and m.chrread("SPU3", 200) != "0" * 64
+    assert m.chrread("SPU4", 200) == default
     with pytest.raises(IllegalFunctionCall):
         m.chrset("SPU0", 0, "0" * 63)
     with pytest.raises(IllegalFunctionCall):
@@ -134,9 +136,10 @@ def test_chrset_chrread_round_trip_and_init(m: Machine) -> None:
 
 def test_resource_suffix_follows_page(m: Machine) -> None:
     m.bgpage(1)
+    upper = m.chrread("BGU1U", 5)
     m.chrset("BGU1", 5, "F" * 64)
     assert m.chrread("BGU1L", 5) == "F" * 64
-    assert m.chrread("BGU1U", 5) == "0" * 64
+    assert m.chrread("BGU1U", 5) == upper != "F" * 64
 
 
 def test_font_lives_in_bgf0_with_ink_15(m: Machine) -> None:
