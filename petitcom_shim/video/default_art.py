@@ -82,7 +82,7 @@ def _shapes() -> list[_Grid]:
         heart & (y <= 15),  # heart
         (r2 <= 49) & (r2 >= 16),  # ring
         (abs(dx) <= 7) & (abs(dy) <= 3),  # bar
-        ((abs(dx) <= 2) & (y >= 6)) | ((y < 8) & (abs(dx) <= 8 - y)),  # arrow up
+        ((abs(dx) <= 2) & (y >= 6)) | ((y >= 1) & (y < 8) & (abs(dx) <= y - 1)),  # arrow up
         (abs(dx) <= 6.5) & (abs(dy) <= 6.5) & ((_X16 + _Y16) % 2 == 0),  # mesh
     ]
 
