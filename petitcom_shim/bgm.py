@@ -322,7 +322,7 @@ def _note_samples(
     first = round(start * rate)
     if v.wave == "drum":
         return first, v.level * _drum(note.key, rate, seed)
-    sounding = note.start + note.length * note.gate / 8
+    sounding = note.start + note.length * max(note.gate, 0.5) / 8  # Q0: a blip
     on = max(1, round(song.seconds(sounding) * rate) - first)
     total = on + max(1, round(v.release * rate))
     keys = np.empty(total)

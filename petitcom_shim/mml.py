@@ -26,7 +26,7 @@ docs/petitcom-decisions.md "BGM and MML" for the choices):
 ``@``\\ n   tone 0-255 (our own instruments, see petitcom_shim.bgm)
 ``@E``\\ a,d,s,r  envelope 0-127 each; ``@ER`` back to the tone's own
 ``P``\\ n   pan 0-127 (0 left, 64 centre)
-``Q``\\ n   gate 1-8: a note sounds for n/8 of its length (default 8)
+``Q``\\ n   gate 0-8: a note sounds for n/8 of its length (default 8; Q0 a 1/16 blip)
 ``[`` … ``]``\\ n   repeat n times (1-255); ``]0`` or a bare ``]`` repeats forever,
             also inside another repeat (what follows is then never played)
 ``{NAME=…}`` defines a macro (plays nothing); ``{NAME}`` plays it
@@ -127,7 +127,7 @@ class Note:
         volume: @V 0-127.
         pan: P 0-127.
         tone: @ 0-255.
-        gate: Q 1-8.
+        gate: Q 0-8.
         envelope: @E, or None for the tone's own.
         slides: Indexes into ``keys`` whose pitch change slides from the key before
             (``_``, portamento) instead of switching at once.
@@ -459,7 +459,7 @@ class _Reader:
             assert value is not None
             st.pan = value
         elif c == "Q":
-            value = self.number("Q", 1, 8)
+            value = self.number("Q", 0, 8)
             assert value is not None
             st.gate = value
         elif c == "@":

@@ -28,6 +28,12 @@ def m() -> Iterator[Machine]:
     machine.close()
 
 
+def level(samples: np.ndarray, start: float, stop: float) -> float:
+    """RMS loudness between two times (s)."""
+    part = samples[round(start * SAMPLE_RATE) : round(stop * SAMPLE_RATE)].astype(np.float64)
+    return float(np.sqrt(np.mean(part**2)))
+
+
 def keys(mml: str, channel: int = 0) -> list[int]:
     return [n.key for n in parse(mml).channels[channel]]
 
@@ -83,6 +89,14 @@ def test_underscore_slides_into_the_next_note() -> None:
     part = slice(int(1.05 * SAMPLE_RATE), int(1.45 * SAMPLE_RATE))
     crossings = [int(np.count_nonzero(np.diff(np.sign(s[part, 0])) != 0)) for s in (slid, jumped)]
     assert crossings[0] < crossings[1] * 0.95
+
+
+def test_q0_is_accepted_as_a_blip() -> None:
+    """Miiverse note on PTC's compiled MML: 9 codes for Q, so Q0-Q8."""
+    assert parse("Q0 C").channels[0][0].gate == 0
+    blip, eighth = render("T60 @144 Q0 C4 R4"), render("T60 @144 Q1 C4 R4")
+    assert level(blip, 0.0, 0.05) > 1000 and level(blip, 0.2, 0.9) < 20
+    assert level(eighth, 0.1, 0.12) > 1000
 
 
 def test_song_variables() -> None:
