@@ -363,14 +363,14 @@ class _Reader:
         self.i += 1
         body = self.i
         entered = self.ch.pos
+        self.ch.tie = False  # a tie does not reach into a repeat (its passes start alike)
         self.run(stop_at_bracket=True, depth=depth + 1)
         self.i += 1  # past ']'
         count = self.number("repeat count", 0, 255, required=False)
         if self.ch.dead:  # read once for the syntax: this part never plays
             return
         if not count:  # ]0 or a bare ]: forever, from this '[' (also inside a repeat)
-            if self.ch.tie:
-                raise self.fail("'&' must be followed by a note")
+            self.ch.tie = False  # a tie into the next time round ties nothing
             # Every pass of an endless loop starts from the same state, so the song
             # repeats exactly (see the decisions doc); what follows never plays.
             self.ch.loop_from = entered
@@ -404,15 +404,14 @@ class _Reader:
             self.note(number, self.dots(st.length), at)
         elif c == "R":
             length = self.length()
-            if ch.tie:
-                raise self.fail("'&' must be followed by a note", at)
+            ch.tie = False  # a tie to a rest ties nothing
             if not ch.dead:
                 ch.pos += length
         elif c in "&_":
-            after_note = ch.notes and ch.notes[-1].start + ch.notes[-1].length == ch.pos
-            if not after_note and not ch.dead:
-                raise self.fail(f"'{c}' must follow a note", at)
-            ch.tie = True
+            # PTC compiles '&' and '_' to codes of their own, so a stray one is no
+            # error; it ties only a note that ends here to the next note.
+            after_note = bool(ch.notes) and ch.notes[-1].start + ch.notes[-1].length == ch.pos
+            ch.tie = after_note and not ch.dead
             ch.slide = c == "_"
         elif c == "$":
             self.i -= 1
@@ -657,11 +656,6 @@ def parse(*mml: str, overrides: tuple[tuple[Fraction, int, int], ...] = ()) -> S
             channel.overrides = sorted(overrides)
             reader = _Reader(channel, budget)
             reader.run()
-            if channel.tie:
-                raise _Error(
-                    channel.offset + len(channel.text) - 1,
-                    f" (channel {channel.number}): '&' must be followed by a note",
-                )
     except _Error as err:
         where = origin[min(err.index, len(origin) - 1)] + 1 if origin else 1
         raise MmlError(f"MML error at character {where}{err.message}") from None

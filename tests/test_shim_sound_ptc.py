@@ -99,6 +99,17 @@ def test_q0_is_accepted_as_a_blip() -> None:
     assert level(eighth, 0.1, 0.12) > 1000
 
 
+def test_a_stray_tie_is_no_error() -> None:
+    """PTC compiles '&' and '_' to codes of their own (Miiverse note), so its compiler
+    has no reason to check their neighbours; [EMK] skips a stray '&'. A tie binds only
+    a note that ends where the next note starts."""
+    assert keys("&C R _D") == [60, 62]
+    song = parse("C&R D& [E]0")
+    assert [n.key for n in song.channels[0]] == [60, 62, 64]
+    assert [n.length for n in song.channels[0]] == [Fraction(1, 4)] * 3
+    assert parse("C& V50 D").channels[0][0].keys == ((0, 60), (Fraction(1, 4), 62))
+
+
 def test_song_variables() -> None:
     """[WIKI] BGMSETV/BGMGETV: ``$n=v`` sets, ``$n`` reads, in place of a number."""
     song = parse("$2=60 N$2 $2=64 N$2 L$3")  # $3 unset: the L is skipped
