@@ -131,6 +131,12 @@ def test_bgmsetv_and_bgmgetv(m: Machine) -> None:
     assert m.bgmgetv(4, 2) == 80
     assert [n.key for n in m.bgm._tracks[4].song.channels[0]] == [80]  # type: ignore[union-attr]
     assert m.bgmchk(4) == 1
+    m.bgmset(130, "$1=60 N$1 N$1 N$1")  # T120: a quarter note is 30 frames
+    m.bgmplay(3, 130)
+    m.vsync(30)
+    m.bgmsetv(3, 1, 72)  # from here on: the second and third notes change
+    song = m.bgm._tracks[3].song
+    assert song is not None and [n.key for n in song.channels[0]] == [60, 72, 72]
     m.bgmsetv(6, 1, 1)  # a silent track: nothing happens
     with pytest.raises(OutOfRange):
         m.bgmsetv(4, 8, 0)
