@@ -489,9 +489,7 @@ class Machine:
 
     def bgofs(self, layer: int, x: float, y: float, t: int = 0) -> None:
         """BGOFS: scroll offset in pixels (wraps at 512), optionally over t frames."""
-        target = self._bg(layer)
-        target.ofs_x.set(to_int(x), to_int(t))
-        target.ofs_y.set(to_int(y), to_int(t))
+        self._bg(layer).scroll(to_int(x), to_int(y), to_int(t))
 
     def bgchk(self, layer: int) -> bool:
         """BGCHK: True while a timed BGOFS is still moving."""

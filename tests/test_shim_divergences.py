@@ -103,3 +103,14 @@ def test_spofs_tween_lands_where_ptc_lands(m: Machine) -> None:
     m.vsync(3)
     assert m.spread(0)[:2] == (99, -100)  # floors: 99.9993 -> 99, -99.9993 -> -100
     assert m.spchk(0) & 1 == 0
+
+
+def test_bgofs_tween_steps_in_fixed_point_too(m: Machine) -> None:
+    """[SBC] background.c ``cmd_bgofs``: the step is the distance / t, cut toward zero."""
+    m.bgofs(0, 64, 0, 4)
+    m.vsync(4)
+    assert m.screens[0].bg.layers[0].ofs_x.value == 64 and not m.bgchk(0)
+    m.bgofs(0, 0, 0)
+    m.bgofs(0, 10, 0, 3)
+    m.vsync(3)
+    assert 10 - 3 / 4096 <= m.screens[0].bg.layers[0].ofs_x.value < 10

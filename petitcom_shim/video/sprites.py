@@ -22,7 +22,7 @@ import pygame
 from petitcom_shim.errors import IllegalFunctionCall, OutOfRange
 from petitcom_shim.numbers import to_int
 from petitcom_shim.video.chr import ChrStore
-from petitcom_shim.video.interp import TweenArray
+from petitcom_shim.video.interp import TweenArray, landing
 from petitcom_shim.video.palette import KEY_PIXEL, Palettes
 from petitcom_shim.video.surfaces import surface_from_pixels
 
@@ -78,15 +78,6 @@ LOWER_MAX_CHR = 117
 
 def _s16(v: float) -> int:
     return ((to_int(v) & 0xFFFF) ^ 0x8000) - 0x8000
-
-
-def _landing(start: float, target: float, frames: int) -> float:
-    """Where a fixed-point move of ``frames`` equal steps from ``start`` toward
-    ``target`` ends: each step is the 20.12 distance divided by ``frames``, cut
-    toward zero (C integer division)."""
-    raw = round((target - start) * 4096)
-    step = abs(raw) // frames * (1 if raw >= 0 else -1)
-    return start + step * frames / 4096
 
 
 def _s8(v: float) -> int:
@@ -391,7 +382,7 @@ class SpriteScreen:
         if frames > 0:
             here = self.position(sid)
             target = tuple(  # type: ignore[assignment]
-                _landing(start, end, frames) for start, end in zip(here, target, strict=True)
+                landing(start, end, frames) for start, end in zip(here, target, strict=True)
             )
         self._motion.set(sid, _XY, target, frames)
 
