@@ -118,3 +118,17 @@ def test_delete_rename_files(machine: Machine, tmp_path: Path) -> None:
 def test_package_text() -> None:
     assert package_text((0, 0)) == b"000000000000"
     assert package_text((0x1FFF, 0xFFFFFFFF)) == b"1FFFFFFFFFFF"
+
+
+def test_append_adds_a_program_after_the_one_in_memory(machine: Machine, tmp_path: Path) -> None:
+    (tmp_path / "tail.PTC").write_bytes(prg("TAIL", b'?"TAIL"\r'))
+    interp = Interpreter(machine)
+    set_program(interp, "HEAD", b'?"HEAD"')
+    assert interp.direct(b'APPEND "TAIL":?RESULT').status == "ended"
+    assert interp.direct(b'APPEND "NONE":?RESULT').status == "ended"
+    assert interp.source == b'?"HEAD"\r?"TAIL"\r'
+    assert interp.run().status == "ended"
+    lines = [line.rstrip() for line in console_text(machine).split("\n")[:5]]
+    assert lines[:4] == ["1", "0", "HEAD", "TAIL"]
+    assert interp.direct(b"?PRGNAME$").status == "ended"
+    assert console_text(machine).split("\n")[4].rstrip() == "HEAD"

@@ -279,38 +279,27 @@ def test_no_display_is_one_line_exit_2(
     assert err == "petitcom: cannot open a window (x11 not available); use --headless\n"
 
 
-def test_resources_folder_is_passed_to_a_machine_that_takes_it(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+def test_resources_folder_reaches_the_machine(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """--resources DIR reaches Machine(resources=DIR) where the shim has it (H4's branch)."""
-    from petitcom_shim import Machine
-
-    seen: dict[str, object] = {}
-
-    class ResourceMachine(Machine):
-        def __init__(self, *, resources: Path | None = None, **kwargs: object) -> None:
-            seen["resources"] = resources
-            super().__init__(**kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(petitcomcli, "Machine", ResourceMachine)
-    code, _, _ = run(
-        capsys, "run", program(tmp_path, "?1\n"), "--headless", "--resources", tmp_path
+    """--resources DIR is Machine(resources=DIR): the user's CHR/COL files are the defaults."""
+    words = bytes(range(256)) * 2
+    (tmp_path / "res").mkdir()
+    (tmp_path / "res" / "COL0.PTC").write_bytes(PtcFile.of("COL0", "COL", words).to_bytes())
+    src = program(tmp_path, 'COLINIT:COLREAD("BG",1),R,G,B:?R;",";G;",";B\n')
+    con = tmp_path / "c.txt"
+    code, _, err = run(
+        capsys, "run", src, "--headless", "--resources", tmp_path / "res", "--console", con
     )
-    assert code == 0 and seen == {"resources": tmp_path}
+    assert (code, err) == (0, "")
+    from petitcom_shim.video.palette import decode_color
 
-
-def test_frames_is_never_overshot_by_a_busy_loop_catching_up(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A slow machine catches up several frames at once in a busy loop; --frames still holds."""
-    import time
-
-    clock = iter(range(0, 10**9, 1))  # every reading of the clock is one more second
-
-    monkeypatch.setattr(time, "perf_counter", lambda: float(next(clock)))
-    src = program(tmp_path, "@L\nGOTO @L\n")
-    code, out, _ = run(capsys, "run", src, "--headless", "--json", "--frames", "3")
-    assert code == 0 and outcome(out)["frames"] == 3
+    r, g, b = decode_color(int.from_bytes(words[2:4], "little"))  # the file's colour 1
+    assert con.read_text().split("\n")[0].rstrip() == f"{r},{g},{b}"
+    (tmp_path / "res" / "COL1.PTC").write_bytes(b"PX01 broken")
+    code, out, err = run(capsys, "run", src, "--headless", "--resources", tmp_path / "res")
+    assert (code, out) == (2, "") and err.startswith("petitcom: --resources: ")
+    assert err.count("\n") == 1
 
 
 def test_key_map_lets_enter_and_backspace_type() -> None:

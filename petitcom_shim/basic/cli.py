@@ -30,14 +30,13 @@ atomically and never replace anything but a regular file.
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import os
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import NoReturn
 
 import pygame
 
@@ -49,6 +48,7 @@ from petitcom_shim.input import Button
 from petitcom_shim.inputscript import ScriptError, ScriptFeeder, read_script
 from petitcom_shim.machine import Machine
 from petitcom_shim.qrcli import int_range
+from petitcom_shim.romres import ResourceError
 
 __all__ = ["main"]
 
@@ -165,14 +165,23 @@ def _config() -> ShimConfig:
 
 
 def make_machine(*, headless: bool, files_dir: Path, resources: Path | None, title: str) -> Machine:
-    """A Machine for the command: its save area, the user's resources if this shim takes them."""
-    extra: dict[str, Any] = {}
-    if resources is not None:
-        if not resources.is_dir():
-            raise UsageError(f"--resources {resources}: not a folder")
-        if "resources" in inspect.signature(Machine).parameters:
-            extra["resources"] = resources
-    return Machine(headless=headless, files=files_dir, title=title, config=_config(), **extra)
+    """A Machine for the command: its save area and the user's ROM resources (``--resources``).
+
+    Raises:
+        UsageError: the resources folder is missing or holds a bad file.
+    """
+    if resources is not None and not resources.is_dir():
+        raise UsageError(f"--resources {resources}: not a folder")
+    try:
+        return Machine(
+            headless=headless,
+            files=files_dir,
+            title=title,
+            config=_config(),
+            resources=resources,
+        )
+    except ResourceError as err:
+        raise UsageError(f"--resources: {err}") from None
 
 
 def _outcome(result: RunResult) -> dict[str, object]:

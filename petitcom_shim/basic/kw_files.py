@@ -1,4 +1,4 @@
-"""LOAD, SAVE, EXEC, DELETE, RENAME, FILES, SENDFILE and RECVFILE on the machine's save area.
+"""LOAD, SAVE, EXEC, APPEND, DELETE, RENAME, FILES, SENDFILE, RECVFILE on the save area.
 
 A file is named as PTC names it: ``"TYPE:NAME"`` where TYPE is a resource
 (``PRG``, ``MEM``, ``SPU0``, ``BGU1L``, ``COL0``, ``SCU0``, ``GRP2`` ...) and
@@ -17,6 +17,7 @@ accepted and ignored: the shim never asks.
   follow it); a program that does it keeps running to its end, and RUN then
   runs the new one. ``SAVE "PRG:NAME"`` saves the program in memory.
 - ``LOAD``/``SAVE "MEM:NAME"`` move MEM$ (at most 256 characters).
+- ``APPEND "NAME"`` adds the program NAME after the program in memory.
 - ``EXEC "NAME"`` loads the program NAME and runs it from its first line with
   the variables cleared; when it cannot be loaded RESULT is 0 and the program
   goes on.
@@ -181,6 +182,23 @@ def exec_(rt: Runtime, args: list[Value | None]) -> None:
     if _filed(rt, lambda: loaded.append(_program(_area(rt).load(name, "PRG")))):
         set_program(rt.interp, *loaded[0])
         raise ExecProgram()
+
+
+@statement("APPEND", 1, 1)
+def append(rt: Runtime, args: list[Value | None]) -> None:
+    """APPEND "NAME": add the program NAME after the program in memory (PRGNAME$ stays)."""
+    _, kind, name = _target(args[0])
+    if kind != "PRG":
+        raise BasicError("Illegal resource type")
+
+    def add() -> None:
+        text = _program(_area(rt).load(name, "PRG"))[1]
+        source = rt.interp.source
+        if source and not source.endswith(b"\r"):
+            source += b"\r"
+        rt.interp.load(source + text)
+
+    _filed(rt, add)
 
 
 @statement("DELETE", 1, 1)
