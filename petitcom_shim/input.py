@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pathlib
 from collections import deque
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from typing import Any, Final
 
 import pygame
@@ -24,7 +24,15 @@ import pygame
 from petitcom_shim import charset
 from petitcom_shim.config import DPAD, PAD_BUTTONS, Button, ShimConfig, key_code
 
-__all__ = ["BUTTON_COUNT", "TOUCH_H", "TOUCH_W", "Button", "Input"]
+__all__ = [
+    "BACKSPACE_KEY",
+    "BUTTON_COUNT",
+    "CANCEL_KEY",
+    "TOUCH_H",
+    "TOUCH_W",
+    "Button",
+    "Input",
+]
 
 BUTTON_COUNT: Final = 12
 """Number of DS buttons; BREPEAT takes their bit index 0..11."""
@@ -46,6 +54,21 @@ _CURSOR: Final = ("cursor",)
 #: Clipboard shortcuts reported by Input.edit_keys, by key with Ctrl (Cmd on macOS).
 EDIT_KEYS: Final = ("copy", "paste")
 _EDIT_KEY_CODES: Final = {pygame.K_c: "copy", pygame.K_v: "paste"}
+
+BACKSPACE_KEY: Final = -8
+"""Key event of a backspace (the keyboard's BS key or Backspace); not a PTC code."""
+
+CANCEL_KEY: Final = -27
+"""Key event of a cancel (the keyboard's ESC key or Escape); not a PTC code."""
+
+#: Real keys that a window's text input does not carry, as key events: ENTER types
+#: CHR$(13) like the software keyboard's ENTER key ([SBC] ``keyboard_chr``).
+_LINE_KEYS: Final = {
+    pygame.K_RETURN: 0x0D,
+    pygame.K_KP_ENTER: 0x0D,
+    pygame.K_BACKSPACE: BACKSPACE_KEY,
+    pygame.K_ESCAPE: CANCEL_KEY,
+}
 
 
 def _clamp(value: int, low: int, high: int) -> int:
@@ -210,11 +233,23 @@ class Input:
         """INKEY$: the oldest character typed and not yet read, or "" (PTC charset).
 
         Unlike the buttons this is a queue, not a per-frame snapshot: PTC buffers
-        what the keyboard types ([EMK], [SBC] ``get_inkey``).
+        what the keyboard types ([EMK], [SBC] ``get_inkey``). Backspace and
+        cancel events (:meth:`read_key`) are skipped: they have no character.
         """
-        if not self._typed:
-            return ""
-        return charset.from_ptc(bytes((self._typed.popleft(),)))
+        while self._typed:
+            code = self._typed.popleft()
+            if code >= 0:
+                return charset.from_ptc(bytes((code,)))
+        return ""
+
+    def read_key(self) -> int | None:
+        """The oldest typed key event, or None: a PTC code, or one of the negative
+        events :data:`BACKSPACE_KEY` and :data:`CANCEL_KEY` (for a line editor)."""
+        return self._typed.popleft() if self._typed else None
+
+    def queue_keys(self, events: Iterable[int]) -> None:
+        """Queue key events (PTC codes or the negative events) as if typed."""
+        self._typed.extend(events)
 
     def edit_keys(self) -> list[str]:
         """Return the clipboard shortcuts ("copy", "paste") typed since the last call."""
@@ -336,6 +371,9 @@ class Input:
         if key == self._toggle_key:
             self.toggle_cursor()
             return
+        event = _LINE_KEYS.get(key)
+        if event is not None:
+            self._typed.append(event)  # and the key still presses its DS button below
         mask = self._key_map.get(key)
         if mask:
             self._set_source(("key", key), int(mask))
