@@ -107,6 +107,7 @@ class Panel:
         self._iconpage = 0
         #: PNLSTR's text layer: a 32x24 console of the lower screen's own.
         self.text = Console(1, chr_store, palettes, to_ptc)
+        self._text_used = False  # no PNLSTR yet: nothing to blit
         self._pressed: kb.Key | None = None
         self._frames = 0  # frames the pressed key has been held
         self._slid_off = False  # the stylus left its key: nothing more until it lifts
@@ -217,6 +218,7 @@ class Panel:
         if not (0 <= x < COLS and 0 <= y < ROWS):
             return
         codes = bytes(c if c != 0x0D else 0x20 for c in self._to_ptc(str(text)))
+        self._text_used = True
         self.text.locate(x, y)
         self.text.color(colour)
         self.text.print_items([codes[: COLS - x]], ";", "")
@@ -338,7 +340,7 @@ class Panel:
                 self._under = self._render_under()
                 self._under_key = key
             target.blit(self._under, (0, 0))
-        if not self.keyboard_shown or not shown:
+        if self._text_used and (not self.keyboard_shown or not shown):
             target.blit(self.text.surface(), (0, 0))
 
     def draw_over(self, target: pygame.Surface, shown: bool) -> None:
