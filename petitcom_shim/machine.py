@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime
 import random
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -118,6 +119,7 @@ class Machine:
         """The window layout in use ("vertical", "horizontal", "single", "separate")."""
         self._random = random.Random(seed)
         self._frames = 0
+        self._frame_at = time.perf_counter()
         self.input = Input(config)
         self.frontend = create_frontend(
             headless=headless,
@@ -170,7 +172,31 @@ class Machine:
         """Alias of :meth:`vsync` for tests."""
         self.vsync(frames)
 
-    def _frame(self) -> None:
+    def busy(self) -> int:
+        """Keep the machine going while a program computes without VSYNC.
+
+        A BASIC interpreter calls this every few milliseconds of a busy loop: it
+        pumps the window (so it stays responsive and closable) and, for every
+        1/60 s of wall time since the last frame, runs a frame without sleeping
+        (so MAINCNTL keeps counting at 60 per second and the screens keep
+        showing what the program draws, as on the handheld). At most 4 frames
+        are caught up at once.
+
+        Returns:
+            The number of frames run.
+
+        Raises:
+            Break: as :meth:`vsync`, when SELECT breaks the program.
+        """
+        due = min(int((time.perf_counter() - self._frame_at) * FPS), 4)
+        if due <= 0:
+            self.running = self.frontend.pump(self.input) and self.running
+            return 0
+        for _ in range(due):
+            self._frame(sleep=False)
+        return due
+
+    def _frame(self, sleep: bool = True) -> None:
         self.running = self.frontend.pump(self.input) and self.running
         self.input.latch()
         inp = self.input
@@ -184,8 +210,9 @@ class Machine:
         if not self.headless:
             changed = (self._refresh(0), self._refresh(1))
             self.frontend.present(*self._surfaces, changed=changed)
-        if self.realtime:
+        if self.realtime and sleep:
             self._clock.tick(FPS)
+        self._frame_at = time.perf_counter()
 
     def _refresh(self, s: int) -> bool:
         """Compose screen ``s`` if anything it shows changed since it was last composed.
