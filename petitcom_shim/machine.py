@@ -894,7 +894,7 @@ class Machine:
 
         The line is edited on the console row the cursor is on, from column 0, up
         to 32 characters ([SBC] ``shared_input``); BS/Backspace erases the last
-        character; ENTER ends it and moves the cursor to the next line. Frames run
+        character; ENTER (or ESC) ends it and moves the cursor to the next line. Frames run
         meanwhile (so the keyboard can be touched).
 
         Args:
@@ -914,12 +914,10 @@ class Machine:
             self.vsync()
             frames += 1
             while (event := self.input.read_key()) is not None:
-                if event == CANCEL_KEY:
-                    return None
-                if event == 0x0D:
+                if event in (CANCEL_KEY, 0x0D):
                     con.locate(0, row)
-                    self.print()
-                    return charset.from_ptc(bytes(line))
+                    self.print()  # the line is left as typed; the cursor goes below
+                    return None if event == CANCEL_KEY else charset.from_ptc(bytes(line))
                 if event == BACKSPACE_KEY:
                     if line:
                         line.pop()
