@@ -362,7 +362,9 @@ class _Compiler:
 
     def s_on(self, s: Stmt) -> None:
         value = self.num(s[1])
-        dests = ", ".join(repr(str(t[1])) if t[0] == "label" else self.jump_code(t) for t in s[3])
+        dests = ", ".join(
+            repr(str(t[1])) if t[0] == "label" else self.jump_code(t) for t in s[3]
+        )
         t = self.temp()
         self.emit(f"{t} = {value} >> 12")
         self.emit(f"if 0 <= {t} < {len(s[3])}:")
