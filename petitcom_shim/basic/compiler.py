@@ -26,6 +26,9 @@ __all__ = ["Compiled", "compile_program", "split_lines", "var_key"]
 
 _LO, _HI = -(2**31), 2**31 - 1
 _CMP = {"==": "==", "!=": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
+#: Deepest expression PTC programs get ("Formula too complex" beyond; it also
+#: keeps the generated Python within the parser's nesting limit).
+MAX_NESTING = 60
 _WAITING = frozenset({"INPUT", "LINPUT"})
 _PLACEHOLDER = re.compile("\x00([^\x00]*)\x00")
 
@@ -153,6 +156,7 @@ class _Compiler:
         self.keywords: list[registry.Keyword] = []
         self._kw_index: dict[str, int] = {}
         self.ln = 0
+        self.nesting = 0
         self.depth = 0
         self.indent = 0
         self.tmp = 0
@@ -239,12 +243,14 @@ class _Compiler:
             self.stmt(s)
 
     def stmt(self, s: Stmt) -> None:
-        if not self.depth:  # an IF's cost already counts the statements inside it
-            self.cur.cost += 10 + _nodes(s)
         try:
+            if not self.depth:  # an IF's cost already counts the statements inside it
+                self.cur.cost += 10 + _nodes(s)
             getattr(self, "s_" + s[0])(s)
         except BasicError as exc:
             self.emit(f"_err({exc.message!r})")
+        except RecursionError:
+            self.emit("_err('Formula too complex')")
 
     def s_error(self, s: Stmt) -> None:
         self.emit(f"_err({s[1]!r})")
@@ -362,9 +368,7 @@ class _Compiler:
 
     def s_on(self, s: Stmt) -> None:
         value = self.num(s[1])
-        dests = ", ".join(
-            repr(str(t[1])) if t[0] == "label" else self.jump_code(t) for t in s[3]
-        )
+        dests = ", ".join(repr(str(t[1])) if t[0] == "label" else self.jump_code(t) for t in s[3])
         t = self.temp()
         self.emit(f"{t} = {value} >> 12")
         self.emit(f"if 0 <= {t} < {len(s[3])}:")
@@ -539,10 +543,21 @@ class _Compiler:
         return f"({self.ex(a)} {_CMP[e[1]]} {self.ex(b)})"
 
     def ex(self, e: Expr) -> str:
+        self.nesting += 1
+        try:
+            if self.nesting > MAX_NESTING:
+                raise BasicError("Formula too complex")
+            return self.ex_inner(e)
+        finally:
+            self.nesting -= 1
+
+    def ex_inner(self, e: Expr) -> str:
         kind = e[0]
         if kind == "num":
             return str(e[1])
         if kind == "str":
+            if len(e[1]) > 256:
+                raise BasicError("String too long")
             return repr(e[1])
         if kind == "var":
             key = var_key(str(e[1]))

@@ -48,6 +48,9 @@ LANGUAGE = frozenset(
      "TO", "STEP"}
 )  # fmt: skip
 
+#: Nesting of parentheses and unary operators before "Formula too complex".
+_MAX_NESTING = 60
+
 _LEVELS: tuple[frozenset[str], ...] = (
     frozenset({"AND", "OR", "XOR"}),
     frozenset({"==", "!="}),
@@ -97,6 +100,7 @@ class _Parser:
         self.raw = raw
         self.t = toks
         self.i = 0
+        self.nesting = 0
         self.data: list[bytes] = []
 
     # -- token helpers -----------------------------------------------------
@@ -283,8 +287,8 @@ class _Parser:
                 self.next()
             return ("dim", arrays)
         if name == "DATA":
-            start = self.peek().pos
-            self.data.extend(_data_items(self.raw[start:]))
+            begin = self.peek().pos
+            self.data.extend(_data_items(self.raw[begin:]))
             self.i = len(self.t) - 1
             return ("data",)
         if name == "READ":
@@ -371,11 +375,23 @@ class _Parser:
 
     # -- expressions ---------------------------------------------------------
     def expr(self, level: int = 0) -> Expr:
-        if level == len(_LEVELS):
+        if level == 0:
+            self.nesting += 1
+            if self.nesting > _MAX_NESTING:
+                raise BasicError("Formula too complex")
+            try:
+                return self.expr(1)
+            finally:
+                self.nesting -= 1
+        if level > len(_LEVELS):
             return self.unary()
         left = self.expr(level + 1)
-        ops = _LEVELS[level]
+        ops = _LEVELS[level - 1]
+        chain = 0
         while self.peek().kind == "op" and self.peek().value in ops:
+            chain += 1
+            if chain + self.nesting > _MAX_NESTING:
+                raise BasicError("Formula too complex")
             op = str(self.next().value)
             left = ("bin", op, left, self.expr(level + 1))
         return left
@@ -384,7 +400,11 @@ class _Parser:
         tok = self.peek()
         if tok.is_op("-", "!", "NOT"):
             self.next()
+            self.nesting += 1
+            if self.nesting > _MAX_NESTING:
+                raise BasicError("Formula too complex")
             inner = self.unary()
+            self.nesting -= 1
             if tok.value == "-" and inner[0] == "num":
                 return ("num", -inner[1])
             return ("un", tok.value, inner)

@@ -22,7 +22,14 @@ from typing import Any, Literal
 
 from petitcom_shim import Machine
 from petitcom_shim.basic import functions, numbers, registry
-from petitcom_shim.basic.compiler import Compiled, arr_key, compile_program, split_lines, var_key
+from petitcom_shim.basic.compiler import (
+    Compiled,
+    arr_key,
+    compile_lines,
+    compile_program,
+    split_lines,
+    var_key,
+)
 from petitcom_shim.basic.errors import BasicError
 from petitcom_shim.basic.parser import parse_line
 from petitcom_shim.errors import Break, OutOfRange, PetitcomError
@@ -634,12 +641,22 @@ class Interpreter:
 
     def _compiled_program(self) -> _Unit:
         if self._program is None:
-            self._program = self.rt.load_unit(compile_program(self.source), "program")
+            self._program = self._load(compile_program, self.source, "program")
         return self._program
+
+    def _load(self, compiler: Callable[[Any], Compiled], what: Any, name: str) -> _Unit:
+        """Compile and load a unit; a program too big for Python is "Out of memory"."""
+        try:
+            return self.rt.load_unit(compiler(what), name)
+        except (RecursionError, MemoryError, SyntaxError, ValueError):
+            raise BasicError("Out of memory") from None
 
     def run(self, *, max_frames: int | None = None) -> RunResult:
         """RUN: clear the variables and run the program from the top."""
-        unit = self._compiled_program()
+        try:
+            unit = self._compiled_program()
+        except BasicError as err:
+            return self._failed(err)
         self.rt.clear()
         self.rt.program = unit
         return self._go(unit, 0, max_frames, program=True)
@@ -653,18 +670,24 @@ class Interpreter:
     def direct(self, line: bytes, *, max_frames: int | None = None) -> RunResult:
         """Run one DIRECT-mode line in the current variables."""
         raw = split_lines(line)
-        from petitcom_shim.basic.compiler import compile_lines
-
-        compiled = compile_lines([parse_line(raw[0] if raw else b"")])
-        unit = self.rt.load_unit(compiled, "direct")
+        try:
+            unit = self._load(compile_lines, [parse_line(raw[0] if raw else b"")], "direct")
+        except BasicError as err:
+            return self._failed(err)
         if self.rt.program is None and self._program is not None:
             self.rt.program = self._program
         if self.rt.program is None:
             self.rt.program = unit
         return self._go(unit, 0, max_frames, program=False)
 
-    def _failed(self, err: BasicError) -> RunResult:
+    def _show(self, err: BasicError) -> None:
+        """Print an error as PTC does, on a line of its own."""
+        if self.machine.csrx:
+            self.machine.print()
         self.machine.print(err.text().encode("latin-1"))
+
+    def _failed(self, err: BasicError) -> RunResult:
+        self._show(err)
         return RunResult("error", 0, err.message, err.line)
 
     def _go(self, unit: _Unit, pc: int, max_frames: int | None, *, program: bool) -> RunResult:
@@ -696,7 +719,7 @@ class Interpreter:
             self._can_continue = False
             rt.err = err.code
             rt.erl = line or 0
-            machine.print(err.text().encode("latin-1"))
+            self._show(err)
             return RunResult("error", rt.frames(), err.message, err.line)
         finally:
             machine.select_break = saved_break
