@@ -22,6 +22,7 @@ from typing import Any, Final
 import pygame
 
 from petitcom_shim import charset
+from petitcom_shim import keyboard as kb
 from petitcom_shim.config import DPAD, PAD_BUTTONS, Button, ShimConfig, key_code
 
 __all__ = [
@@ -60,6 +61,17 @@ BACKSPACE_KEY: Final = -8
 
 CANCEL_KEY: Final = -27
 """Key event of a cancel (the keyboard's ESC key or Escape); not a PTC code."""
+
+#: Real keys that are software-keyboard keys without typing a character (KEYBOARD codes).
+_BOARD_KEYS: Final = {
+    pygame.K_ESCAPE: kb.ESC,
+    pygame.K_BACKSPACE: kb.BACKSPACE,
+    pygame.K_RETURN: kb.ENTER,
+    pygame.K_KP_ENTER: kb.ENTER,
+    pygame.K_TAB: kb.TAB,
+    pygame.K_INSERT: kb.INSERT,
+    pygame.K_DELETE: kb.DELETE,
+}
 
 #: Real keys that a window's text input does not carry, as key events: ENTER types
 #: CHR$(13) like the software keyboard's ENTER key ([SBC] ``keyboard_chr``).
@@ -105,6 +117,8 @@ class Input:
         self._sticks: dict[int, tuple[float, float]] = {}  # instance id -> cursor stick
         self._drops: list[pathlib.Path] = []
         self._typed: deque[int] = deque(maxlen=KEY_BUFFER)  # PTC codes for INKEY$
+        self._board_down = 0  # KEYBOARD code of a real key pressed since the last latch
+        self._board = 0
         self._edit_keys: list[str] = []
         self._devices: dict[int, Any] = {}  # instance id -> open Joystick/Controller
         self._controller_ids: set[int] = set()
@@ -131,6 +145,7 @@ class Input:
             self._steer_cursor(steer)
             raw &= ~steer
         self._pressed_since = 0
+        self._board, self._board_down = self._board_down, 0
         self._prev = self._held
         self._held = raw
         for bit in range(BUTTON_COUNT):
@@ -241,6 +256,12 @@ class Input:
             if code >= 0:
                 return charset.from_ptc(bytes((code,)))
         return ""
+
+    @property
+    def keyboard_code(self) -> int:
+        """KEYBOARD of the real keyboard: the software key (1-69) matching a PC key
+        pressed in the last frame, for that one frame; 0 otherwise."""
+        return self._board
 
     def read_key(self) -> int | None:
         """The oldest typed key event, or None: a PTC code, or one of the negative
@@ -374,6 +395,9 @@ class Input:
         event = _LINE_KEYS.get(key)
         if event is not None:
             self._typed.append(event)  # and the key still presses its DS button below
+        board = _BOARD_KEYS.get(key) or (kb.key_for_char(key) if 32 <= key < 127 else 0)
+        if board:
+            self._board_down = board
         mask = self._key_map.get(key)
         if mask:
             self._set_source(("key", key), int(mask))

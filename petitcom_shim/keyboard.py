@@ -36,6 +36,7 @@ __all__ = [
     "SPACE",
     "Key",
     "key_at",
+    "key_for_char",
     "typed_codes",
 ]
 
@@ -202,6 +203,19 @@ def _decode(tables: dict[_Mode, tuple[str, ...]]) -> dict[_Mode, dict[int, bytes
 
 
 _CHARACTERS: Final = _decode(_TABLES)
+
+
+def key_for_char(char: int) -> int:
+    """The KYA key (its KEYBOARD code) that types PTC code ``char``, plain or shifted; 0 if none.
+
+    The real keyboard reports through this: a PC key that types a character
+    reads as the software key that types it.
+    """
+    for shifted in (False, True):
+        for code, typed in _CHARACTERS["KYA", shifted].items():
+            if typed == bytes((char,)):
+                return code
+    return 0
 
 
 def typed_codes(kind: str, shifted: bool, code: int) -> bytes:

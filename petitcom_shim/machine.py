@@ -819,9 +819,10 @@ class Machine:
         """KEYBOARD: the software-keyboard key (1-69) typing this frame, else 0.
 
         A held key types on its first frame and then auto-repeats (30 frames,
-        then every 4); the real keyboard types into INKEY$ only.
+        then every 4). A key of the real keyboard reads as the KYA key typing the
+        same character (Q is 18, Enter 60, Backspace 15) on the frame it went down.
         """
-        return self._panel.keyboard_code
+        return self._panel.keyboard_code or self.input.keyboard_code
 
     @property
     def panel(self) -> str:

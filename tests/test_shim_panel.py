@@ -219,6 +219,20 @@ def test_real_keyboard_enter_backspace_escape_reach_the_queue(m: Machine) -> Non
     assert m.inkey() == ""  # INKEY$ skips what is not a character
 
 
+def test_real_keys_read_as_keyboard_codes_for_one_frame(m: Machine) -> None:
+    """KEYBOARD fed by the real keyboard: the KYA key typing the same character."""
+    cases = {pygame.K_q: 18, pygame.K_1: 2, pygame.K_EQUALS: 14, pygame.K_RETURN: kb.ENTER}
+    cases |= {pygame.K_BACKSPACE: kb.BACKSPACE, pygame.K_ESCAPE: kb.ESC, pygame.K_SPACE: 65}
+    cases |= {pygame.K_TAB: kb.TAB, pygame.K_F1: 0}
+    for key, code in cases.items():
+        _feed_common(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0), m.input)
+        m.vsync()
+        assert m.keyboard == code, key
+        m.vsync()
+        assert m.keyboard == 0
+        _feed_common(pygame.event.Event(pygame.KEYUP, key=key, mod=0), m.input)
+
+
 # -- function keys ----------------------------------------------------------------------
 
 
