@@ -25,7 +25,7 @@ from petitcom_shim.clipboard import Clipboard, MemoryClipboard, SystemClipboard
 from petitcom_shim.config import ShimConfig
 from petitcom_shim.display import create_frontend
 from petitcom_shim.errors import Break, IllegalFunctionCall, OutOfRange
-from petitcom_shim.input import BACKSPACE_KEY, CANCEL_KEY, Button, Input
+from petitcom_shim.input import Button, Input
 from petitcom_shim.mml import parse as parse_mml
 from petitcom_shim.numbers import to_int
 from petitcom_shim.sound import Sound
@@ -33,8 +33,9 @@ from petitcom_shim.video.bg import BGLayer, decode_tile, tile_word
 from petitcom_shim.video.changes import ScreenWatch
 from petitcom_shim.video.chr import ChrStore, ResourceRef, parse_resource
 from petitcom_shim.video.compose import ScreenVideo, Visibility
-from petitcom_shim.video.console import COLS, ROWS, Console
+from petitcom_shim.video.console import Console
 from petitcom_shim.video.grp import GrpPage, check_page, circle_points, line_points
+from petitcom_shim.video.lineedit import LineEditor
 from petitcom_shim.video.palette import KINDS, parse_rrggbb
 from petitcom_shim.video.panel import Panel
 from petitcom_shim.video.sprites import SpriteScreen, SpriteState, TransformCache
@@ -895,7 +896,8 @@ class Machine:
 
         The line is edited on the console row the cursor is on, from column 0, up
         to 32 characters ([SBC] ``shared_input``); BS/Backspace erases the last
-        character; ENTER (or ESC) ends it and moves the cursor to the next line. Frames run
+        character; ENTER (or ESC) ends it and moves the cursor to the next line; a
+        cursor blinks where the next character goes. Frames run
         meanwhile (so the keyboard can be touched).
 
         Args:
@@ -905,30 +907,17 @@ class Machine:
             The line, or None when it was cancelled (the keyboard's ESC key or
             Escape), the window was closed or the time ran out.
         """
-        con = self._con
-        if con.csry >= ROWS:
-            self.print("", end="")  # the cursor waits below the last row: scroll first
-        row = min(con.csry, ROWS - 1)
-        line = bytearray()
+        editor = LineEditor(self._con)
         frames = 0
         while self.running and (timeout is None or frames < timeout):
+            editor.blink(frames)
             self.vsync()
             frames += 1
-            while (event := self.input.read_key()) is not None:
-                if event in (CANCEL_KEY, 0x0D):
-                    con.locate(0, row)
-                    self.print()  # the line is left as typed; the cursor goes below
-                    return None if event == CANCEL_KEY else charset.from_ptc(bytes(line))
-                if event == BACKSPACE_KEY:
-                    if line:
-                        line.pop()
-                        con.locate(len(line), row)
-                        self.print(b"\x00", end="")
-                elif event >= 0 and len(line) < COLS:
-                    con.locate(len(line), row)
-                    self.print(bytes((event,)), end="")
-                    line.append(event)
-                con.locate(min(len(line), COLS - 1), row)
+            while not editor.done and (event := self.input.read_key()) is not None:
+                editor.feed(event)
+            if editor.done:
+                return editor.text
+        editor.close()
         return None
 
     @property

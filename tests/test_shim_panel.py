@@ -18,6 +18,7 @@ import pytest
 from petitcom_shim import IllegalFunctionCall, Machine, OutOfRange, charset
 from petitcom_shim import keyboard as kb
 from petitcom_shim.display import _feed_common
+from petitcom_shim.video.lineedit import CURSOR, CURSOR_BLINK, LineEditor
 from petitcom_shim.video.panel import repeat_fires
 
 Golden = Callable[[str, object], None]
@@ -453,3 +454,34 @@ def test_line_input_keeps_32_characters(m: Machine) -> None:
     m.input.type_text("X" * 40 + "\n")
     assert m.line_input() == "X" * 32
     assert m.csry == 23  # the bottom row scrolled up
+
+
+def test_line_input_below_a_full_bottom_row_scrolls_first(m: Machine) -> None:
+    m.locate(0, 23)
+    m.print("Y" * 32, end="")  # the cursor now waits below the last row
+    m.input.type_text("AB\n")
+    assert m.line_input() == "AB"
+    con = m.screens[0].console
+    assert bytes(con.codes[21]) == b"Y" * 32
+    assert bytes(con.codes[22, :3]) == b"AB\x00"
+
+
+def test_line_editor_blinks_a_cursor_where_the_next_character_goes(m: Machine) -> None:
+    con = m.screens[0].console
+    m.locate(0, 5)
+    m.print("ZZ", end="")
+    m.locate(0, 5)
+    editor = LineEditor(con)
+    editor.blink(0)
+    assert con.chkchr(0, 5) == CURSOR
+    editor.blink(CURSOR_BLINK)
+    assert con.chkchr(0, 5) == ord("Z")  # what it covered comes back
+    editor.feed(ord("Q"))
+    editor.blink(2 * CURSOR_BLINK)
+    assert (con.chkchr(0, 5), con.chkchr(1, 5)) == (ord("Q"), CURSOR)
+    editor.close()
+    assert con.chkchr(1, 5) == ord("Z")
+    editor = LineEditor(con)
+    editor.blink(0)
+    editor.feed(0x0D)
+    assert (editor.done, editor.text, con.chkchr(0, 6)) == (True, "", 0)

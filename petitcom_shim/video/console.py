@@ -197,6 +197,12 @@ class Console:
             if self.csrx == COLS:
                 self._newline(scroll=False)
 
+    def settle(self) -> None:
+        """Scroll now if the cursor waits below the last row (after the bottom-right
+        cell was filled), so the cursor is on a row of the console."""
+        if self.csry >= ROWS:
+            self._scroll()
+
     def _tab(self) -> None:
         target = (self.csrx // self._tabstep + 1) * self._tabstep
         if target >= COLS:
