@@ -181,7 +181,7 @@ class Machine:
         1/60 s of wall time since the last frame, runs a frame without sleeping
         (so MAINCNTL keeps counting at 60 per second and the screens keep
         showing what the program draws, as on the handheld). At most 4 frames
-        are caught up at once.
+        are caught up at once, and only the last of them is composed and shown.
 
         Returns:
             The number of frames run.
@@ -189,15 +189,19 @@ class Machine:
         Raises:
             Break: as :meth:`vsync`, when SELECT breaks the program.
         """
-        due = min(int((time.perf_counter() - self._frame_at) * FPS), 4)
+        since = self._frame_at
+        due = int((time.perf_counter() - since) * FPS + 1e-6)
         if due <= 0:
             self.running = self.frontend.pump(self.input) and self.running
             return 0
-        for _ in range(due):
-            self._frame(sleep=False)
-        return due
+        run = min(due, 4)
+        for i in range(run):  # only the last catch-up frame is composed and shown
+            self._frame(sleep=False, show=i == run - 1)
+        if due <= 4:  # keep to the 60 Hz grid; further behind, the lost time is dropped
+            self._frame_at = since + due / FPS
+        return run
 
-    def _frame(self, sleep: bool = True) -> None:
+    def _frame(self, sleep: bool = True, show: bool = True) -> None:
         self.running = self.frontend.pump(self.input) and self.running
         self.input.latch()
         inp = self.input
@@ -208,7 +212,7 @@ class Machine:
             screen.step()
         self._frames += 1
         self.bgm.update()
-        if not self.headless:
+        if show and not self.headless:
             changed = (self._refresh(0), self._refresh(1))
             self.frontend.present(*self._surfaces, changed=changed)
         if self.realtime and sleep:

@@ -192,3 +192,49 @@ def test_rnd_is_seeded() -> None:
         outs.append(screen(machine)[0])
     assert outs[0] == outs[1]
     assert len(set(outs[0].split())) > 1
+
+
+def test_inkey_and_button_read_the_machines_input() -> None:
+    machine = Machine(headless=True)
+    basic = Interpreter(machine)
+    basic.load(b"A$=INKEY$():B$=INKEY$():C$=INKEY$()\rVSYNC 1:?A$;B$;LEN(C$);BUTTON() AND 16\r")
+    machine.input.type_text("HI")
+    machine.input.press(Button.A)
+    assert basic.run(max_frames=10).status == "ended"
+    assert screen(machine)[0] == "HI016"
+
+
+def test_bgmsetd_reads_strings_up_to_the_first_number() -> None:
+    result, machine, _ = run(
+        b'BGMSETD 128,@S:BGMPLAY 128:?BGMCHK()\rEND\r@S\rDATA "T120O4CDEF",GAB\rDATA 0\r'
+    )
+    assert result.status == "ended"
+    assert screen(machine)[0] == "1"
+
+
+def test_machine_busy_keeps_sixty_frames_a_second_of_wall_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Machine.busy runs the frames the wall clock says are due, on the 60 Hz grid."""
+    import petitcom_shim.machine as machine_module
+
+    now = [100.0]
+    monkeypatch.setattr(machine_module.time, "perf_counter", lambda: now[0])
+    machine = Machine(headless=True)
+    assert machine.busy() == 0
+    for _ in range(240):  # two seconds in steps of 1/120 s
+        now[0] += 1 / 120
+        machine.busy()
+    assert machine.maincntl == 120
+    now[0] += 10  # far behind: at most 4 frames are caught up, the rest dropped
+    assert machine.busy() == 4
+    assert machine.maincntl == 124
+
+
+def test_cont_after_a_direct_line_still_calls_the_programs_keywords() -> None:
+    """DIRECT lines are compiled separately; CONT must not mix up keyword tables."""
+    result, machine, basic = run(b'LOCATE 0,0:?"A"\rSTOP\rLOCATE 5,5:?"B"\r')
+    assert result.status == "stopped"
+    assert basic.direct(b"?CHKCHR(0,0)").status == "ended"
+    assert basic.cont().status == "ended"
+    assert screen(machine)[5] == "     B"

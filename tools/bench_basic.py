@@ -29,8 +29,8 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from petitcom_shim import Machine  # noqa: E402
-from petitcom_shim.basic import Interpreter  # noqa: E402
+from petitcom_shim import Machine
+from petitcom_shim.basic import Interpreter
 
 FOR_LOOP = b"FOR I=0 TO 100000:NEXT\r"
 GOTO_LOOP = b"@L:I=I+1:IF I<100000 GOTO @L\r"

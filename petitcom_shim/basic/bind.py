@@ -13,10 +13,19 @@ from typing import Any
 
 from petitcom_shim.basic import numbers
 from petitcom_shim.basic.errors import BasicError
-from petitcom_shim.basic.registry import Value, function, statement
+from petitcom_shim.basic.registry import Setter, Value, function, statement, sysvar
 from petitcom_shim.basic.runtime import Runtime
 
-__all__ = ["arg", "args_of", "bind_function", "bind_statement", "num", "result", "text"]
+__all__ = [
+    "arg",
+    "args_of",
+    "bind_function",
+    "bind_statement",
+    "bind_sysvar",
+    "num",
+    "result",
+    "text",
+]
 
 
 def arg(value: Value | None) -> Any:
@@ -88,3 +97,13 @@ def bind_function(name: str, verb: str, low: int, high: int | None) -> None:
 
     handler.__name__ = f"kw_{verb}"
     function(name, low, high)(handler)
+
+
+def bind_sysvar(name: str, attr: str, setter: Setter | None = None) -> None:
+    """Register system variable ``name`` reading ``machine.<attr>`` (a number or str)."""
+
+    def handler(rt: Runtime) -> Value:
+        return result(getattr(rt.machine, attr))
+
+    handler.__name__ = f"sys_{attr}"
+    sysvar(name, setter)(handler)

@@ -65,7 +65,9 @@ class Compiled:
         pylines: generated source line (1-based) -> PTC line number.
         scalars: the variable keys the code uses (created as 0 / "" when missing).
         arrays: the array keys the code uses.
-        keywords: the registered keywords the code calls, by index.
+        keywords: the registered keywords the code calls, by index (the generated
+            code reads them from the global ``_K_<unit>``).
+        unit: the unit's name.
     """
 
     source: str
@@ -77,6 +79,7 @@ class Compiled:
     scalars: set[str] = field(default_factory=set)
     arrays: set[str] = field(default_factory=set)
     keywords: list[registry.Keyword] = field(default_factory=list)
+    unit: str = "program"
     #: Work units of each block for ``--speed dsi`` (10 a statement, 1 an expression node).
     costs: list[int] = field(default_factory=list)
     #: The PTC line each block starts on.
@@ -145,8 +148,9 @@ def _splits(stmts: list[Stmt]) -> bool:
 
 
 class _Compiler:
-    def __init__(self, lines: list[Line], *, block_base: int = 0) -> None:
+    def __init__(self, lines: list[Line], unit: str) -> None:
         self.lines = lines
+        self.kw_list = f"_K_{unit}"
         self.blocks: list[_Block] = []
         self.labels: dict[str, tuple[int, int]] = {}
         self.data: list[tuple[int, bytes]] = []
@@ -193,7 +197,7 @@ class _Compiler:
         if kw.name + kw.kind not in self._kw_index:
             self._kw_index[kw.name + kw.kind] = len(self.keywords)
             self.keywords.append(kw)
-        return f"_K[{self._kw_index[kw.name + kw.kind]}]"
+        return f"{self.kw_list}[{self._kw_index[kw.name + kw.kind]}]"
 
     # -- program -----------------------------------------------------------
     def compile(self) -> None:
@@ -632,17 +636,15 @@ class _Compiler:
         codes = []
         for kind, a in zip(want or "", args, strict=False):
             codes.append(self.text(a) if kind == "s" else self.num(a))
-        if name == "ABS":
-            return f"abs({codes[0]})"
         if name == "PI":
             return "12867"
         fname = "_f_" + name.replace("$", "S")
         return f"{fname}({', '.join(codes)})"
 
 
-def compile_lines(lines: list[Line]) -> Compiled:
+def compile_lines(lines: list[Line], unit: str = "program") -> Compiled:
     """Compile parsed lines (see :func:`compile_program`)."""
-    comp = _Compiler(lines)
+    comp = _Compiler(lines, unit)
     comp.compile()
 
     def resolve(what: str) -> str:
@@ -681,11 +683,16 @@ def compile_lines(lines: list[Line]) -> Compiled:
         scalars=comp.scalars,
         arrays=comp.arrays,
         keywords=comp.keywords,
+        unit=unit,
         costs=[b.cost for b in comp.blocks],
         block_lines=[b.line for b in comp.blocks],
     )
 
 
-def compile_program(source: bytes) -> Compiled:
-    """Compile a whole program (PTC bytes, CR/LF/CRLF line endings)."""
-    return compile_lines([parse_line(raw) for raw in split_lines(source)])
+def compile_program(source: bytes, unit: str = "program") -> Compiled:
+    """Compile a whole program (PTC bytes, CR/LF/CRLF line endings).
+
+    ``unit`` names the compiled unit: units loaded into one runtime (the
+    program, DIRECT lines) keep their keyword tables apart by it.
+    """
+    return compile_lines([parse_line(raw) for raw in split_lines(source)], unit)

@@ -51,6 +51,11 @@ def _res(x: float) -> int:
     return numbers.from_float(x)
 
 
+def f_ABS(a: int) -> int:
+    """|a| (ABS(-524288) is Overflow: the word has no +524288)."""
+    return numbers.check(-a if a < 0 else a)
+
+
 def f_SIN(a: int) -> int:
     """SIN of radians."""
     return _res(math.sin(_real(a)))

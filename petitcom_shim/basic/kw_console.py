@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from petitcom_shim.basic import numbers
-from petitcom_shim.basic.bind import bind_function, bind_statement, num
-from petitcom_shim.basic.registry import Value, sysvar
+from petitcom_shim.basic.bind import bind_function, bind_statement, bind_sysvar, num
+from petitcom_shim.basic.registry import Value
 from petitcom_shim.basic.runtime import Runtime
 
 bind_statement("LOCATE", "locate", 2, 2)
@@ -13,20 +12,10 @@ bind_statement("CLS", "cls", 0, 0)
 bind_function("CHKCHR", "chkchr", 2, 2)
 
 
-@sysvar("CSRX")
-def _csrx(rt: Runtime) -> int:
-    return numbers.from_int(rt.machine.csrx)
-
-
-@sysvar("CSRY")
-def _csry(rt: Runtime) -> int:
-    return numbers.from_int(rt.machine.csry)
-
-
 def _set_tabstep(rt: Runtime, value: Value) -> None:
     rt.machine.tabstep = num(value)
 
 
-@sysvar("TABSTEP", setter=_set_tabstep)
-def _tabstep(rt: Runtime) -> int:
-    return numbers.from_int(rt.machine.tabstep)
+bind_sysvar("CSRX", "csrx")
+bind_sysvar("CSRY", "csry")
+bind_sysvar("TABSTEP", "tabstep", _set_tabstep)

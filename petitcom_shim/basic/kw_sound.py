@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from petitcom_shim.basic.bind import args_of, bind_function, bind_statement, num
+from petitcom_shim.basic import numbers
+from petitcom_shim.basic.bind import bind_function, bind_statement, num
+from petitcom_shim.basic.errors import BasicError
 from petitcom_shim.basic.registry import Value, statement
 from petitcom_shim.basic.runtime import Runtime
 
@@ -26,21 +26,19 @@ def _beep(rt: Runtime, args: list[Value | None]) -> None:
 
 @statement("BGMSETD", 2, 2)
 def _bgmsetd(rt: Runtime, args: list[Value | None]) -> None:
-    """BGMSETD n,@label: user song n from the DATA after the label."""
-    n, label = args_of(args)
-    if not isinstance(label, str):
-        from petitcom_shim.basic.errors import BasicError
-
+    """BGMSETD n,@label: user song n from the DATA after the label, its strings
+    (quoted or not) up to the first number (``DATA 0`` ends a song)."""
+    n, label = num(args[0]), args[1]
+    if not isinstance(label, bytes):
         raise BasicError("Type mismatch")
-    rt.restore(label.encode("latin-1"))
-    items: list[Any] = []
+    rt.restore(label)
+    parts: list[object] = []
     while True:
-        try:
-            item = rt.read_str()
-        except Exception:
-            break
-        items.append(item.decode("latin-1"))
-        if not item.startswith(b"") or item[:1].isdigit() or item.startswith(b"-"):
-            items[-1] = int(item) if item.lstrip(b"-").isdigit() else items[-1]
-            break
-    rt.machine.bgmsetd(n, items)
+        item = rt.data_item()
+        if not item.startswith(b'"'):
+            raw, used = numbers.parse(item)
+            if item and used == len(item):
+                parts.append(numbers.to_int(raw))
+                break
+        parts.append(item.strip(b'"').decode("latin-1"))
+    rt.machine.bgmsetd(n, parts)

@@ -5,30 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from petitcom_shim.basic import numbers
+from petitcom_shim.basic.bind import bind_sysvar
 from petitcom_shim.basic.errors import BasicError
 from petitcom_shim.basic.registry import Value, statement, sysvar
 from petitcom_shim.basic.runtime import Runtime
 
-
-@sysvar("DATE$")
-def _date(rt: Runtime) -> bytes:
-    return rt.machine.date.encode("ascii")
-
-
-@sysvar("TIME$")
-def _time(rt: Runtime) -> bytes:
-    return rt.machine.time.encode("ascii")
-
-
-@sysvar("MAINCNTL")
-def _maincntl(rt: Runtime) -> int:
-    return numbers.from_int(rt.machine.maincntl)
-
-
-@sysvar("MAINCNTH")
-def _maincnth(rt: Runtime) -> int:
-    return numbers.from_int(rt.machine.maincnth)
-
+bind_sysvar("DATE$", "date")
+bind_sysvar("TIME$", "time")
+bind_sysvar("MAINCNTL", "maincntl")
+bind_sysvar("MAINCNTH", "maincnth")
 
 _sysbeep = [4096]
 

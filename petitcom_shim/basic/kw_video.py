@@ -4,62 +4,65 @@ from __future__ import annotations
 
 from typing import Any
 
-from petitcom_shim.basic import numbers
-from petitcom_shim.basic.bind import arg, bind_function, bind_statement, num, result, text
-from petitcom_shim.basic.registry import Ref, Value, statement, sysvar
+from petitcom_shim.basic.bind import bind_function, bind_statement, bind_sysvar, num, result, text
+from petitcom_shim.basic.errors import BasicError
+from petitcom_shim.basic.registry import Ref, Value, statement
 from petitcom_shim.basic.runtime import Runtime
 
-for _name, _verb, _low, _high in (
-    ("ACLS", "acls", 0, 0),
-    ("BGPAGE", "bgpage", 1, 1),
-    ("SPPAGE", "sppage", 1, 1),
-    ("GPAGE", "gpage", 1, 3),
-    ("BGPUT", "bgput", 4, 7),
-    ("BGFILL", "bgfill", 6, 9),
-    ("BGCLR", "bgclr", 0, 1),
-    ("BGOFS", "bgofs", 3, 4),
-    ("BGCOPY", "bgcopy", 7, 7),
-    ("BGCLIP", "bgclip", 4, 4),
-    ("SPSET", "spset", 6, 8),
-    ("SPCLR", "spclr", 0, 1),
-    ("SPOFS", "spofs", 3, 4),
-    ("SPHOME", "sphome", 3, 3),
-    ("SPCHR", "spchr", 2, 6),
-    ("SPANIM", "spanim", 3, 4),
-    ("SPANGLE", "spangle", 2, 4),
-    ("SPSCALE", "spscale", 2, 3),
-    ("SPSETV", "spsetv", 3, 3),
-    ("SPCOL", "spcol", 5, 7),
-    ("SPCOLVEC", "spcolvec", 3, 3),
-    ("GCLS", "gcls", 0, 1),
-    ("GCOLOR", "gcolor", 1, 1),
-    ("GPSET", "gpset", 2, 3),
-    ("GLINE", "gline", 4, 5),
-    ("GBOX", "gbox", 4, 5),
-    ("GFILL", "gfill", 4, 5),
-    ("GCIRCLE", "gcircle", 3, 4),
-    ("GPAINT", "gpaint", 2, 4),
-    ("GPUTCHR", "gputchr", 6, 6),
-    ("GPRIO", "gprio", 1, 1),
-    ("GCOPY", "gcopy", 7, 8),
-    ("GDRAWMD", "gdrawmd", 1, 1),
-    ("COLSET", "colset", 3, 3),
-    ("COLINIT", "colinit", 0, 2),
-    ("CHRSET", "chrset", 3, 3),
-    ("CHRINIT", "chrinit", 1, 1),
-):
-    bind_statement(_name, _verb, _low, _high)
-
-for _name, _verb, _low, _high in (
-    ("BGCHK", "bgchk", 1, 1),
-    ("SPCHK", "spchk", 1, 1),
-    ("SPGETV", "spgetv", 2, 2),
-    ("SPHIT", "sphit", 1, 2),
-    ("SPHITSP", "sphitsp", 2, 2),
-    ("SPHITRC", "sphitrc", 5, 7),
-    ("GSPOIT", "gspoit", 2, 3),
-):
-    bind_function(_name, _verb, _low, _high)
+#: (keyword, min args, max args); each calls the Machine verb of the same name in
+#: lower case. Functions (called with parentheses) return its result.
+_STATEMENTS = (
+    ("ACLS", 0, 0),
+    ("BGPAGE", 1, 1),
+    ("SPPAGE", 1, 1),
+    ("GPAGE", 1, 3),
+    ("BGPUT", 4, 7),
+    ("BGFILL", 6, 9),
+    ("BGCLR", 0, 1),
+    ("BGOFS", 3, 4),
+    ("BGCOPY", 7, 7),
+    ("BGCLIP", 4, 4),
+    ("SPSET", 6, 8),
+    ("SPCLR", 0, 1),
+    ("SPOFS", 3, 4),
+    ("SPHOME", 3, 3),
+    ("SPCHR", 2, 6),
+    ("SPANIM", 3, 4),
+    ("SPANGLE", 2, 4),
+    ("SPSCALE", 2, 3),
+    ("SPSETV", 3, 3),
+    ("SPCOL", 5, 7),
+    ("SPCOLVEC", 3, 3),
+    ("GCLS", 0, 1),
+    ("GCOLOR", 1, 1),
+    ("GPSET", 2, 3),
+    ("GLINE", 4, 5),
+    ("GBOX", 4, 5),
+    ("GFILL", 4, 5),
+    ("GCIRCLE", 3, 4),
+    ("GPAINT", 2, 4),
+    ("GPUTCHR", 6, 6),
+    ("GPRIO", 1, 1),
+    ("GCOPY", 7, 8),
+    ("GDRAWMD", 1, 1),
+    ("COLSET", 3, 3),
+    ("COLINIT", 0, 2),
+    ("CHRSET", 3, 3),
+    ("CHRINIT", 1, 1),
+)
+_FUNCTIONS = (
+    ("BGCHK", 1, 1),
+    ("SPCHK", 1, 1),
+    ("SPGETV", 2, 2),
+    ("SPHIT", 1, 2),
+    ("SPHITSP", 2, 2),
+    ("SPHITRC", 5, 7),
+    ("GSPOIT", 2, 3),
+)
+for _name, _low, _high in _STATEMENTS:
+    bind_statement(_name, _name.lower(), _low, _high)
+for _name, _low, _high in _FUNCTIONS:
+    bind_function(_name, _name.lower(), _low, _high)
 
 
 @statement("VISIBLE", 6, 6)
@@ -75,8 +78,6 @@ def _outputs(refs: list[Any], values: tuple[object, ...]) -> None:
         if ref is None:
             continue
         if not hasattr(ref, "set"):
-            from petitcom_shim.basic.errors import BasicError
-
             raise BasicError("Syntax error")
         out: Ref = ref
         out.set(result(value))
@@ -114,24 +115,5 @@ def _chrread(rt: Runtime, args: list[Any]) -> None:
     _outputs(args[2:], (rt.machine.chrread(res, num(rt.value(args[1]))),))
 
 
-@sysvar("SPHITNO")
-def _sphitno(rt: Runtime) -> int:
-    return numbers.from_int(rt.machine.sphitno)
-
-
-@sysvar("SPHITX")
-def _sphitx(rt: Runtime) -> int:
-    return numbers.from_float(rt.machine.sphitx)
-
-
-@sysvar("SPHITY")
-def _sphity(rt: Runtime) -> int:
-    return numbers.from_float(rt.machine.sphity)
-
-
-@sysvar("SPHITT")
-def _sphitt(rt: Runtime) -> int:
-    return numbers.from_float(rt.machine.sphitt)
-
-
-__all__ = ["arg"]
+for _name in ("SPHITNO", "SPHITX", "SPHITY", "SPHITT"):
+    bind_sysvar(_name, _name.lower())

@@ -39,10 +39,8 @@ import importlib
 import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol
-
-if TYPE_CHECKING:
-    from petitcom_shim.basic.runtime import Runtime
+from pathlib import Path
+from typing import Any, Literal, Protocol
 
 __all__ = [
     "KEYWORDS",
@@ -77,6 +75,9 @@ class Ref(Protocol):
 
 
 Handler = Callable[..., Any]
+#: A writable system variable's setter: ``setter(rt, value)`` (``rt`` is the Runtime;
+#: typed loosely here so this module stays below the runtime that imports it).
+Setter = Callable[[Any, Value], None]
 
 
 @dataclass(frozen=True)
@@ -104,7 +105,7 @@ class Keyword:
     max_args: int | None = None
     refs: bool = False
     seps: bool = False
-    setter: Callable[[Runtime, Value], None] | None = None
+    setter: Setter | None = None
     direct_only: bool = False
 
     @property
@@ -157,9 +158,7 @@ def function(
     return deco
 
 
-def sysvar(
-    name: str, setter: Callable[[Runtime, Value], None] | None = None
-) -> Callable[[Handler], Handler]:
+def sysvar(name: str, setter: Setter | None = None) -> Callable[[Handler], Handler]:
     """Decorator registering ``handler(rt) -> value`` as the system variable ``name``."""
 
     def deco(handler: Handler) -> Handler:
@@ -177,11 +176,10 @@ def load_all() -> None:
     global _loaded
     if _loaded:
         return
-    import petitcom_shim.basic as package
-
-    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+    here = Path(__file__).resolve().parent
+    for info in sorted(pkgutil.iter_modules([str(here)]), key=lambda m: m.name):
         if info.name.startswith("kw_"):
-            importlib.import_module(f"{package.__name__}.{info.name}")
+            importlib.import_module(f"{__package__}.{info.name}")
     _loaded = True
 
 

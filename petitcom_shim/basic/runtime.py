@@ -238,7 +238,7 @@ class Runtime:
         self.frames_start = 0
         self.max_frames: int | None = None
         self.budget = DSI_BUDGET
-        self.ns: dict[str, Any] = {"__builtins__": {"abs": abs}}
+        self.ns: dict[str, Any] = {"__builtins__": {}}
         self._install()
 
     # -- the namespace -----------------------------------------------------
@@ -275,7 +275,7 @@ class Runtime:
                           b"" if key.startswith("t_") else 0)  # fmt: skip
                 self.arrays[key] = arr
                 ns[key] = arr
-        ns["_K"] = compiled.keywords
+        ns[f"_K_{compiled.unit}"] = compiled.keywords
         code = compile(compiled.source, f"<basic {name}>", "exec")
         exec(code, ns)
         blocks: list[Callable[[], int]] = list(ns.pop("B"))
@@ -379,7 +379,8 @@ class Runtime:
         return after
 
     # -- DATA --------------------------------------------------------------
-    def _data_item(self) -> bytes:
+    def data_item(self) -> bytes:
+        """The next DATA item as written (quoted items keep their quotes); Out of DATA."""
         assert self.program is not None
         data = self.program.compiled.data
         if self.data_ptr >= len(data):
@@ -389,7 +390,7 @@ class Runtime:
         return item
 
     def read_num(self) -> int:
-        item = self._data_item()
+        item = self.data_item()
         if item.startswith(b'"'):
             raise BasicError("Type mismatch")
         if not item:
@@ -400,7 +401,7 @@ class Runtime:
         return raw
 
     def read_str(self) -> bytes:
-        item = self._data_item()
+        item = self.data_item()
         if item.startswith(b'"'):
             return item[1:-1] if item.endswith(b'"') and len(item) > 1 else item[1:]
         return item
@@ -560,13 +561,13 @@ class _Jump(Exception):
         self.block = block
 
 
-_KW_CALL = re.compile(r"_K\[(\d+)\]")
+_KW_CALL = re.compile(r"_K_\w+\[(\d+)\]")
 
 
 def _ptc_line(tb: types.TracebackType | None, unit: _Unit) -> tuple[int | None, str]:
     """The PTC line and keyword where an exception left the unit's generated code.
 
-    The generated line that was running names the keyword it calls (``_K[i]``),
+    The generated line that was running names the keyword it calls (``_K_<unit>[i]``),
     so the keyword costs nothing to track either.
     """
     line: int | None = None
@@ -624,6 +625,7 @@ class Interpreter:
         self.rt = Runtime(self, machine, speed, seed)
         self._program: _Unit | None = None
         self._can_continue = False
+        self._resume = 0
 
     def load(self, source: bytes) -> None:
         """Load a program: PTC bytes, lines ending in CR (LF and CRLF accepted).
@@ -665,13 +667,14 @@ class Interpreter:
         """CONT: continue after STOP, a break or the frame limit."""
         if not self._can_continue or self._program is None:
             return self._failed(BasicError("Can't continue"))
-        return self._go(self._program, self.rt.resume, max_frames, program=True)
+        return self._go(self._program, self._resume, max_frames, program=True)
 
     def direct(self, line: bytes, *, max_frames: int | None = None) -> RunResult:
         """Run one DIRECT-mode line in the current variables."""
         raw = split_lines(line)
         try:
-            unit = self._load(compile_lines, [parse_line(raw[0] if raw else b"")], "direct")
+            line_tree = [parse_line(raw[0] if raw else b"")]
+            unit = self._load(lambda lines: compile_lines(lines, "direct"), line_tree, "direct")
         except BasicError as err:
             return self._failed(err)
         if self.rt.program is None and self._program is not None:
@@ -702,21 +705,23 @@ class Interpreter:
         try:
             rt.execute(unit, pc)
         except _End:
-            self._can_continue = False
+            if program:
+                self._can_continue = False
             return RunResult("ended", rt.frames(), None, None)
-        except _Stop as stop:
-            self._can_continue = program
-            rt.resume = stop.resume
-            return RunResult("stopped", rt.frames(), None, self._line_of(unit, stop.resume))
-        except Break:
-            self._can_continue = program
-            return RunResult("stopped", rt.frames(), None, self._line_of(unit, rt.resume))
+        except (_Stop, Break) as stop:
+            resume = stop.resume if isinstance(stop, _Stop) else rt.resume
+            if program:  # a DIRECT line's STOP leaves the program's CONT point alone
+                self._can_continue = True
+                self._resume = resume
+            line = self._line_of(unit, resume) if program else None
+            return RunResult("stopped", rt.frames(), None, line)
         except Exception as exc:  # every failure is a PTC error, never a traceback
             err = _as_basic_error(exc)
             line, keyword = _ptc_line(exc.__traceback__, unit)
             err.keyword = err.keyword or keyword
             err.line = line if program else None
-            self._can_continue = False
+            if program:
+                self._can_continue = False
             rt.err = err.code
             rt.erl = line or 0
             self._show(err)
