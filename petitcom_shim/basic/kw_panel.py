@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from petitcom_shim import charset
 from petitcom_shim.basic import numbers
-from petitcom_shim.basic.bind import bind_function, bind_statement, num
+from petitcom_shim.basic.bind import bind_function, bind_statement, bind_sysvar, num
 from petitcom_shim.basic.errors import BasicError
-from petitcom_shim.basic.registry import Ref, Value, statement, sysvar
+from petitcom_shim.basic.registry import Ref, Value, statement
 from petitcom_shim.basic.runtime import Runtime
 
 __all__: list[str] = []
@@ -141,39 +141,19 @@ def _key(rt: Runtime, args: list[Value | None]) -> None:
     rt.machine.key(num(args[0]), _ptc_text(args[1]))
 
 
-@sysvar("FUNCNO")
-def _funcno(rt: Runtime) -> int:
-    return numbers.from_int(rt.machine.funcno)
-
-
-def _number(value: Value) -> float:
-    if not isinstance(value, int):
-        raise BasicError("Type mismatch")
-    return numbers.to_float(value)
-
-
 def _set_iconpuse(rt: Runtime, value: Value) -> None:
-    rt.machine.iconpuse = _number(value) != 0
+    rt.machine.iconpuse = num(value) != 0
 
 
 def _set_iconpage(rt: Runtime, value: Value) -> None:
-    rt.machine.iconpage = _number(value)
+    rt.machine.iconpage = num(value)
 
 
 def _set_iconpmax(rt: Runtime, value: Value) -> None:
-    rt.machine.iconpmax = _number(value)
+    rt.machine.iconpmax = num(value)
 
 
-@sysvar("ICONPUSE", _set_iconpuse)
-def _iconpuse(rt: Runtime) -> int:
-    return numbers.from_int(int(rt.machine.iconpuse))
-
-
-@sysvar("ICONPAGE", _set_iconpage)
-def _iconpage(rt: Runtime) -> int:
-    return numbers.from_int(rt.machine.iconpage)
-
-
-@sysvar("ICONPMAX", _set_iconpmax)
-def _iconpmax(rt: Runtime) -> int:
-    return numbers.from_int(rt.machine.iconpmax)
+bind_sysvar("FUNCNO", "funcno")
+bind_sysvar("ICONPUSE", "iconpuse", _set_iconpuse)
+bind_sysvar("ICONPAGE", "iconpage", _set_iconpage)
+bind_sysvar("ICONPMAX", "iconpmax", _set_iconpmax)
