@@ -149,3 +149,11 @@ def test_pnltype_rejects_a_bad_name(m: Machine) -> None:
     result = interp.run(max_frames=10)
     assert result.status == "error"
     assert result.error is not None and result.error.startswith("Illegal function call")
+
+
+def test_inkey_gives_kana_typed_on_the_kana_keyboard(m: Machine) -> None:
+    """INKEY$ returns PTC codes: the KYK key 2 types ｱ (&HB1), not a Latin-1 stand-in."""
+    m.pnltype("KYK")
+    _tap(m, 2)
+    interp = _run(m, "K$=INKEY$()\n")
+    assert interp.rt.get_var("K$") == b"\xb1"
