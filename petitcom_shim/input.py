@@ -118,6 +118,10 @@ class Input:
         self._drops: list[pathlib.Path] = []
         self._typed: deque[int] = deque(maxlen=KEY_BUFFER)  # PTC codes for INKEY$
         self._board_down = 0  # KEYBOARD code of a real key pressed since the last latch
+        #: While True (a line is being typed), Enter, Backspace and Escape only edit
+        #: the line: they press no DS button, so Backspace (SELECT by default) cannot
+        #: break the program. Other keys bound to SELECT still do.
+        self.text_mode = False
         self._board = 0
         self._edit_keys: list[str] = []
         self._devices: dict[int, Any] = {}  # instance id -> open Joystick/Controller
@@ -394,10 +398,12 @@ class Input:
             return
         event = _LINE_KEYS.get(key)
         if event is not None:
-            self._typed.append(event)  # and the key still presses its DS button below
+            self._typed.append(event)  # and, unless a line is being typed, its DS button
         board = _BOARD_KEYS.get(key) or (kb.key_for_char(key) if 32 <= key < 127 else 0)
         if board:
             self._board_down = board
+        if event is not None and self.text_mode:
+            return
         mask = self._key_map.get(key)
         if mask:
             self._set_source(("key", key), int(mask))

@@ -907,22 +907,30 @@ class Machine:
         Args:
             timeout: give up after this many frames (None: wait as long as it takes).
 
+        Meanwhile Enter, Backspace and Escape press no DS button
+        (:attr:`Input.text_mode`), so with ``select_break`` Backspace edits
+        instead of breaking; other SELECT keys and buttons still break.
+
         Returns:
             The line, or None when it was cancelled (the keyboard's ESC key or
             Escape), the window was closed or the time ran out.
         """
         editor = LineEditor(self._con)
         frames = 0
-        while self.running and (timeout is None or frames < timeout):
-            editor.blink(frames)
-            self.vsync()
-            frames += 1
-            while not editor.done and (event := self.input.read_key()) is not None:
-                editor.feed(event)
-            if editor.done:
-                return editor.text
-        editor.close()
-        return None
+        self.input.text_mode = True
+        try:
+            while self.running and (timeout is None or frames < timeout):
+                editor.blink(frames)
+                self.vsync()
+                frames += 1
+                while not editor.done and (event := self.input.read_key()) is not None:
+                    editor.feed(event)
+                if editor.done:
+                    return editor.text
+            editor.close()
+            return None
+        finally:
+            self.input.text_mode = False
 
     @property
     def date(self) -> str:

@@ -15,9 +15,10 @@ import numpy as np
 import pygame
 import pytest
 
-from petitcom_shim import IllegalFunctionCall, Machine, OutOfRange, charset
+from petitcom_shim import Break, IllegalFunctionCall, Machine, OutOfRange, charset
 from petitcom_shim import keyboard as kb
 from petitcom_shim.display import _feed_common
+from petitcom_shim.input import Input
 from petitcom_shim.video.lineedit import CURSOR, CURSOR_BLINK, LineEditor
 from petitcom_shim.video.panel import repeat_fires
 
@@ -485,3 +486,26 @@ def test_line_editor_blinks_a_cursor_where_the_next_character_goes(m: Machine) -
     editor.blink(0)
     editor.feed(0x0D)
     assert (editor.done, editor.text, con.chkchr(0, 6)) == (True, "", 0)
+
+
+def test_backspace_edits_instead_of_breaking_while_a_line_is_typed(
+    m: Machine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Backspace is SELECT by default; with select_break it must not end INPUT."""
+    m.select_break = True
+    m.input.type_text("AB")
+    keys = [pygame.K_BACKSPACE, pygame.K_RETURN]
+
+    def pump(inp: Input) -> bool:  # the window's keys arrive while the line is typed
+        if keys:
+            key = keys.pop(0)
+            _feed_common(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0), inp)
+            _feed_common(pygame.event.Event(pygame.KEYUP, key=key, mod=0), inp)
+        return True
+
+    monkeypatch.setattr(m.frontend, "pump", pump)
+    assert m.line_input() == "A"
+    assert not m.input.text_mode
+    keys.append(pygame.K_BACKSPACE)
+    with pytest.raises(Break):  # outside a line it is SELECT again
+        m.vsync()
