@@ -151,3 +151,17 @@ def test_the_prompt_cursor_blinks_and_leaves_text_alone(machine: Machine) -> Non
     cursor.hide()
     cursor.show(direct._Cursor.BLINK // 2)  # the dark half of the blink
     assert machine.chkchr(2, 1) == ord("E")
+
+
+def test_the_software_keyboard_types_at_the_prompt(machine: Machine) -> None:
+    """DIRECT mode shows PTC's keyboard (KYA); a tap on a key types it."""
+    from petitcom_shim import keyboard
+
+    interp = Interpreter(machine)
+    direct.run(interp, frames=1)
+    assert machine.panel == "KYA"
+    key = next(k for k in keyboard.KEYS if keyboard.typed_codes("KYA", False, k.code) == b"7")
+    x, y = key.x + key.w // 2, key.y + key.h // 2
+    ScriptFeeder(parse_script(f"1 T {x} {y}\n2 T OFF\n")).attach(machine)
+    direct.prompt_loop(interp, frames=4)
+    assert console_text(machine).split("\n")[3].rstrip() == "7"

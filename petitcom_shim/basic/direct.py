@@ -2,13 +2,14 @@
 
 ``petitcom`` alone opens a window in DIRECT mode, as Petit Computer starts; a
 program run in a window falls back to it when it ends, as on PTC. The console
-shows ``OK``; what is typed (the real keyboard, through INKEY$'s queue) is
-echoed at the cursor; Enter runs the line:
+shows ``OK`` and the lower screen the software keyboard (PNLTYPE "KYA"); what
+is typed on it or on the real keyboard (``Input.read_key``) is echoed at the
+cursor; Enter runs the line:
 
-* ``RUN`` runs the program in memory, ``CONT`` continues a stopped one (START
-  or Esc breaks a running program, as START/SELECT do on PTC);
-* ``LIST`` prints the program on the console (PTC's LIST opens the editor,
-  which this shim does not have);
+* ``RUN`` runs the program in memory, ``CONT`` continues a stopped one (Esc,
+  i.e. SELECT, breaks a running program);
+* ``LIST`` prints the program on the console (PTC's LIST opens the editor;
+  here that is ``EDIT``);
 * ``NEW`` forgets the program;
 * ``EDIT`` opens the full-screen editor (:mod:`petitcom_shim.basic.editor`);
 * anything else is run as a direct statement by ``Interpreter.direct``: PRINT,
@@ -29,6 +30,8 @@ __all__ = ["after_run", "run"]
 
 BANNER = ("SmileBASIC v2 (petitcom_shim)", "")
 PROMPT = "OK"
+#: The lower screen in DIRECT mode: PTC's alphanumeric software keyboard.
+KEYBOARD = "KYA"
 #: The longest line the prompt takes (PTC's line editor holds 100 characters).
 MAX_LINE = 100
 
@@ -131,6 +134,7 @@ def prompt_loop(it: Interpreter, frames: int | None = None) -> None:
 
 def run(it: Interpreter, frames: int | None = None) -> None:
     """DIRECT mode from a fresh start: the banner, OK, then the prompt."""
+    it.machine.pnltype(KEYBOARD)
     for text in BANNER:
         it.machine.print(text)
     it.machine.print(PROMPT)
@@ -139,5 +143,6 @@ def run(it: Interpreter, frames: int | None = None) -> None:
 
 def after_run(it: Interpreter, result: RunResult) -> None:
     """DIRECT mode after ``petitcom run`` in a window: OK under the program's output."""
+    it.machine.pnltype(KEYBOARD)
     _show_result(it, result)
     prompt_loop(it)
