@@ -231,7 +231,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(_outcome(result)), flush=True)
     elif result.status == "error":
-        print(f"{PROG}: {result.error} (line {result.line})", file=sys.stderr)
+        where = "" if result.line is None else f" (line {result.line})"
+        print(f"{PROG}: {result.error}{where}", file=sys.stderr)
     return 1 if result.status == "error" else 0
 
 
