@@ -24,7 +24,6 @@ from petitcom_shim import Machine
 from petitcom_shim.basic import functions, numbers, registry
 from petitcom_shim.basic.compiler import (
     Compiled,
-    arr_key,
     compile_lines,
     compile_program,
     split_lines,
@@ -34,7 +33,7 @@ from petitcom_shim.basic.errors import BasicError
 from petitcom_shim.basic.parser import parse_line
 from petitcom_shim.errors import Break, OutOfRange, PetitcomError
 
-__all__ = ["Interpreter", "RunResult", "Runtime"]
+__all__ = ["Arr", "ArrRef", "Interpreter", "RunResult", "Runtime", "VarRef"]
 
 #: Nesting of GOSUB and FOR together before "Out of memory" ([SBC] stack.h
 #: ``CALL_STACK_MAX 256``: one stack holds both).
@@ -739,6 +738,3 @@ class Interpreter:
         if 0 <= block < len(starts):
             return starts[block]
         return starts[-1] if starts else None
-
-
-__all__ += ["Arr", "ArrRef", "VarRef", "arr_key"]
