@@ -635,6 +635,7 @@ class Interpreter:
         """
         self.source = bytes(source)
         self._program = None
+        self.rt.program = None
         self._can_continue = False
 
     def new(self) -> None:
