@@ -212,6 +212,7 @@ class Runtime:
         ns: the variables (and the helpers compiled code calls).
         result: RESULT as a raw number.
         mem: MEM$; prgname: PRGNAME$; package: PACKAGE$ (bytes).
+        state: per-interpreter values of keyword modules (e.g. SYSBEEP).
     """
 
     def __init__(self, interp: Interpreter, machine: Machine, speed: str, seed: int | None) -> None:
@@ -226,6 +227,9 @@ class Runtime:
         self.prgname = b""
         self.package = b""
         self.cells = 0
+        #: Per-interpreter state of keyword modules, by a key of their choosing
+        #: (module globals would be shared by every interpreter in the process).
+        self.state: dict[str, Any] = {}
         self.fors: list[list[Any]] = []
         self.gosubs: list[int] = []
         self.scalars: set[str] = set()
