@@ -259,3 +259,9 @@ def test_system_variables_of_the_interpreter() -> None:
 def test_a_readonly_system_variable_cannot_be_assigned() -> None:
     result, _, _ = run(b"CSRX=3\r")
     assert (result.status, result.error) == ("error", "Syntax error")
+
+
+def test_keyword_state_belongs_to_one_interpreter() -> None:
+    run(b"SYSBEEP=0\r")
+    _, machine, _ = run(b"?SYSBEEP\r")
+    assert screen(machine)[0] == "1"
