@@ -464,6 +464,15 @@ class _Compiler:
                 raise BasicError("Type mismatch")
             self.emit(f"_restore({self.ex(target)})")
 
+    def s_sort(self, s: Stmt) -> None:
+        _, desc, start, count, names = s
+        keys = []
+        for name in names:
+            key = arr_key(name)
+            self.arrays.add(key)
+            keys.append(key)
+        self.emit(f"_sort({desc}, {self.num(start)}, {self.num(count)}, ({', '.join(keys)},))")
+
     def s_swap(self, s: Stmt) -> None:
         a, b = s[1], s[2]
         if str(a[1]).endswith("$") != str(b[1]).endswith("$"):
