@@ -10,6 +10,7 @@ it can (VAL("12AB") = 12, VAL("&H4FE4HR") = &H4FE4).
 from __future__ import annotations
 
 import math
+import struct
 
 from petitcom_shim.basic import numbers
 from petitcom_shim.basic.errors import BasicError
@@ -43,17 +44,28 @@ def _count(raw: int) -> int:
     return n
 
 
+def _f32(x: float) -> float:
+    """``x`` rounded to a single-precision float, as the handheld computes maths
+    ([SBC] test_int_math: POW(524287.984,1) is 524287+3968/4096, the nearest
+    float32, and POW(524287.985,1) overflows)."""
+    try:
+        value: float = struct.unpack("f", struct.pack("f", x))[0]
+    except OverflowError:
+        return math.copysign(math.inf, x)
+    return value
+
+
 def _real(raw: int) -> float:
-    return numbers.to_float(raw)
+    return _f32(numbers.to_float(raw))
 
 
 def _res(x: float) -> int:
-    return numbers.from_float(x)
+    return numbers.from_float(_f32(x))
 
 
 def f_ABS(a: int) -> int:
-    """|a| (ABS(-524288) is Overflow: the word has no +524288)."""
-    return numbers.check(-a if a < 0 else a)
+    """|a|; ABS(-524288) stays -524288, the 32-bit word wrapping ([SBC] test_int_math)."""
+    return a if a >= 0 or a == numbers.FIXED_MIN else -a
 
 
 def f_SIN(a: int) -> int:
@@ -99,14 +111,16 @@ def f_FLOOR(a: int) -> int:
 
 
 def f_POW(a: int, b: int) -> int:
-    """a to the power b."""
+    """a to the power b, in single precision: a result beyond float range is
+    "Illegal function call" (POW(999,999)), one beyond 20.12 "Overflow"
+    (POW(999,9)) ([SBC] test_int_math)."""
     try:
-        value = math.pow(_real(a), _real(b))
-    except (ValueError, ZeroDivisionError):
+        value = _f32(math.pow(_real(a), _real(b)))
+    except (ValueError, ZeroDivisionError, OverflowError):
         raise BasicError("Illegal function call") from None
-    except OverflowError:
-        return numbers.overflow()
-    return _res(value)
+    if math.isinf(value) or math.isnan(value):
+        raise BasicError("Illegal function call")
+    return numbers.from_float(value)
 
 
 def f_SGN(a: int) -> int:
