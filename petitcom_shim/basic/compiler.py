@@ -641,7 +641,7 @@ class _Compiler:
         }  # fmt: skip
         want = kinds.get(name, "n" * len(args))
         if name == "INSTR":
-            want = "nss" if len(args) == 3 else "ss"
+            want = "ssn"
         codes = []
         for kind, a in zip(want or "", args, strict=False):
             codes.append(self.text(a) if kind == "s" else self.num(a))

@@ -161,34 +161,26 @@ def f_CHRS(a: int) -> bytes:
 
 
 def f_HEXS(a: int, digits: int | None = None) -> bytes:
-    """Hexadecimal of the integer part; negative numbers as 20-bit two's
-    complement (HEX$(-1) is "FFFFF"); with ``digits`` (1-5) zero-padded."""
+    """Hexadecimal of the integer part (floored); negative numbers as 20-bit two's
+    complement (HEX$(-5) is "FFFFB"); with ``digits`` (1-5) the last that many
+    digits, zero-padded (HEX$(9,3) is "009", HEX$(-9,2) "F7") ([SBC] test_int_func)."""
     n = numbers.to_int(a) & 0xFFFFF
-    text = f"{n:X}"
-    if digits is not None:
-        width = numbers.to_int(digits)
-        if not 0 <= width <= 5:
-            raise BasicError("Illegal function call")
-        if len(text) > width:
-            raise BasicError("Illegal function call")
-        text = text.rjust(width, "0")
-    return text.encode("ascii")
+    if digits is None:
+        return f"{n:X}".encode("ascii")
+    width = numbers.to_int(digits)
+    if not 1 <= width <= 5:
+        raise BasicError("Illegal function call")
+    return f"{n:05X}"[-width:].encode("ascii")
 
 
-def f_INSTR(*args: int | bytes) -> int:
-    """INSTR([start,] s, sub): index of ``sub`` in ``s`` from ``start``, -1 if
-    absent; an empty ``sub`` is found at 0."""
-    if len(args) == 3:
-        start_raw, s, sub = args
-        assert isinstance(start_raw, int)
-        start = _count(start_raw)
-    else:
-        s, sub = args[0], args[1]
-        start = 0
-    assert isinstance(s, bytes) and isinstance(sub, bytes)
+def f_INSTR(s: bytes, sub: bytes, start: int | None = None) -> int:
+    """INSTR(s, sub[, start]): index of ``sub`` in ``s`` from ``start``, -1 if
+    absent; an empty ``sub`` is found at 0 ([SBC] test_int_func: the start comes
+    last, INSTR(A$,"A",1) finds nothing in "ABC...")."""
+    first = 0 if start is None else _count(start)
     if not sub:
         return 0
-    return s.find(sub, start) << 12
+    return s.find(sub, first) << 12
 
 
 def f_LEFTS(s: bytes, n: int) -> bytes:
