@@ -336,6 +336,10 @@ class _Parser:
         items: list[Any] = []
         while not self.at_stmt_end():
             tok = self.peek()
+            if tok.kind == "name" and (
+                tok.value in LANGUAGE or registry.lookup("statement", str(tok.value))
+            ):
+                break  # the next statement, with no colon (?"A"?"B", [SBC] test_console)
             if tok.is_op(";", ","):
                 self.next()
                 items.append(str(tok.value))
