@@ -199,6 +199,12 @@ class Console:
             if self.csrx == COLS:
                 self._newline(scroll=False)
 
+    def settle(self) -> None:
+        """Scroll now if the cursor waits below the last row (after the bottom-right
+        cell was filled), so the cursor is on a row of the console."""
+        if self.csry >= ROWS:
+            self._scroll()
+
     def _tab(self) -> None:
         """``,``: spaces up to the next TABSTEP column; past the last one they run to the
         end of the line, overwriting it, and wrap without scrolling ([SBC] console.c
