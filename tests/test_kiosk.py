@@ -695,3 +695,32 @@ def test_the_call_to_play_moves_between_attract_matches() -> None:
         scene.matches = n
         places.add(scene.drift())
     assert len(places) == len(DRIFT) and all(abs(dx) <= 4 and 0 <= dy <= 4 for dx, dy in places)
+
+
+def test_the_call_to_play_blinks_without_being_drawn_again(tmp_path: Path, clock: Clock) -> None:
+    from royalnine.kiosk.scenes import BLINK_PERIOD, CALL_HIDDEN_PAGES
+
+    app = make(tmp_path, clock)
+    step(app, clock, 2)
+    scene = app.scene
+    assert isinstance(scene, AttractScene)
+    drawn = 0
+    real = app.m.gputchr
+
+    def counting(*args: object) -> None:
+        nonlocal drawn
+        drawn += 1
+        real(*args)  # type: ignore[arg-type]
+
+    app.m.gputchr = counting  # type: ignore[method-assign]
+    shown = set()
+    for _ in range(2 * BLINK_PERIOD):
+        step(app, clock)
+        if scene.rules_left == 0:
+            shown.add(app.m.screens[1].grp_disp)
+    assert shown == {1, CALL_HIDDEN_PAGES[1]}  # on and off
+    assert scene.rules_left == 0 and scene.matches == 1  # no new page or match meanwhile
+    assert drawn == 0  # two blinks on and off, no text drawn
+    tap(app, clock, 128, 96)  # the title: each screen shows its own GRP page again
+    assert isinstance(app.scene, KioskTitleScene)
+    assert (app.m.screens[0].grp_disp, app.m.screens[1].grp_disp) == (0, 1)

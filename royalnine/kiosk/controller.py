@@ -295,6 +295,8 @@ class KioskApp(App):
         elif isinstance(prev, AttractScene) and isinstance(scene, KioskTitleScene):
             self.in_session = True
             self.book.session_started()
+        if isinstance(prev, AttractScene) and scene is not prev:
+            prev.leave(self)  # its blink may have left an empty GRP page on show
         self._take_notices()
         super().switch(scene)
 

@@ -125,6 +125,8 @@ class _PacedPlayer(AutoPlayer):
         return inp
 
 
+CALL_HIDDEN_PAGES = {TOP: 2, BOTTOM: 3}
+"""The empty GRP page each screen shows while the call to play blinks off."""
 DRIFT = ((0, 0), (2, 1), (4, 2), (2, 3), (0, 4), (-2, 3), (-4, 2), (-2, 1))
 """(dx, dy) pixel offsets of the attract loop's call to play, one per attract match."""
 
@@ -166,10 +168,20 @@ class AttractScene:
         self.draw_call(app, True)
 
     def draw_call(self, app: App, on: bool) -> None:
-        """Show or hide the call to play in both languages (big at the bottom, small on top)."""
+        """Draw the call to play in both languages (big at the bottom, small on top) on the
+        screens' GRP pages, shown or not (:meth:`show_call`).
+
+        Nothing else in the attract loop draws on GRP, so the blink just switches each
+        screen between its GRP page and an empty one (PTC's GPAGE display page)
+        instead of drawing the text again every second, the attract loop's largest
+        cost in CPU.
+        """
         clear_overlay(app)
-        if not on:
-            return
+        for screen, hidden in CALL_HIDDEN_PAGES.items():
+            app.m.gpage(screen, draw=hidden)
+            app.m.gcls()
+            app.m.gpage(screen, draw=screen)
+        self.show_call(app, on)
         en, ja = kt("touch_to_play", "en"), kt("touch_to_play", "ja")
         dx, dy = self.drift()
         grp_panel(app, BOTTOM, 8 + dx, 64 + dy, 240, 64)
@@ -178,6 +190,15 @@ class AttractScene:
         both = f"{en} / {ja}"
         grp_panel(app, TOP, 16 + dx, 172 + dy // 2, 224, 16)
         grp_text(app, TOP, centred_x(both) + dx, 176 + dy // 2, both, art.TEXT_WHITE)
+
+    def show_call(self, app: App, on: bool) -> None:
+        """Show the call drawn by :meth:`draw_call`, or the empty pages instead."""
+        for screen, hidden in CALL_HIDDEN_PAGES.items():
+            app.m.gpage(screen, disp=screen if on else hidden)
+
+    def leave(self, app: App) -> None:
+        """Another scene takes over: each screen shows its own GRP page again."""
+        self.show_call(app, True)
 
     def drift(self) -> tuple[int, int]:
         """Where the call to play sits now: it moves a few pixels with every attract match,
@@ -192,6 +213,7 @@ class AttractScene:
     def frame(self, app: App, inp: InputFrame) -> Scene | None:
         """Play on; the first touch or key opens the kiosk title."""
         if inp.touch_down is not None or inp.keys:
+            self.leave(app)
             return KioskTitleScene()
         assert self.match_scene is not None and self.player is not None
         if self.rules_left > 0:
@@ -215,7 +237,7 @@ class AttractScene:
                 return None
         self.blink += 1
         if self.blink % BLINK_PERIOD in (0, BLINK_ON):
-            self.draw_call(app, self.blink % BLINK_PERIOD == 0)
+            self.show_call(app, self.blink % BLINK_PERIOD == 0)
         return None
 
 
