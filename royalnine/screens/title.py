@@ -1,7 +1,7 @@
 """The title screen and its menus: logo on top, mode buttons on the touch screen.
 
 Menu: CONTINUE MATCH (only when a save exists), VS CPU (then the CPU level),
-2 PLAYERS, REMOTE, RULES, OPTIONS. Starting a new match while one is saved
+2 PLAYERS, REMOTE, HISTORY (kept matches to review), RULES, OPTIONS. Starting a new match while one is saved
 asks first (the new match replaces the save). Esc/SELECT goes back from a
 sub-menu, and on the main menu asks before quitting. A damaged file is
 reported here (a headline in the player's language, then the details folded
@@ -125,6 +125,7 @@ class TitleScene:
             ("cpu", app.t("menu_cpu")),
             ("local", app.t("menu_local")),
             ("remote", app.t("menu_remote")),
+            ("history", app.t("menu_history")),
             ("rules", app.t("menu_rules")),
             ("options", app.t("menu_options")),
         ]
@@ -139,7 +140,9 @@ class TitleScene:
             items = self.main_items(app)
             # Rows 0-1 stay free for the notice or the "continue?" line; boxes and labels
             # sit on the 8-pixel text grid (six buttons touch, fewer have a gap).
-            if len(items) > 5:
+            if len(items) > 6:  # with CONTINUE: rows 2-22, row 23 stays free for a hint
+                self.menu = Menu(column(items, top=16, height=24, gap=0))
+            elif len(items) > 5:
                 self.menu = Menu(column(items, top=24, height=24, gap=0))
             else:
                 self.menu = Menu(column(items, top=24 if len(items) > 4 else 40, height=24, gap=8))
@@ -188,6 +191,10 @@ class TitleScene:
             from royalnine.screens.remote_list import RemoteListScene
 
             return RemoteListScene()
+        elif choice == "history":
+            from royalnine.screens.history import HistoryScene
+
+            return HistoryScene(back=TitleScene())
         elif choice == "back":
             self.show(app, "main")
         elif choice == "quit":

@@ -1,0 +1,255 @@
+"""Move-by-move review of a finished match: every placement against the exact best one.
+
+Each placement is judged from what *that* seat could see when it placed: the
+:func:`royalnine.core.view` of the match just after the deal of that half
+(its own cards, the opponent's cards dealt face up, the confirmed grids), never
+from cards dealt or revealed later. The opponent's placement of the same half
+is hidden in that view, so the order in which the two seats confirmed does not
+matter.
+
+For each placement (:class:`Decision`): the expected final score of the grid
+for the placement played and for the best one (exact fractions from
+:mod:`royalnine.ai.exact`, the same numbers the hard CPU and the hint use), and
+the loss ``best_ev - played_ev`` (0 for an optimal placement, exactly).
+
+**Luck.** Per round, a seat's *expected points* are what its own play was worth
+when it was made: the expected score of its first-half placement minus the
+loss of its second-half placement (the first-half value already assumes the
+best second half). Then
+
+    points = best expectation after the first deal - losses + luck
+
+where luck is what the second deal and the common card gave beyond that
+expectation (its mean over all deals is 0). :class:`SeatSummary` adds the
+rounds up and names the biggest mistake.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cache
+
+from royalnine.ai.exact import geometry
+from royalnine.ai.position import Position
+from royalnine.ai.search import first_half_analysis, second_half_analysis
+from royalnine.ai.tables import SYMMETRIES
+from royalnine.core.cards import Card
+from royalnine.core.match import SEATS, Confirm, Deal, Match
+from royalnine.core.view import PlayerView, view
+
+
+@dataclass(frozen=True)
+class DecisionPoint:
+    """One placement to judge: who placed which half of which round, seen from where.
+
+    Attributes:
+        round: round number, from 1.
+        half: 1 or 2.
+        seat: 0 or 1.
+        view: the seat's view just after the deal of that half (all it could know).
+        played: card -> cell of the four cards as confirmed, in deal order.
+        action: index in the match history of the seat's Confirm of that half.
+    """
+
+    round: int
+    half: int
+    seat: int
+    view: PlayerView = field(repr=False)
+    played: dict[Card, int]
+    action: int
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A judged placement: played and best placements with their exact expected scores."""
+
+    point: DecisionPoint
+    played_ev: Fraction
+    best: dict[Card, int]
+    best_ev: Fraction
+
+    @property
+    def loss(self) -> Fraction:
+        """Expected points the played placement gave up: ``best_ev - played_ev`` (>= 0)."""
+        return self.best_ev - self.played_ev
+
+    @property
+    def round(self) -> int:
+        """Round number."""
+        return self.point.round
+
+    @property
+    def half(self) -> int:
+        """1 or 2."""
+        return self.point.half
+
+    @property
+    def seat(self) -> int:
+        """The seat that placed."""
+        return self.point.seat
+
+    @property
+    def played(self) -> dict[Card, int]:
+        """card -> cell as played."""
+        return self.point.played
+
+
+@dataclass(frozen=True)
+class SeatSummary:
+    """One seat over the whole match."""
+
+    seat: int
+    points: int
+    expected: Fraction
+    """Sum over rounds of what the seat's own placements were worth when made."""
+    loss: Fraction
+    """Total expected points lost to placements below the best."""
+    biggest: Decision | None
+    """The placement that lost the most (None when every placement was best)."""
+
+    @property
+    def luck(self) -> Fraction:
+        """Points scored minus expected points: what the later cards gave or took."""
+        return self.points - self.expected
+
+
+def decision_points(match: Match) -> list[DecisionPoint]:
+    """Every placement of the match in play order: by round, half, then seat.
+
+    Replays the match's history; each half's views are taken right after its
+    deal. Raises ValueError if the history is not a match's (it always is for a
+    :class:`Match` built by :meth:`Match.apply`).
+    """
+    replay = Match.new(match.config)
+    at_deal: dict[tuple[int, int], Match] = {}
+    found: list[DecisionPoint] = []
+    for i, action in enumerate(match.history):
+        before = replay
+        replay = replay.apply(action)
+        if isinstance(action, Deal) and replay.phase.is_place:
+            at_deal[(replay.round.number, replay.phase.half)] = replay
+        elif isinstance(action, Confirm):
+            rnd = before.round
+            key = (rnd.number, rnd.phase.half)
+            seat = action.seat
+            dealt = rnd.dealt[seat][-4:]
+            grid = replay.round.grids[seat]
+            played = {card: grid.index(card) for card in dealt}
+            found.append(DecisionPoint(key[0], key[1], seat, view(at_deal[key], seat), played, i))
+    found.sort(key=lambda p: (p.round, p.half, p.seat))
+    return found
+
+
+@cache
+def _class_index() -> dict[tuple[int, ...], int]:
+    """First-half placement (cell per slot) in canonical form -> its class number."""
+    return {tuple(int(c) for c in rep): i for i, rep in enumerate(geometry().rep_cells)}
+
+
+def _first_half_class(cells: tuple[int, ...]) -> int:
+    images = (tuple(int(SYMMETRIES[g][c]) for c in cells) for g in range(len(SYMMETRIES)))
+    return _class_index()[min(images)]
+
+
+def analyse(point: DecisionPoint) -> Decision:
+    """Judge one placement exactly (a first half takes some milliseconds, a second far less)."""
+    pos = Position.of(point.view)
+    played_cells = tuple(point.played[card] for card in pos.cards)
+    if pos.half == 1:
+        fh = first_half_analysis(pos)
+        rep = _first_half_class(played_cells)
+        played_num = int(fh.exact([rep])[0])
+        reps, best_num = fh.best()
+        if rep in reps:  # an optimal placement: it is its own best
+            best_cells = played_cells
+        else:
+            best_cells = tuple(int(c) for c in fh.placement_cells(min(reps)))
+        den = fh.denominator
+    else:
+        sh = second_half_analysis(pos)
+        nums = [int(n) for n in sh.numerators.tolist()]
+        orders = [tuple(int(c) for c in row) for row in sh.cells.tolist()]
+        played_num = nums[orders.index(played_cells)]
+        best_num = max(nums)
+        best_cells = played_cells if played_num == best_num else orders[nums.index(best_num)]
+        den = len(sh.pool)
+    best = {card: cell for card, cell in zip(pos.cards, best_cells, strict=True)}
+    return Decision(point, Fraction(played_num, den), best, Fraction(best_num, den))
+
+
+def analyse_all(points: list[DecisionPoint]) -> Iterator[Decision]:
+    """:func:`analyse` of each point in order, one at a time (for a background worker)."""
+    for point in points:
+        yield analyse(point)
+
+
+def summarise(match: Match, decisions: list[Decision]) -> tuple[SeatSummary, SeatSummary]:
+    """Each seat's points, expected points, total loss and biggest mistake.
+
+    ``decisions`` must be the analysis of every point of ``match`` (see
+    :func:`decision_points`); rounds not finished in ``match`` are left out.
+    """
+    finished = {r.number: r for r in match.results}
+    out = []
+    for seat in SEATS:
+        mine = [d for d in decisions if d.seat == seat and d.round in finished]
+        expected = Fraction(0)
+        for number in finished:
+            first = [d for d in mine if d.round == number and d.half == 1]
+            second = [d for d in mine if d.round == number and d.half == 2]
+            if first and second:
+                expected += first[0].played_ev - second[0].loss
+        loss = sum((d.loss for d in mine), Fraction(0))
+        worst = max(mine, key=lambda d: d.loss, default=None)
+        biggest = worst if worst is not None and worst.loss > 0 else None
+        points = sum(r.points[seat] for r in finished.values())
+        out.append(SeatSummary(seat, points, expected, loss, biggest))
+    return out[0], out[1]
+
+
+class Analysis:
+    """The exact judgement of every placement of a match, worked out in a background thread.
+
+    :attr:`decisions` fills in order (appending to a list is atomic); the
+    frame loop only reads it. Between two placements the worker sleeps for a
+    moment, so the loop's thread gets the interpreter at least that often.
+    """
+
+    def __init__(self, match: Match) -> None:
+        self.points: list[DecisionPoint] = decision_points(match)
+        self.decisions: list[Decision] = []
+        self.failed = ""
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Start the worker (once)."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="review", daemon=True)
+            self._thread.start()
+
+    def run_here(self) -> None:
+        """Analyse everything in the calling thread (the command line)."""
+        self._run()
+
+    def _run(self) -> None:
+        try:
+            for point in self.points[len(self.decisions) :]:
+                self.decisions.append(analyse(point))
+                time.sleep(0.001)
+        except Exception as exc:  # a bug must not take the game down; the screen says so
+            self.failed = f"{type(exc).__name__}: {exc}"
+
+    @property
+    def done(self) -> bool:
+        """Every placement is judged."""
+        return len(self.decisions) == len(self.points)
+
+    def wait(self, timeout: float) -> bool:
+        """Wait for the worker (tests); True when done."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+        return self.done
