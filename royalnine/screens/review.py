@@ -48,6 +48,7 @@ from royalnine.screens.reveal import RevealStep, reveal_steps
 PREV_RECT = Rect(144, 96, 48, 32)
 NEXT_RECT = Rect(200, 96, 48, 32)
 BACK_RECT = Rect(200, 0, 56, 24)
+SCREEN = Rect(0, 0, 256, 192)
 
 
 @dataclass(frozen=True)
@@ -222,6 +223,8 @@ class ReviewScene:
         names = self.names(app)
         if step.kind == "end":
             self.draw_cards(step, show=False)
+            for s in (TOP, BOTTOM):
+                draw.felt_at(m, s, SCREEN)
             self.draw_summary(app, names)
         else:
             for s, seat in ((TOP, 1), (BOTTOM, 0)):
@@ -275,15 +278,15 @@ class ReviewScene:
         rounds = self.match.config.rounds
         draw.text(m, TOP, col, 1, app.t("round_of", n=step.round, rounds=rounds), art.TEXT_WHITE)
         if step.half:
-            draw.text(m, TOP, col, 2, app.t(f"half_{step.half}"), art.TEXT_GREY)
+            draw.text(m, TOP, col, 3, app.t(f"half_{step.half}"), art.TEXT_GREY)
         if step.kind == "deal":
-            draw.text(m, TOP, col, 4, app.t("review_deal"), art.TEXT_YELLOW)
+            draw.text(m, TOP, col, 5, app.t("review_deal"), art.TEXT_YELLOW)
         elif step.kind == "reveal":
-            draw.text(m, TOP, col, 4, app.t("review_common"), art.TEXT_YELLOW)
+            draw.text(m, TOP, col, 5, app.t("review_common"), art.TEXT_YELLOW)
         elif step.kind == "place":
             who = names[step.seat]
             colour = art.TEXT_PINK if step.seat else art.TEXT_CYAN
-            draw.text(m, TOP, col, 4, app.t("review_placed", who=who), colour)
+            draw.text(m, TOP, col, 5, app.t("review_placed", who=who), colour)
             self.draw_judgement(app, step)
         elif step.kind == "score" and step.score is not None:
             beat = step.score
@@ -293,7 +296,7 @@ class ReviewScene:
                 draw.text(m, screen, 1, REVEAL_ROWS[k], line, kinds.get(beat.kind, art.TEXT_WHITE))
             if beat.kind != "total":
                 running = app.t("score_line", who=names[beat.seat], pts=beat.running)
-                draw.text(m, TOP, col, 4, running, art.TEXT_YELLOW)
+                draw.text(m, TOP, col, 5, running, art.TEXT_YELLOW)
 
     def draw_judgement(self, app: App, step: Step) -> None:
         """At a placement: played EV, the best placement and its EV, the loss."""
@@ -302,11 +305,11 @@ class ReviewScene:
         known = self.analysis.decisions
         if step.decision >= len(known):
             key = "review_failed" if self.analysis.failed else "review_analysing"
-            draw.text(m, TOP, col, 6, app.t(key), art.TEXT_GREY)
+            draw.text(m, TOP, col, 7, app.t(key), art.TEXT_GREY)
             return
         d = known[step.decision]
-        draw.text(m, TOP, col, 6, app.t("review_played", ev=f"{float(d.played_ev):.2f}"))
-        draw.text(m, TOP, col, 8, app.t("review_best", ev=f"{float(d.best_ev):.2f}"))
+        draw.text(m, TOP, col, 7, app.t("review_played", ev=f"{float(d.played_ev):.2f}"))
+        draw.text(m, TOP, col, 9, app.t("review_best", ev=f"{float(d.best_ev):.2f}"))
         grid: list[str] = ["."] * 9
         fixed = step.state.round.grids[step.seat]
         for i, card in enumerate(fixed):
@@ -317,12 +320,12 @@ class ReviewScene:
         grid[CENTRE] = "?"
         for r in range(3):
             line = " ".join(f"{c:<3}" for c in grid[3 * r : 3 * r + 3]).rstrip()
-            draw.text(m, TOP, col + 1, 9 + r, line, art.TEXT_GREEN)
+            draw.text(m, TOP, col + 1, 10 + r, line, art.TEXT_GREEN)
         if d.loss == 0:
-            draw.text(m, TOP, col, 13, app.t("review_no_loss"), art.TEXT_GREEN)
+            draw.text(m, TOP, col, 14, app.t("review_no_loss"), art.TEXT_GREEN)
         else:
             loss = app.t("review_loss", loss=f"-{float(d.loss):.2f}")
-            draw.text(m, TOP, col, 13, loss, art.TEXT_RED)
+            draw.text(m, TOP, col, 14, loss, art.TEXT_RED)
 
     def draw_summary(self, app: App, names: tuple[str, str]) -> None:
         """After the last round: each player's points, expected points, loss, luck, mistake."""

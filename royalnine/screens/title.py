@@ -1,9 +1,9 @@
 """The title screen and its menus: logo on top, mode buttons on the touch screen.
 
 Menu: CONTINUE MATCH (only when a save exists), VS CPU (then the CPU level),
-2 PLAYERS, REMOTE, HISTORY (kept matches to review), RULES, OPTIONS. Starting a new match while one is saved
-asks first (the new match replaces the save). Esc/SELECT goes back from a
-sub-menu, and on the main menu asks before quitting. A damaged file is
+2 PLAYERS, REMOTE, HISTORY (kept matches to review), RULES, OPTIONS. Starting a
+new match while one is saved asks first (the new match replaces the save).
+Esc/SELECT goes back from a sub-menu, and on the main menu asks before quitting. A damaged file is
 reported here (a headline in the player's language, then the details folded
 at word and path boundaries), never deleted.
 """
