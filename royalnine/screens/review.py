@@ -360,14 +360,9 @@ class ReviewScene:
             if d is None:
                 line = app.t("review_all_best", who=who)
             else:
-                line = app.t(
-                    "review_mistake",
-                    who=who,
-                    n=d.round,
-                    half=app.t(f"half_short_{d.half}"),
-                    loss=f"-{float(d.loss):.2f}",
-                )
-            draw.text(m, BOTTOM, 1, 8 + 2 * k, line, art.TEXT_CYAN if k == 0 else art.TEXT_PINK)
+                line = app.t("review_mistake", who=who, n=d.round, loss=f"-{float(d.loss):.2f}")
+                draw.text(m, BOTTOM, 3, 9 + 3 * k, app.t(f"half_{d.half}"), art.TEXT_GREY)
+            draw.text(m, BOTTOM, 1, 8 + 3 * k, line, art.TEXT_CYAN if k == 0 else art.TEXT_PINK)
 
     def draw_controls(self, app: App) -> None:
         """The step counter, the help and the buttons on the touch screen."""
