@@ -9,25 +9,17 @@ import pytest
 
 from royalnine.ai import hint, make_player
 from royalnine.ai.review import Analysis, analyse, decision_points, summarise
-from royalnine.core import Deal, Dealer, Match, MatchConfig, NextRound, placement_actions, view
+from royalnine.ai.selfplay import play_match
+from royalnine.core import Deal, Match, MatchConfig, NextRound, placement_actions, view
 
 
 def play(levels: tuple[str, str], seed: int, *, tens: bool = False, rounds: int = 5) -> Match:
     """A whole match between two CPU levels, seeded."""
-    dealer = Dealer(random.Random(seed))
-    players = [make_player(lv, s, random.Random(seed * 7 + s)) for s, lv in enumerate(levels)]
-    match = Match.new(MatchConfig(rounds=rounds, tens=tens))
-    while not match.is_over:
-        if match.phase.is_deal:
-            match = match.apply(dealer.deal(match))
-        elif match.phase.is_place:
-            for seat in (0, 1):
-                if match.awaiting(seat):
-                    cells = players[seat].choose(view(match, seat))
-                    match = match.apply_all(placement_actions(seat, cells))
-        else:
-            match = match.apply(NextRound())
-    return match
+    players = (
+        make_player(levels[0], 0, random.Random(seed * 7)),
+        make_player(levels[1], 1, random.Random(seed * 7 + 1)),
+    )
+    return play_match(players, seed, MatchConfig(rounds=rounds, tens=tens))
 
 
 @pytest.mark.parametrize(("seed", "tens"), [(1, False), (2, True)])

@@ -203,20 +203,10 @@ KEPT = (
 def review_of_hard_vs_easy() -> ReviewScene:
     """The review of a one-round match, hard at seat 0 against easy, analysed."""
     from royalnine.ai import make_player
+    from royalnine.ai.selfplay import play_match
 
-    players = [
-        make_player(level, seat, random.Random(seat)) for seat, level in enumerate(("hard", "easy"))
-    ]
-    dealer, match = Dealer(random.Random(8)), Match.new(MatchConfig(rounds=1))
-    while not match.is_over:
-        if match.phase.is_deal:
-            match = match.apply(dealer.deal(match))
-        elif match.phase.is_place:
-            for seat in (0, 1):
-                cells = players[seat].choose(view(match, seat))
-                match = match.apply_all(placement_actions(seat, cells))
-        else:
-            match = match.apply(NextRound())
+    players = (make_player("hard", 0, random.Random(0)), make_player("easy", 1, random.Random(1)))
+    match = play_match(players, 8, MatchConfig(rounds=1))
     scene = ReviewScene(match, {"mode": "cpu", "seat": 0})
     scene.analysis.run_here()
     return scene

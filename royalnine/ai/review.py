@@ -26,8 +26,11 @@ rounds up and names the biggest mistake.
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -39,6 +42,7 @@ from royalnine.ai.search import first_half_analysis, second_half_analysis
 from royalnine.ai.tables import SYMMETRIES
 from royalnine.core.cards import Card
 from royalnine.core.match import SEATS, Confirm, Deal, Match
+from royalnine.core.record import MatchRecord
 from royalnine.core.view import PlayerView, view
 
 
@@ -212,14 +216,20 @@ def summarise(match: Match, decisions: list[Decision]) -> tuple[SeatSummary, Sea
 
 
 class Analysis:
-    """The exact judgement of every placement of a match, worked out in a background thread.
+    """The exact judgement of every placement of a match, worked out off the frame loop.
 
-    :attr:`decisions` fills in order (appending to a list is atomic); the
-    frame loop only reads it. Between two placements the worker sleeps for a
-    moment, so the loop's thread gets the interpreter at least that often.
+    :meth:`start` runs the analysis in a worker *process* (``python -m
+    royalnine.ai.review``, fed the match record, answering one JSON line per
+    placement), read by a thread of this process that only waits on the pipe:
+    the search is numpy and Python work that would otherwise hold the
+    interpreter lock for tens of milliseconds at a time and make frames late.
+    If no process can be started the thread does the work itself.
+    :attr:`decisions` fills in order (appending to a list is atomic); the frame
+    loop only reads it.
     """
 
     def __init__(self, match: Match) -> None:
+        self.match = match
         self.points: list[DecisionPoint] = decision_points(match)
         self.decisions: list[Decision] = []
         self.failed = ""
@@ -228,20 +238,42 @@ class Analysis:
     def start(self) -> None:
         """Start the worker (once)."""
         if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="review", daemon=True)
+            self._thread = threading.Thread(target=self._run_worker, name="review", daemon=True)
             self._thread.start()
 
     def run_here(self) -> None:
-        """Analyse everything in the calling thread (the command line)."""
-        self._run()
-
-    def _run(self) -> None:
+        """Analyse what is left in the calling thread (the command line, a fallback)."""
         try:
             for point in self.points[len(self.decisions) :]:
                 self.decisions.append(analyse(point))
-                time.sleep(0.001)
         except Exception as exc:  # a bug must not take the game down; the screen says so
             self.failed = f"{type(exc).__name__}: {exc}"
+
+    def _run_worker(self) -> None:
+        env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+        try:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "royalnine.ai.review"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                env=env,
+            )
+        except OSError:
+            self.run_here()
+            return
+        assert proc.stdin is not None and proc.stdout is not None
+        with proc:
+            try:
+                proc.stdin.write(MatchRecord.of(self.match).to_json().encode("utf-8"))
+                proc.stdin.close()
+                for line in proc.stdout:
+                    if len(self.decisions) == len(self.points):
+                        break
+                    self.decisions.append(decode(line, self.points[len(self.decisions)]))
+            except (OSError, ValueError):
+                proc.kill()
+        self.run_here()  # whatever the worker did not answer (it crashed, or could not start)
 
     @property
     def done(self) -> bool:
@@ -253,3 +285,34 @@ class Analysis:
         if self._thread is not None:
             self._thread.join(timeout)
         return self.done
+
+
+def encode(decision: Decision) -> str:
+    """One worker answer: a JSON line with the exact values and the best cells in deal order."""
+    doc = {
+        "key": [decision.round, decision.half, decision.seat],
+        "played_ev": str(decision.played_ev),
+        "best_ev": str(decision.best_ev),
+        "best": [decision.best[card] for card in decision.point.played],
+    }
+    return json.dumps(doc)
+
+
+def decode(line: bytes | str, point: DecisionPoint) -> Decision:
+    """:func:`encode`'s line back into the judgement of ``point``; ValueError if it is not."""
+    doc = json.loads(line)
+    if doc.get("key") != [point.round, point.half, point.seat]:
+        raise ValueError("the worker answered another placement")
+    best = {card: int(cell) for card, cell in zip(point.played, doc["best"], strict=True)}
+    return Decision(point, Fraction(doc["played_ev"]), best, Fraction(doc["best_ev"]))
+
+
+def _worker() -> None:
+    """``python -m royalnine.ai.review``: a match record on stdin, one line per placement out."""
+    match = MatchRecord.from_json(sys.stdin.buffer.read()).replay()
+    for point in decision_points(match):
+        print(encode(analyse(point)), flush=True)
+
+
+if __name__ == "__main__":
+    _worker()
