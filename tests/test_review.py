@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from fractions import Fraction
 
 import pytest
 
 from royalnine.ai import hint, make_player
-from royalnine.ai.review import Analysis, analyse, decision_points, summarise
+from royalnine.ai.review import Analysis, analyse, decision_points, decode, summarise
 from royalnine.ai.selfplay import play_match
 from royalnine.core import Deal, Match, MatchConfig, NextRound, placement_actions, view
+from royalnine.core.record import MatchRecord
+
+WAIT = 120.0  # seconds: a hang guard for the worker, never a timing assertion
 
 
 def play(levels: tuple[str, str], seed: int, *, tens: bool = False, rounds: int = 5) -> Match:
@@ -120,6 +125,24 @@ def test_the_background_analysis_finishes_and_fills_in_order() -> None:
     analysis = Analysis(match)
     assert not analysis.done and analysis.decisions == []
     analysis.start()
-    assert analysis.wait(120.0)  # a hang guard, never a timing assertion
+    assert analysis.wait(WAIT)
     assert not analysis.failed
     assert [d.point for d in analysis.decisions] == analysis.points
+
+
+def test_the_worker_process_answers_each_placement_exactly() -> None:
+    match = play(("easy", "hard"), 13, rounds=1)
+    record = MatchRecord.of(match).to_json().encode()
+    done = subprocess.run(
+        [sys.executable, "-m", "royalnine.ai.review"],
+        input=record,
+        capture_output=True,
+        check=True,
+        timeout=WAIT,
+    )
+    lines = done.stdout.splitlines()
+    points = decision_points(match)
+    answers = [decode(line, p) for line, p in zip(lines, points, strict=True)]
+    assert answers == [analyse(p) for p in points]
+    with pytest.raises(ValueError, match="another placement"):
+        decode(lines[0], points[1])
