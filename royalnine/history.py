@@ -162,15 +162,23 @@ def entry_of(path: Path) -> HistoryEntry:
     return HistoryEntry(path, record, date, str(mode), level[:8], seat, (a, b))
 
 
+def paths(storage: Storage) -> list[Path]:
+    """The files of the kept matches, newest first (not read: see :func:`read`)."""
+    return sorted(_names(storage), key=_stamp_key, reverse=True)
+
+
+def read(storage: Storage, path: Path) -> HistoryEntry | None:
+    """One kept match, or None after setting a damaged file aside with a notice."""
+    try:
+        return entry_of(path)
+    except CorruptRecord as exc:
+        storage.damaged(path, "history", str(exc))
+        return None
+
+
 def entries(storage: Storage) -> list[HistoryEntry]:
     """Every kept match, newest first; a damaged file is set aside with a notice."""
-    out = []
-    for path in sorted(_names(storage), key=_stamp_key, reverse=True):
-        try:
-            out.append(entry_of(path))
-        except CorruptRecord as exc:
-            storage.damaged(path, "history", str(exc))
-    return out
+    return [e for path in paths(storage) if (e := read(storage, path)) is not None]
 
 
 def match_of_transcript(codes: list[bytes]) -> Match:

@@ -8,17 +8,18 @@ from pathlib import Path
 
 import pytest
 from test_kiosk import Clock, make, step
-from test_remote_protocol import honest
+from test_remote_protocol import honest, next_code, start, turns
 from test_review import play
 
 from petitcom_shim import Button, Machine
 from royalnine import history
 from royalnine.app import App
-from royalnine.core import Match, MatchConfig
+from royalnine.core import Match, MatchConfig, NextRound
 from royalnine.core.errors import CorruptRecord
 from royalnine.game import new_game
 from royalnine.kiosk.operator import OperatorScene, load_prefs
 from royalnine.screens.history import PAGE, HistoryScene
+from royalnine.screens.remote import RemoteLink
 from royalnine.screens.result import MatchResultScene
 from royalnine.screens.review import ReviewScene
 from royalnine.screens.title import TitleScene
@@ -121,10 +122,28 @@ def test_a_record_edited_into_an_impossible_match_is_set_aside_when_opened(
     path.write_text(json.dumps(doc))
     scene = HistoryScene(back=TitleScene())
     app.switch(scene)
-    assert len(scene.entries) == 1
+    assert len(scene.paths) == 1
     tap_item(app, "open:0")
-    assert app.scene is scene and scene.entries == [] and scene.notice is not None
+    assert app.scene is scene and scene.paths == [] and scene.notice is not None
     assert scene.notice.what == "history" and not path.exists()
+
+
+def test_the_list_reads_only_the_page_shown_and_a_damaged_one_makes_room(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = make_app(tmp_path)
+    kept = [keep(app.storage, 60 + k, now=1.8e9 + 60 * k) for k in range(2 * PAGE + 2)]
+    kept[-2].write_text("{damaged")  # on the first page (newest first)
+    reads: list[Path] = []
+    real = history.read
+    monkeypatch.setattr(history, "read", lambda st, p: reads.append(p) or real(st, p))
+    scene = HistoryScene(back=TitleScene())
+    app.switch(scene)
+    assert len(reads) == PAGE + 1  # the page, and the one that moved up into the gap
+    assert [e.path for e in scene.shown()] == [kept[-1], *kept[-3 : -PAGE - 2 : -1]]
+    assert scene.notice is not None and scene.notice.what == "history"
+    assert len(scene.paths) == 2 * PAGE + 1 and scene.pages == 3
+    assert not app.storage.notices  # shown here, not again on the title
 
 
 def test_a_remote_match_is_kept_from_its_transcript_once_over() -> None:
@@ -151,6 +170,22 @@ def test_the_result_screen_keeps_the_match_once(tmp_path: Path) -> None:
     assert (cpu.mode, cpu.level, cpu.seat) == ("cpu", "master", 0)
     assert (local.mode, local.seat) == ("local", None)
     assert cpu.record.actions == match.history
+
+
+def test_a_finished_remote_match_is_kept_from_its_transcript_on_both_devices(
+    tmp_path: Path,
+) -> None:
+    host, guest = start(4, rounds=1)
+    for sender, receiver in turns(host, guest):
+        receiver.receive(next_code(sender))
+    for session in (host, guest):
+        app = make_app(tmp_path / f"seat{session.seat}")
+        over = session.match.apply(NextRound())
+        link = RemoteLink(session, app.storage)
+        app.switch(MatchResultScene(over, "remote", "normal", ("YOU", "RIVAL"), remote=link))
+        (entry,) = history.entries(app.storage)
+        assert (entry.mode, entry.seat) == ("remote", session.seat)
+        assert entry.replay().results == over.results
 
 
 def test_a_kiosk_keeps_no_history_unless_the_operator_turns_it_on(tmp_path: Path) -> None:

@@ -10,6 +10,8 @@ aside and the notice shown here. The review itself is :mod:`.review`.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from royalnine import art, history
 from royalnine.app import App, InputFrame, Scene
 from royalnine.core.errors import CorruptRecord
@@ -60,37 +62,56 @@ class HistoryScene:
     def __init__(self, back: Scene, page: int = 0) -> None:
         self.back = back
         self.page = page
-        self.entries: list[HistoryEntry] = []
+        self.paths: list[Path] = []
+        """Every kept match's file, newest first; only the shown page's are read."""
+        self.read: dict[Path, HistoryEntry] = {}
         self.notice: Notice | None = None
         self.menu: Menu | None = None
 
     @property
     def pages(self) -> int:
         """How many pages the list has (at least one)."""
-        return max(1, -(-len(self.entries) // PAGE))
+        return max(1, -(-len(self.paths) // PAGE))
 
     def enter(self, app: App) -> None:
-        """Read the history folder (setting damaged files aside) and draw."""
-        storage = app.storage
-        before = len(storage.notices)
-        self.entries = history.entries(storage)
-        if len(storage.notices) > before:
-            self.notice = storage.notices[-1]
-            del storage.notices[before:]
-        self.page = min(self.page, self.pages - 1)
+        """List the history folder and draw the page."""
+        self.paths = history.paths(app.storage)
+        self.read = {}
         self.redraw(app)
 
     def shown(self) -> list[HistoryEntry]:
-        """The matches on this page."""
-        return self.entries[self.page * PAGE : (self.page + 1) * PAGE]
+        """The matches on this page, read now if not yet: a damaged file is set aside (its
+        notice kept for this screen) and the next match moves up into its place."""
+        return [self.read[p] for p in self.paths[self.page * PAGE : (self.page + 1) * PAGE]]
+
+    def load_page(self, app: App) -> None:
+        """Read the files of the current page (see :meth:`shown`)."""
+        storage = app.storage
+        self.page = min(self.page, self.pages - 1)
+        while True:
+            page = self.paths[self.page * PAGE : (self.page + 1) * PAGE]
+            missing = [p for p in page if p not in self.read]
+            if not missing:
+                return
+            for path in missing:
+                before = len(storage.notices)
+                entry = history.read(storage, path)
+                if entry is None:
+                    self.paths.remove(path)
+                    self.notice = storage.notices[-1] if len(storage.notices) > before else None
+                    del storage.notices[before:]
+                else:
+                    self.read[path] = entry
+            self.page = min(self.page, self.pages - 1)
 
     def redraw(self, app: App, cursor: int = 0) -> None:
         """Both screens for the current page."""
         m = app.m
+        self.load_page(app)
         draw.reset_screens(m)
         draw.centred(m, TOP, 1, app.t("history_title"), art.TEXT_YELLOW)
-        if self.entries:
-            draw.centred(m, TOP, 3, app.t("history_count", count=len(self.entries)), art.TEXT_GREY)
+        if self.paths:
+            draw.centred(m, TOP, 3, app.t("history_count", count=len(self.paths)), art.TEXT_GREY)
             for k, entry in enumerate(self.shown()):
                 rules = app.t("history_rounds", n=entry.record.config.rounds)
                 if entry.record.config.tens:
@@ -101,10 +122,10 @@ class HistoryScene:
         if self.notice is not None:
             lines = draw.fold(self.notice.text(app.lang), 30, 5)
             draw.paragraph(m, TOP, 1, NOTICE_ROW, lines, art.TEXT_RED, last_row=23)
-        elif self.entries:
+        elif self.paths:
             draw.centred(m, TOP, 21, app.t("history_hint"), art.TEXT_GREY)
         keys = ("date", "mode", "rival", "score", "result")
-        if self.entries:
+        if self.paths:
             head = line([app.t("history_col_" + key) for key in keys])
             draw.text(m, BOTTOM, 1, 1, head, art.TEXT_GREY)
         items: list[MenuItem] = []
@@ -156,7 +177,8 @@ class HistoryScene:
             match = entry.replay()
         except CorruptRecord as exc:
             self.notice = app.storage.damaged(entry.path, "history", str(exc), keep=False)
-            self.enter(app)
+            self.paths.remove(entry.path)
+            self.redraw(app)
             return None
         meta = dict(entry.record.meta)
         return ReviewScene(match, meta, back=HistoryScene(self.back, self.page))
