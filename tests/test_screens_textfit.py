@@ -238,7 +238,7 @@ def history_states(app: App, home: Path) -> Iterator[str]:
     yield "history: page 1, the pad cursor"
     listing.turn(app, 1)
     yield "history: page 2"
-    (home / "history" / "20000101-000000.json").write_text("{not json")
+    (home / "history" / "29991231-235959.json").write_text("{not json")  # the newest: page 1
     app.switch(HistoryScene(back=TitleScene()))
     yield "history: a damaged file set aside"
     shutil.rmtree(home / "history", ignore_errors=True)
