@@ -10,10 +10,10 @@ from fractions import Fraction
 import pytest
 
 from royalnine.ai import hint, make_player
-from royalnine.ai.review import Analysis, analyse, decision_points, decode, summarise
 from royalnine.ai.selfplay import play_match
 from royalnine.core import Deal, Match, MatchConfig, NextRound, placement_actions, view
 from royalnine.core.record import MatchRecord
+from royalnine.review import Analysis, analyse, decision_points, decode, summarise
 
 WAIT = 120.0  # seconds: a hang guard for the worker, never a timing assertion
 
@@ -134,7 +134,7 @@ def test_the_worker_process_answers_each_placement_exactly() -> None:
     match = play(("easy", "hard"), 13, rounds=1)
     record = MatchRecord.of(match).to_json().encode()
     done = subprocess.run(
-        [sys.executable, "-m", "royalnine.ai.review"],
+        [sys.executable, "-m", "royalnine.review"],
         input=record,
         capture_output=True,
         check=True,

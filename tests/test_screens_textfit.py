@@ -215,7 +215,7 @@ def review_of_hard_vs_easy() -> ReviewScene:
 def history_states(app: App, home: Path) -> Iterator[str]:
     """HISTORY (empty, pages, a damaged file set aside) and every kind of review step."""
     from royalnine import history
-    from royalnine.ai.review import Analysis
+    from royalnine.review import Analysis
     from royalnine.screens.history import HistoryScene
 
     shutil.rmtree(home / "history", ignore_errors=True)

@@ -36,10 +36,10 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from petitcom_shim import Button, Machine
 from royalnine.ai import make_player
-from royalnine.ai.review import Analysis
 from royalnine.ai.selfplay import play_match
 from royalnine.core.match import Match, MatchConfig
 from royalnine.game import new_game
+from royalnine.review import Analysis
 from royalnine.screens.review import ReviewScene
 from royalnine.storage import Settings, Storage
 

@@ -4,7 +4,7 @@ RECORD is a match record (a file of the history, ``royalnine demo --out``'s
 ``match.json``, any ``royalnine.match`` file of a finished match), a remote
 transcript (``royalnine remote export``: one code a line, hex or text) or a
 remote match's ``session.json``. Each placement is judged from what that seat
-could see then (:mod:`royalnine.ai.review`).
+could see then (:mod:`royalnine.review`).
 
 ``--json`` prints one object::
 
@@ -147,7 +147,7 @@ def ev(value: Fraction) -> float:
 
 def report(match: Match, analysis: Any) -> dict[str, Any]:
     """The JSON document of a review (see the module docstring)."""
-    from royalnine.ai.review import summarise
+    from royalnine.review import summarise
 
     decisions = analysis.decisions
     summary = []
@@ -266,7 +266,7 @@ def screenshots(
 
 def run(args: argparse.Namespace) -> int:
     """Review a match; exit status 1 with one line on stderr on bad input."""
-    from royalnine.ai.review import Analysis
+    from royalnine.review import Analysis
 
     try:
         match, meta = load_match(args.record)

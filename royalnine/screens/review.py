@@ -9,11 +9,11 @@ the touch screen, as in the match; both hands are shown, since the match is over
 At a placement the top screen's panel shows the expected score of the placement
 played, the best placement by exact expected score (as a small grid of card
 names), its expected score and the loss (``LOSS -0.42``), judged from what that
-seat could see then (:mod:`royalnine.ai.review`). The summary shows each
+seat could see then (:mod:`royalnine.review`). The summary shows each
 player's points, expected points, total loss, luck and biggest mistake.
 
 The analysis runs in a background thread
-(:class:`royalnine.ai.review.Analysis`) while the player
+(:class:`royalnine.review.Analysis`) while the player
 browses: a step whose decision is not analysed yet says so and is redrawn when
 it is. Controls: ``<``/``>`` buttons or left/right step; up/down jump a round;
 BACK, B or Esc leave.
@@ -25,11 +25,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from royalnine import art
-from royalnine.ai.review import Analysis, DecisionPoint, summarise
 from royalnine.app import App, InputFrame, Scene
 from royalnine.core import CENTRE, Card, Match, placement_actions
 from royalnine.core.match import SEATS, Deal, NextRound, Phase
 from royalnine.core.record import MetaValue
+from royalnine.review import Analysis, DecisionPoint, summarise
 from royalnine.screens import draw
 from royalnine.screens.draw import SpriteBoard, card_look
 from royalnine.screens.layout import (

@@ -1,5 +1,8 @@
 """Move-by-move review of a finished match: every placement against the exact best one.
 
+It sits beside :mod:`royalnine.ai`, not in it: it replays whole matches, while the
+AI's players read nothing but views. Pure too (standard library and the AI's numpy).
+
 Each placement is judged from what *that* seat could see when it placed: the
 :func:`royalnine.core.view` of the match just after the deal of that half
 (its own cards, the opponent's cards dealt face up, the confirmed grids), never
@@ -219,7 +222,7 @@ class Analysis:
     """The exact judgement of every placement of a match, worked out off the frame loop.
 
     :meth:`start` runs the analysis in a worker *process* (``python -m
-    royalnine.ai.review``, fed the match record, answering one JSON line per
+    royalnine.review``, fed the match record, answering one JSON line per
     placement), read by a thread of this process that only waits on the pipe:
     the search is numpy and Python work that would otherwise hold the
     interpreter lock for tens of milliseconds at a time and make frames late.
@@ -253,7 +256,7 @@ class Analysis:
         env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
         try:
             proc = subprocess.Popen(
-                [sys.executable, "-m", "royalnine.ai.review"],
+                [sys.executable, "-m", "royalnine.review"],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
@@ -308,7 +311,7 @@ def decode(line: bytes | str, point: DecisionPoint) -> Decision:
 
 
 def _worker() -> None:
-    """``python -m royalnine.ai.review``: a match record on stdin, one line per placement out."""
+    """``python -m royalnine.review``: a match record on stdin, one line per placement out."""
     match = MatchRecord.from_json(sys.stdin.buffer.read()).replay()
     for point in decision_points(match):
         print(encode(analyse(point)), flush=True)
