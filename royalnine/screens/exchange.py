@@ -15,7 +15,6 @@ host's code 1), and the match screen's CODES button opens it during a match.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from petitcom_shim.camera import preview_indices
@@ -26,10 +25,10 @@ from royalnine.remote.codec import BadCode
 from royalnine.remote.files import REMOTE_DIR
 from royalnine.remote.session import RemoteSession
 from royalnine.remote.textcode import text_lines, to_text
-from royalnine.screens import draw
+from royalnine.screens import draw, registry
 from royalnine.screens.layout import BOTTOM, TOP, Rect
 from royalnine.screens.menu import Menu, MenuItem
-from royalnine.screens.remote import RemoteLink, draw_code, remote_match_scene
+from royalnine.screens.remote import RemoteLink, draw_code, folder_lines, remote_match_scene
 from royalnine.screens.remote_io import (
     INBOX_DIR,
     Arrival,
@@ -75,25 +74,7 @@ def home_lines(path: Path, width: int = 30, rows: int = 2) -> list[str]:
     return [*lines[: rows - 1], ".." + text[-(width - 2) :]]
 
 
-def folder_lines(path: Path, width: int = 32, rows: int = 3) -> list[str]:
-    """A full folder path folded to ``width`` cells, breaking after a separator where it
-    can; the end of the path (the part that differs) is kept if it must be cut."""
-    text = str(path)
-    lines: list[str] = []
-    while text:
-        if len(text) <= width:
-            lines.append(text)
-            break
-        cut = max(text.rfind(os.sep, 0, width) + 1, text.rfind("/", 0, width) + 1)
-        cut = cut if cut > width // 2 else width
-        lines.append(text[:cut])
-        text = text[cut:]
-    if len(lines) > rows:  # keep the last rows: the match id and "inbox" matter most
-        lines = lines[-rows:]
-        lines[0] = "…" + lines[0][1:] if len(lines[0]) == width else "…" + lines[0]
-    return lines
-
-
+@registry.provides("exchange")
 class ExchangeScene:
     """Send this device's code and take the opponent's.
 
@@ -264,9 +245,7 @@ class ExchangeScene:
             intake.stop_scan()
             if self.back is not None:
                 return self.back
-            from royalnine.screens.remote_list import RemoteListScene
-
-            return RemoteListScene()
+            return registry.make("remote_list")
         if choice == "copy":
             if shown is None:
                 app.beep("invalid")

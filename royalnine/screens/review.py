@@ -30,7 +30,7 @@ from royalnine.core import CENTRE, Card, Match, placement_actions
 from royalnine.core.match import SEATS, Deal, NextRound, Phase
 from royalnine.core.record import MetaValue
 from royalnine.review import Analysis, DecisionPoint, summarise
-from royalnine.screens import draw
+from royalnine.screens import draw, registry
 from royalnine.screens.draw import SpriteBoard, card_look
 from royalnine.screens.layout import (
     BOTTOM,
@@ -166,9 +166,7 @@ class ReviewScene:
         )
         choice = self.menu.handle(app, touch)  # the keys step and jump, never a cursor
         if choice == "back" or "b" in keys or "select" in keys:
-            from royalnine.screens.title import TitleScene
-
-            return self.back if self.back is not None else TitleScene()
+            return self.back if self.back is not None else registry.make("title")
         move = {"prev": -1, "next": 1}.get(choice or "", 0)
         for key in keys:
             if key in ("left", "right", "a"):
