@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_remote_protocol import honest
+from test_remote_protocol import honest, next_code, start, turns
 from test_review import play
 
 from royalnine import history
@@ -187,3 +187,18 @@ def test_out_never_replaces_what_is_not_a_regular_file(
     assert sorted(p.name for p in out.iterdir()) == ["step-002.png"]  # nothing written
     code, _, err = review(capsys, str(easy_vs_hard), "--out", str(easy_vs_hard))
     assert code == 1 and "not a folder" in err
+
+
+def test_a_remote_session_file_is_reviewed_once_over(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    host, guest = start(6, rounds=1)
+    path = tmp_path / "session.json"
+    path.write_text(guest.to_json())  # joined, nothing played: not reviewable
+    code, out, err = review(capsys, str(path))
+    assert code == 1 and out == "" and "unfinished" in err and err.count("\n") == 1
+    for sender, receiver in turns(host, guest):
+        receiver.receive(next_code(sender))
+    path.write_text(guest.to_json())
+    doc = review_json(capsys, path)
+    assert len(doc["decisions"]) == 4
