@@ -296,7 +296,7 @@ TEXTS: dict[str, Text] = {
     "review_keys2": Text("Up/down: round", "ｳｴ/ｼﾀ: ﾗｳﾝﾄﾞ", 14),
     "review_deal": Text("Cards dealt", "ｶｰﾄﾞｦ ｸﾊﾞﾙ", 14),
     "review_common": Text("Common card!", "ｷｮｳﾂｳ ｶｰﾄﾞ!", 14),
-    "review_placed": Text("{who} plays", "{who}ﾉ ﾃ", 14),
+    "review_placed": Text("MOVE: {who}", "{who}ﾉ ﾃ", 14),
     "review_analysing": Text("Analysing...", "ﾌﾞﾝｾｷﾁｭｳ...", 14),
     "review_failed": Text("No analysis", "ﾌﾞﾝｾｷ ﾃﾞｷﾅｲ", 14),
     "review_played": Text("PLAYED {ev}", "ｳｯﾀ ﾃ {ev}", 14),

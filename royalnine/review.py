@@ -237,6 +237,8 @@ class Analysis:
         self.decisions: list[Decision] = []
         self.failed = ""
         self._thread: threading.Thread | None = None
+        self._process: subprocess.Popen[bytes] | None = None
+        self._stopped = False
 
     def start(self) -> None:
         """Start the worker (once)."""
@@ -244,10 +246,19 @@ class Analysis:
             self._thread = threading.Thread(target=self._run_worker, name="review", daemon=True)
             self._thread.start()
 
+    def stop(self) -> None:
+        """Give up what is not analysed yet (the player left the review): end the worker."""
+        self._stopped = True
+        process = self._process
+        if process is not None and process.poll() is None:
+            process.kill()
+
     def run_here(self) -> None:
         """Analyse what is left in the calling thread (the command line, a fallback)."""
         try:
             for point in self.points[len(self.decisions) :]:
+                if self._stopped:
+                    return
                 self.decisions.append(analyse(point))
         except Exception as exc:  # a bug must not take the game down; the screen says so
             self.failed = f"{type(exc).__name__}: {exc}"
@@ -266,6 +277,9 @@ class Analysis:
             self.run_here()
             return
         assert proc.stdin is not None and proc.stdout is not None
+        self._process = proc
+        if self._stopped:  # stopped while the process was starting
+            proc.kill()
         with proc:
             try:
                 proc.stdin.write(MatchRecord.of(self.match).to_json().encode("utf-8"))

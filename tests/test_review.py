@@ -146,3 +146,13 @@ def test_the_worker_process_answers_each_placement_exactly() -> None:
     assert answers == [analyse(p) for p in points]
     with pytest.raises(ValueError, match="another placement"):
         decode(lines[0], points[1])
+
+
+def test_leaving_the_review_stops_the_worker() -> None:
+    match = play(("easy", "hard"), 14, tens=True)
+    analysis = Analysis(match)
+    analysis.start()
+    analysis.stop()
+    analysis.wait(WAIT)
+    assert not analysis.done  # nothing more is worked out once stopped
+    assert analysis._process is None or analysis._process.poll() is not None

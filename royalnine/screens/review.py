@@ -166,6 +166,7 @@ class ReviewScene:
         )
         choice = self.menu.handle(app, touch)  # the keys step and jump, never a cursor
         if choice == "back" or "b" in keys or "select" in keys:
+            self.analysis.stop()  # the worker's answers would go unread
             return self.back if self.back is not None else registry.make("title")
         move = {"prev": -1, "next": 1}.get(choice or "", 0)
         for key in keys:
@@ -308,22 +309,22 @@ class ReviewScene:
         d = known[step.decision]
         draw.text(m, TOP, col, 7, app.t("review_played", ev=f"{float(d.played_ev):.2f}"))
         draw.text(m, TOP, col, 9, app.t("review_best", ev=f"{float(d.best_ev):.2f}"))
-        grid: list[str] = ["."] * 9
+        grid: list[str] = ["--"] * 9
         fixed = step.state.round.grids[step.seat]
         for i, card in enumerate(fixed):
             if card is not None and card not in d.best:
                 grid[i] = str(card).lower()
         for card, cell in d.best.items():
             grid[cell] = str(card)
-        grid[CENTRE] = "?"
-        for r in range(3):
+        grid[CENTRE] = "??"
+        for r in range(3):  # the best placement as a small grid: new cards in capitals
             line = " ".join(f"{c:<3}" for c in grid[3 * r : 3 * r + 3]).rstrip()
-            draw.text(m, TOP, col + 1, 10 + r, line, art.TEXT_GREEN)
+            draw.text(m, TOP, col + 1, 11 + r, line, art.TEXT_GREEN)
         if d.loss == 0:
-            draw.text(m, TOP, col, 14, app.t("review_no_loss"), art.TEXT_GREEN)
+            draw.text(m, TOP, col, 15, app.t("review_no_loss"), art.TEXT_GREEN)
         else:
             loss = app.t("review_loss", loss=f"-{float(d.loss):.2f}")
-            draw.text(m, TOP, col, 14, loss, art.TEXT_RED)
+            draw.text(m, TOP, col, 15, loss, art.TEXT_RED)
 
     def draw_summary(self, app: App, names: tuple[str, str]) -> None:
         """After the last round: each player's points, expected points, loss, luck, mistake."""
