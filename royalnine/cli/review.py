@@ -277,6 +277,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"royalnine review: {exc}", file=sys.stderr)
         return 1
     analysis.run_here()
+    if analysis.failed:  # a bug, not the input: say so in one line all the same
+        print(f"royalnine review: the analysis failed: {analysis.failed}", file=sys.stderr)
+        return 1
     doc = report(match, analysis)
     if args.out is not None:
         try:
