@@ -97,7 +97,7 @@ def add(
     moment = time.localtime(time.time() if now is None else now)
     stamp = time.strftime("%Y%m%d-%H%M%S", moment)
     points = match.totals()
-    doc: dict[str, MetaValue] = {k: v for k, v in (meta or {}).items() if k != "bottom"}
+    doc: dict[str, MetaValue] = dict(meta or {})
     doc.update(
         date=time.strftime("%Y-%m-%d %H:%M", moment),
         mode=mode,
