@@ -233,12 +233,22 @@ class Analysis:
 
     def __init__(self, match: Match) -> None:
         self.match = match
-        self.points: list[DecisionPoint] = decision_points(match)
+        self.placements = 4 * len(match.results)
+        """How many placements there are to judge (four a round)."""
+        self._points: list[DecisionPoint] | None = None
         self.decisions: list[Decision] = []
         self.failed = ""
         self._thread: threading.Thread | None = None
         self._process: subprocess.Popen[bytes] | None = None
         self._stopped = False
+
+    @property
+    def points(self) -> list[DecisionPoint]:
+        """Every placement to judge, in :func:`decision_points` order. Worked out on first
+        use (it replays the match): by the worker's thread in the game, never a frame."""
+        if self._points is None:
+            self._points = decision_points(self.match)
+        return self._points
 
     def start(self) -> None:
         """Start the worker (once)."""
@@ -264,6 +274,7 @@ class Analysis:
             self.failed = f"{type(exc).__name__}: {exc}"
 
     def _run_worker(self) -> None:
+        points = self.points
         env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
         try:
             proc = subprocess.Popen(
@@ -285,9 +296,9 @@ class Analysis:
                 proc.stdin.write(MatchRecord.of(self.match).to_json().encode("utf-8"))
                 proc.stdin.close()
                 for line in proc.stdout:
-                    if len(self.decisions) == len(self.points):
+                    if len(self.decisions) == len(points):
                         break
-                    self.decisions.append(decode(line, self.points[len(self.decisions)]))
+                    self.decisions.append(decode(line, points[len(self.decisions)]))
             except (OSError, ValueError):
                 proc.kill()
         self.run_here()  # whatever the worker did not answer (it crashed, or could not start)
@@ -295,7 +306,7 @@ class Analysis:
     @property
     def done(self) -> bool:
         """Every placement is judged."""
-        return len(self.decisions) == len(self.points)
+        return len(self.decisions) == self.placements
 
     def wait(self, timeout: float) -> bool:
         """Wait for the worker (tests); True when done."""

@@ -302,3 +302,24 @@ def test_the_analysis_runs_while_the_review_keeps_drawing(tmp_path: Path) -> Non
     app.step(2)
     assert "Analysing" not in screen_text(app)
     assert review._shown_known > review.steps[1].decision
+
+
+def test_a_long_match_is_built_a_round_a_frame_and_each_step_finds_its_placement(
+    tmp_path: Path,
+) -> None:
+    app = make_app(tmp_path)
+    match = play(("easy", "hard"), 10, rounds=3)
+    review = ReviewScene(match, {"mode": "cpu", "seat": 0})
+    review.analysis.start = lambda: None  # type: ignore[method-assign]
+    app.switch(review)
+    assert review.steps[-1].round == 1 and len(review.steps) < review.total
+    app.step(2)
+    assert len(review.steps) == review.total and review.steps[-1].kind == "end"
+    points = review.analysis.points
+    for shown in review.steps:
+        if shown.kind == "place":
+            p = points[shown.decision]
+            assert (p.round, p.half, p.seat) == (shown.round, shown.half, shown.seat)
+            assert set(shown.new) == set(p.played)
+            grid = shown.state.round.grids[shown.seat]
+            assert all(grid[cell] == card for card, cell in p.played.items())

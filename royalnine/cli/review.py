@@ -236,7 +236,7 @@ def screenshots(
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     from petitcom_shim import Machine
     from royalnine.app import App
-    from royalnine.screens.review import ReviewScene, build_steps
+    from royalnine.screens.review import ReviewScene
     from royalnine.storage import Settings, Storage
 
     m = Machine(headless=True, seed=1)
@@ -245,8 +245,8 @@ def screenshots(
         with tempfile.TemporaryDirectory(prefix="royalnine-review-") as home:
             scene = ReviewScene(match, meta, analysis=analysis)
             app = App(m, Storage(Path(home)), settings, first=lambda _app: scene)
-            steps = build_steps(match, analysis.points, scene.names(app), lang)
-            paths = check_out(out, len(steps))
+            assert scene.builder is not None
+            paths = check_out(out, len(scene.builder.all()))
             out.mkdir(parents=True, exist_ok=True)
             for i, path in enumerate(paths):
                 scene.go(app, i)

@@ -27,9 +27,9 @@ from fractions import Fraction
 from royalnine import art
 from royalnine.app import App, InputFrame, Scene
 from royalnine.core import CENTRE, Card, Match, placement_actions
-from royalnine.core.match import SEATS, Deal, NextRound, Phase
+from royalnine.core.match import HAND_SIZE, SEATS, Deal, NextRound, Phase
 from royalnine.core.record import MetaValue
-from royalnine.review import Analysis, DecisionPoint, summarise
+from royalnine.review import Analysis, summarise
 from royalnine.screens import draw, registry
 from royalnine.screens.draw import SpriteBoard, card_look
 from royalnine.screens.layout import (
@@ -62,41 +62,68 @@ class Step:
     half: int = 0
     seat: int = 0
     decision: int = -1
-    """Index of the placement in :attr:`Analysis.points` (``place`` steps)."""
+    """Index of the placement in :attr:`Analysis.points` (``place`` steps): by round, half,
+    seat, as :func:`royalnine.review.decision_points` orders them."""
     score: RevealStep | None = None
     new: tuple[Card, ...] = ()
     """The cards that moved at this step (highlighted)."""
 
 
-def build_steps(
-    match: Match, points: list[DecisionPoint], names: tuple[str, str], lang: str
-) -> list[Step]:
-    """Every step of a finished match, from its history and its placements."""
-    steps: list[Step] = []
-    by_key = {(p.round, p.half, p.seat): i for i, p in enumerate(points)}
-    state = Match.new(match.config)
-    for action in match.history:
-        if not isinstance(action, Deal):
-            continue
+class StepBuilder:
+    """The review's steps, built a round at a time.
+
+    Each round replays its actions; a 99-round match replayed at once would hold
+    its first frame for a third of a second, so the scene builds one round per
+    frame while the player looks at the first. :attr:`total` is known at once
+    (it needs only the scoring, not the replay).
+    """
+
+    def __init__(self, match: Match, names: tuple[str, str], lang: str) -> None:
+        self.match = match
+        self.deals = [a for a in match.history if isinstance(a, Deal)]  # 3 a round
+        self.beats = [reveal_steps(r, (0, 1), names, lang) for r in match.results]
+        self.total = sum(2 * 3 + 1 + len(b) for b in self.beats) + 1
+        self.steps: list[Step] = []
+        self.state = Match.new(match.config)
+        self.rounds = 0
+
+    @property
+    def finished(self) -> bool:
+        """Every step is built."""
+        return len(self.steps) == self.total
+
+    def more(self) -> None:
+        """Build the next round's steps (and the summary after the last)."""
+        if self.finished:
+            return
+        number = self.rounds + 1
+        grids = self.match.results[self.rounds].grids  # where each card ended up
+        deals = self.deals[3 * self.rounds : 3 * self.rounds + 3]
+        state = self.state
         if state.phase is Phase.ROUND_OVER:
             state = state.apply(NextRound())
-        number = state.round.number
-        state = state.apply(action)
-        if state.phase is Phase.ROUND_OVER:
-            result = state.results[-1]
-            steps.append(Step("reveal", state, number, new=(action.cards[0],)))
-            for beat in reveal_steps(result, (0, 1), names, lang):
-                steps.append(Step("score", state, number, score=beat))
-            continue
-        half = state.phase.half
-        steps.append(Step("deal", state, number, half, new=action.cards))
-        for seat in SEATS:
-            index = by_key[(number, half, seat)]
-            state = state.apply_all(placement_actions(seat, points[index].played))
-            new = tuple(points[index].played)
-            steps.append(Step("place", state, number, half, seat, index, new=new))
-    steps.append(Step("end", state))
-    return steps
+        for half, deal in enumerate(deals[:2], 1):
+            state = state.apply(deal)
+            self.steps.append(Step("deal", state, number, half, new=deal.cards))
+            for seat in SEATS:
+                cards = state.round.dealt[seat][-HAND_SIZE:]
+                played = {card: grids[seat].index(card) for card in cards}
+                state = state.apply_all(placement_actions(seat, played))
+                index = 4 * (number - 1) + 2 * (half - 1) + seat  # decision_points' order
+                self.steps.append(Step("place", state, number, half, seat, index, new=cards))
+        state = state.apply(deals[2])
+        self.steps.append(Step("reveal", state, number, new=deals[2].cards))
+        self.steps += [Step("score", state, number, score=b) for b in self.beats[self.rounds]]
+        self.state = state
+        self.rounds += 1
+        if self.rounds == len(self.match.results):
+            self.steps.append(Step("end", state))
+
+    def all(self) -> list[Step]:
+        """Every step (built now if not yet)."""
+        while not self.finished:
+            self.more()
+        return self.steps
 
 
 def signed(value: Fraction) -> str:
@@ -120,7 +147,7 @@ class ReviewScene:
         self.meta = dict(meta or {})
         self.back = back
         self.analysis = analysis or Analysis(match)
-        self.steps: list[Step] = []
+        self.builder: StepBuilder | None = None
         self.index = 0
         self.boards: tuple[SpriteBoard, SpriteBoard] | None = None
         self.menu: Menu | None = None
@@ -142,9 +169,10 @@ class ReviewScene:
     # --- scene protocol ---
 
     def enter(self, app: App) -> None:
-        """Build the steps (once), start the analysis and draw."""
-        if not self.steps:
-            self.steps = build_steps(self.match, self.analysis.points, self.names(app), app.lang)
+        """Build the first round's steps (once), start the analysis and draw."""
+        if self.builder is None:
+            self.builder = StepBuilder(self.match, self.names(app), app.lang)
+            self.builder.more()
         self.analysis.start()
         m = app.m
         draw.reset_screens(m)
@@ -159,7 +187,8 @@ class ReviewScene:
 
     def frame(self, app: App, inp: InputFrame) -> Scene | None:
         """Buttons and keys; redraw when the analysis of the shown step arrives."""
-        assert self.menu is not None
+        assert self.menu is not None and self.builder is not None
+        self.builder.more()  # one more round of steps a frame, until all are built
         keys = inp.keys
         touch = InputFrame(
             touch_down=inp.touch_down, touch_move=inp.touch_move, touch_up=inp.touch_up
@@ -181,6 +210,16 @@ class ReviewScene:
         elif self._needs_analysis_redraw():
             self.redraw(app)
         return None
+
+    @property
+    def steps(self) -> list[Step]:
+        """The steps built so far (all of them once :attr:`builder` is finished)."""
+        return self.builder.steps if self.builder is not None else []
+
+    @property
+    def total(self) -> int:
+        """How many steps the review has."""
+        return self.builder.total if self.builder is not None else 0
 
     def _needs_analysis_redraw(self) -> bool:
         step = self.steps[self.index]
@@ -367,11 +406,11 @@ class ReviewScene:
         """The step counter, the help and the buttons on the touch screen."""
         m = app.m
         assert self.menu is not None
-        counter = app.t("review_step", i=self.index + 1, of=len(self.steps))
+        counter = app.t("review_step", i=self.index + 1, of=self.total)
         draw.text(m, BOTTOM, PANEL_COL, 4, counter, art.TEXT_WHITE)
         if self.steps[self.index].kind != "end":
             draw.text(m, BOTTOM, PANEL_COL, 6, app.t("review_keys"), art.TEXT_GREY)
             draw.text(m, BOTTOM, PANEL_COL, 8, app.t("review_keys2"), art.TEXT_GREY)
         self.menu.items[0].enabled = self.index > 0
-        self.menu.items[1].enabled = self.index < len(self.steps) - 1
+        self.menu.items[1].enabled = self.index < self.total - 1
         self.menu.draw(app)
