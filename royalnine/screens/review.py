@@ -12,10 +12,10 @@ names), its expected score and the loss (``LOSS -0.42``), judged from what that
 seat could see then (:mod:`royalnine.review`). The summary shows each
 player's points, expected points, total loss, luck and biggest mistake.
 
-The analysis runs in a background thread
-(:class:`royalnine.review.Analysis`) while the player
-browses: a step whose decision is not analysed yet says so and is redrawn when
-it is. Controls: ``<``/``>`` buttons or left/right step; up/down jump a round;
+The analysis runs in a worker process (:class:`royalnine.review.Analysis`)
+while the player browses, and the steps are built a round a frame
+(:class:`StepBuilder`): a step whose placement is not judged yet says so and is
+redrawn when it is. Controls: ``<``/``>`` buttons or left/right step; up/down jump a round;
 BACK, B or Esc leave.
 """
 
