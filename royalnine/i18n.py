@@ -268,7 +268,7 @@ TEXTS: dict[str, Text] = {
     "to_title": Text("TITLE", "ﾀｲﾄﾙ", 12),
     # --- history and review ---
     "history_title": Text("MATCH HISTORY", "ｼｱｲﾉ ｷﾛｸ", 32),
-    "history_count": Text("{count} matches kept", "ｷﾛｸ {count}ｼｱｲ", 30),
+    "history_count": Text("Matches kept: {count}", "ｷﾛｸ {count}ｼｱｲ", 30),
     "history_none": Text("No finished match yet.", "ｵﾜｯﾀ ｼｱｲﾊ ﾏﾀﾞ ﾅｲ", 30),
     "history_hint": Text("Tap a match to review it.", "ﾌﾘｶｴﾙ ｼｱｲｦ ﾀｯﾁ", 30),
     "history_page": Text("{p}/{ps}", "{p}/{ps}", 7),

@@ -187,6 +187,22 @@ def title_states(app: App) -> Iterator[str]:
     app.switch(scene)
     steps_until(app, lambda: scene.state == "place")
     yield "place"
+    yield from review_layout_states(app)
+
+
+def review_layout_states(app: App) -> Iterator[str]:
+    """HISTORY with a match and the review's steps (what depends on the layout)."""
+    from royalnine import history
+    from royalnine.screens.history import HistoryScene
+
+    review = review_of_hard_vs_easy()
+    history.add(app.storage, review.match, "cpu", {"level": "master"}, now=1.8e9)
+    app.switch(HistoryScene(back=TitleScene()))
+    yield "history: one match"
+    app.switch(review)
+    for i in (1, 6, 8, review.total - 1):  # a placement, the common card, a line, the summary
+        review.go(app, i)
+        yield f"review step {i}"
 
 
 KEPT = (

@@ -142,6 +142,8 @@ class HistoryScene:
         if self.pages > 1:
             page = app.t("history_page", p=self.page + 1, ps=self.pages)
             draw.centred(m, BOTTOM, 18, page, art.TEXT_WHITE, left=10, width=10)
+        if app.layout == "single":  # one screen at a time: say how to see the other
+            draw.centred(m, BOTTOM, 23, app.t("swap_hint"), art.TEXT_GREY)
         self.menu = Menu(items, cursor=min(cursor, len(items) - 1))
         self.menu.cursor_shown = cursor > 0
         self.menu.draw(app)

@@ -273,6 +273,9 @@ class ReviewScene:
                 draw.text(m, s, 1, 0, names[seat], art.TEXT_PINK if seat else art.TEXT_CYAN)
             self.draw_cards(step, show=True)
             self.draw_panel(app, step, names)
+        if app.layout == "single":  # one screen at a time: say how to see the other
+            draw.text(m, TOP, 1, 23, app.t("swap_short"), art.TEXT_GREY)
+            draw.text(m, BOTTOM, 1, 23, app.t("swap_short"), art.TEXT_GREY)
         self.draw_controls(app)
 
     def draw_cards(self, step: Step, *, show: bool) -> None:
