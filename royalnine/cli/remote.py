@@ -39,6 +39,8 @@ from royalnine.remote.files import (
     TRANSCRIPT_FILE,
     abandon_current,
     code_path,
+    host_session,
+    join_session,
     load_session,
     match_folder,
     parse_transcript,
@@ -110,10 +112,23 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     verify.add_argument("transcript", type=Path, metavar="TRANSCRIPT")
 
 
+def check_out(path: Path | None) -> None:
+    """Refuse an ``--out`` that cannot be written before anything is done, so a bad one
+    changes nothing: a folder, or a file in a folder that does not exist."""
+    if path is None:
+        return
+    if path.is_dir():
+        raise CliError(f"--out {path}: is a folder, not a file")
+    if not path.parent.is_dir():
+        raise CliError(f"--out {path}: there is no folder {path.parent}")
+
+
 def run(args: argparse.Namespace) -> int:
-    """Do one action; a refusal is one line on stderr and exit status 1."""
+    """Do one action; a refusal is one line on stderr and exit status 1 (with ``--json``,
+    one JSON line on stdout too)."""
     storage = Storage(args.home)
     try:
+        check_out(getattr(args, "out", None))
         out = ACTIONS[args.action](args, storage)
     except (CliError, BadCode, IllegalMove, BadCard) as exc:
         doc: dict[str, Any] = {"ok": False, "error": str(exc)}
@@ -124,7 +139,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"royalnine remote {args.action}: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:
-        print(f"royalnine remote {args.action}: {exc}", file=sys.stderr)
+        reason = exc.strerror or str(exc)
+        error = f"{exc.filename}: {reason}" if exc.filename else reason
+        if args.json:
+            print(json.dumps({"ok": False, "error": error}))
+        print(f"royalnine remote {args.action}: {error}", file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps({"ok": True, **out}))
@@ -304,7 +323,7 @@ def do_host(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
         raise CliError(f"--rounds {rounds}: 1-99 are allowed")
     tens = settings.tens if args.tens is None else args.tens
     forfeited = abandon_current(storage)
-    session = RemoteSession.host(MatchConfig(rounds=rounds, tens=tens))
+    session = host_session(storage.home, MatchConfig(rounds=rounds, tens=tens))
     made = pump(storage, session, args.out)
     save_session(storage.home, session)
     return _with_forfeit(describe(storage, session, made), forfeited)
@@ -319,7 +338,8 @@ def _with_forfeit(doc: dict[str, Any], forfeited: str | None) -> dict[str, Any]:
 
 
 def do_join(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
-    session = RemoteSession.join(read_code(args.code))  # a bad code forfeits nothing
+    # a bad code, or one whose id a match here already has, forfeits nothing
+    session = join_session(storage.home, read_code(args.code))
     forfeited = abandon_current(storage)
     made = pump(storage, session, args.out)
     save_session(storage.home, session)
@@ -367,9 +387,11 @@ def parse_cells(words: list[str], hand: tuple[Card, ...], *, tens: bool) -> dict
 
 
 def _cell(word: str) -> int:
-    if not word.strip().isdigit() or not 0 <= int(word) <= 8:
-        raise CliError(f"{word!r} is not a cell 0-8")
-    return int(word)
+    """A cell 0-8 as typed: one ASCII digit (not "²", "⑤" or a 5,000-digit number)."""
+    cell = word.strip()
+    if len(cell) != 1 or cell not in "012345678":
+        raise CliError(f"{word[:20]!r} is not a cell 0-8")
+    return int(cell)
 
 
 def do_show(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
@@ -378,8 +400,10 @@ def do_show(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
     if number is None:
         raise CliError("this device has sent no code yet")
     write_code(storage, session, number, args.out)
-    doc = describe(storage, session, [number])
-    return doc
+    if session.waiting_for_opponent():  # shown again: the claim wait starts again
+        session.mark_shown()
+        save_session(storage.home, session)
+    return describe(storage, session, [number])
 
 
 def do_rollback(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:

@@ -10,13 +10,15 @@ No pygame here: the QR images are made by the callers.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 from royalnine.core.errors import RoyalNineError
 from royalnine.core.files import UnreadableFile, parse_json, read_capped, write_atomic
+from royalnine.core.match import MatchConfig
 from royalnine.remote.codec import BadCode
-from royalnine.remote.session import RemoteSession
+from royalnine.remote.session import Entropy, RemoteSession
 from royalnine.remote.textcode import from_text
 from royalnine.storage import Storage
 
@@ -51,9 +53,41 @@ def session_path(home: Path, label: str) -> Path:
     return match_folder(home, label) / SESSION_FILE
 
 
+INBOX_DIR = "remote/inbox"
+"""Where the opponent's code images can be put (read, then moved to ``inbox/read``)."""
+
+
 def save_session(home: Path, session: RemoteSession) -> None:
-    """Save a match in progress atomically (after every code)."""
+    """Save a match in progress atomically (after every code); the inbox folder is made
+    with it, so it is there to be found as soon as a remote match exists."""
     write_atomic(session_path(home, session.label), session.to_json())
+    (home / INBOX_DIR).mkdir(parents=True, exist_ok=True)
+
+
+def id_taken(home: Path, label: str) -> bool:
+    """Whether this device already has a match with this id (in progress or ended): its
+    folder exists. Ids are unique per device, so no match's save or codes are replaced."""
+    return os.path.lexists(match_folder(home, label))
+
+
+def host_session(home: Path, config: MatchConfig, entropy: Entropy = os.urandom) -> RemoteSession:
+    """A new match hosted here, with an id no match on this device has had."""
+    while True:
+        session = RemoteSession.host(config, entropy)
+        if not id_taken(home, session.label):
+            return session
+
+
+def join_session(home: Path, first_code: bytes, entropy: Entropy = os.urandom) -> RemoteSession:
+    """Join the match that a host's code 1 starts; BadCode (one line) if this device
+    already has a match with that id (the host picks the id: a match in progress here
+    is never replaced by another)."""
+    session = RemoteSession.join(first_code, entropy)
+    if id_taken(home, session.label):
+        raise BadCode(
+            f"this device already has a match {session.label}; ask the host to host a new match"
+        )
+    return session
 
 
 def session_paths(home: Path) -> list[Path]:

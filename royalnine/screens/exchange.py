@@ -23,15 +23,13 @@ from petitcom_shim.qr import screen_layout
 from royalnine import art
 from royalnine.app import App, InputFrame, Scene
 from royalnine.remote.codec import BadCode
-from royalnine.remote.files import REMOTE_DIR
-from royalnine.remote.session import RemoteSession
+from royalnine.remote.files import INBOX_DIR, REMOTE_DIR, join_session
 from royalnine.remote.textcode import text_lines, to_text
 from royalnine.screens import draw
 from royalnine.screens.layout import BOTTOM, TOP, Rect
 from royalnine.screens.menu import Menu, MenuItem
 from royalnine.screens.remote import RemoteLink, draw_code, remote_match_scene
 from royalnine.screens.remote_io import (
-    INBOX_DIR,
     Arrival,
     FolderOpener,
     copy_code,
@@ -123,6 +121,8 @@ class ExchangeScene:
         """Draw both screens."""
         draw.reset_screens(app.m)
         self._picture = None
+        if self.link is not None and self.shown_code() is not None:
+            app.store("remote", self.link.mark_shown)  # shown to send: the claim wait restarts
         self.redraw(app)
 
     def redraw(self, app: App) -> None:
@@ -272,6 +272,8 @@ class ExchangeScene:
                 app.beep("invalid")
             else:
                 self.say(app, copy_code(app, shown[1]))
+                if self.link is not None:
+                    app.store("remote", self.link.mark_shown)
         elif choice == "paste":
             nxt = self.take(app, [intake.paste(app)])
             if nxt is not None:
@@ -326,7 +328,7 @@ class ExchangeScene:
                 self.say(app, arrival.error or "", art.TEXT_RED)
                 continue
             try:
-                session = RemoteSession.join(arrival.code)
+                session = join_session(app.storage.home, arrival.code)
             except BadCode as exc:
                 self.say(app, f"{arrival.source}: {exc}", art.TEXT_RED)
                 continue

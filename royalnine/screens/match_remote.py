@@ -76,6 +76,7 @@ def remote_frame(app: App, scene: MatchScene, inp: InputFrame) -> Scene | None:
         shown = link.showing()
         if shown is not None:
             memo.notice = copy_code(app, shown[1])
+            app.store("remote", link.mark_shown)  # copied to send: the claim wait restarts
             scene.dirty = True
     arrivals = intake.poll(app, inp)
     if arrivals:

@@ -38,6 +38,7 @@ from royalnine.remote.files import (
     SESSION_FILE,
     TRANSCRIPT_FILE,
     code_path,
+    host_session,
     load_session,
     match_folder,
     migrate_current,
@@ -137,6 +138,14 @@ class RemoteLink:
         if number is not None and code is not None:
             self.write_code(number, code, "saved again")
         self.error = self.remedy = None
+        self.mark_shown()
+
+    def mark_shown(self) -> None:
+        """The code is being shown anew (SHOW AGAIN, COPY, the code screen): the opponent
+        may see it only now, so the claim wait starts again (and is saved)."""
+        if self.session.waiting_for_opponent():
+            self.session.mark_shown()
+            self.save()
 
     def showing(self) -> tuple[int, bytes] | None:
         """This device's last code while the opponent has not answered it."""
@@ -227,7 +236,7 @@ def draw_code(
 def host_link(app: App) -> RemoteLink:
     """Start a match as host with the current options; its first code is made at once."""
     config = MatchConfig(rounds=app.settings.rounds, tens=app.settings.tens)
-    link = RemoteLink(RemoteSession.host(config), app.storage)
+    link = RemoteLink(host_session(app.storage.home, config), app.storage)
     link.pump()
     return link
 

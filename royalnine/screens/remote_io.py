@@ -27,10 +27,10 @@ from petitcom_shim.clipboard import ClipboardError
 from petitcom_shim.qr import IMAGE_SUFFIXES
 from petitcom_shim.qr_reader import QRReader
 from royalnine.app import App, InputFrame
+from royalnine.remote.files import INBOX_DIR
 from royalnine.remote.textcode import TextCodeError, from_text, to_text
 from royalnine.storage import Storage
 
-INBOX_DIR = "remote/inbox"
 INBOX_EVERY = 30  # frames between looks in the inbox folder
 INBOX_BATCH = 4  # images taken from the inbox at one look (the rest wait for the next)
 
