@@ -244,7 +244,7 @@ class ExchangeScene:
                 return nxt
         for failure in _OPENER.poll():
             self.say(app, failure, art.TEXT_RED)
-        arrivals = intake.poll(app, inp)
+        arrivals = intake.poll(app, inp, None if self.link is None else self.link.session.match_id)
         if arrivals:
             nxt = self.take(app, arrivals)
             if nxt is not None:

@@ -78,7 +78,7 @@ def remote_frame(app: App, scene: MatchScene, inp: InputFrame) -> Scene | None:
             memo.notice = copy_code(app, shown[1])
             app.store("remote", link.mark_shown)  # copied to send: the claim wait restarts
             scene.dirty = True
-    arrivals = intake.poll(app, inp)
+    arrivals = intake.poll(app, inp, link.session.match_id)
     if arrivals:
         app.beep("confirm" if link.accept(arrivals) else "invalid")
         memo.notice = None

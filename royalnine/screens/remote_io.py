@@ -14,6 +14,7 @@ image still being read when the lobby turns into the match screen is not lost.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -25,14 +26,20 @@ from pathlib import Path
 from petitcom_shim.camera import CameraBackend, NoCamera, Scanner, open_camera
 from petitcom_shim.clipboard import ClipboardError
 from petitcom_shim.qr import IMAGE_SUFFIXES
-from petitcom_shim.qr_reader import QRReader
+from petitcom_shim.qr_reader import QRReader, Reading
 from royalnine.app import App, InputFrame
+from royalnine.remote.codec import BadCode, decode
 from royalnine.remote.files import INBOX_DIR
 from royalnine.remote.textcode import TextCodeError, from_text, to_text
 from royalnine.storage import Storage
 
-INBOX_EVERY = 30  # frames between looks in the inbox folder
-INBOX_BATCH = 4  # images taken from the inbox at one look (the rest wait for the next)
+INBOX_EVERY = 30  # frames between looks at the inbox folder's time stamp
+INBOX_RELIST = 600  # frames between listings of an unchanged inbox (a coarse clock's miss)
+INBOX_IN_FLIGHT = 2  # inbox images with the reader at once: dropped images keep room
+SMALL_IMAGE = 512 * 1024
+"""A code's PNG is a few KB and a phone photo a few MB: smaller images are read first, so
+a burst of huge or slow ones never holds up the honest code."""
+READ_DIR = "read"
 
 
 @dataclass(frozen=True)
@@ -50,29 +57,149 @@ class Arrival:
     error: str | None = None
 
 
-def take_inbox(storage: Storage, limit: int = INBOX_BATCH) -> list[Path]:
-    """Up to ``limit`` images from ``HOME/remote/inbox``, moved to ``inbox/read`` first
-    (so each is read once, and a file that cannot be moved is left alone)."""
-    folder = storage.home / INBOX_DIR
+@dataclass(frozen=True)
+class _InboxFile:
+    """The reader's tag on an image from the inbox: where it is, and how it was then."""
+
+    path: Path
+    stamp: tuple[int, int]
+
+
+def _stamp(entry: os.DirEntry[str]) -> tuple[int, int] | None:
+    """(size, modification time) of a regular file, None for anything else."""
     try:
-        entries = sorted(folder.iterdir())
+        if not entry.is_file():
+            return None
+        st = entry.stat()
     except OSError:
-        return []
-    done = folder / "read"
-    taken: list[Path] = []
-    for path in entries:
-        if len(taken) >= limit:
-            break
-        if path.suffix.lower() not in IMAGE_SUFFIXES or path.is_dir():
-            continue
+        return None
+    return (st.st_size, st.st_mtime_ns)
+
+
+def _match_id(code: bytes) -> tuple[bytes, int] | None:
+    """(match id, move number) of a code, None if it is no code."""
+    try:
+        msg = decode(code)
+    except BadCode:
+        return None
+    return msg.match_id, msg.seq
+
+
+class Inbox:
+    """The inbox folder (``HOME/remote/inbox``): images put there are read in the
+    background and a code is taken only by the match it belongs to.
+
+    - A code for the match on screen (or a host's code 1 in the JOIN lobby), and an
+      image that holds no code, is moved to ``inbox/read`` once read.
+    - A code for another match stays in the inbox, to be read when that match is open.
+    - An image the reader could not finish stays too (it is not read again until it
+      changes), and so does one the reader had no room for (it is read later).
+    - The folder is listed again only when its time stamp changes (or every
+      :data:`INBOX_RELIST` frames), so thousands of other files cost one listing.
+    - The smallest images are read first, the newest first among them: a code's PNG
+      is never queued behind a burst of big photos.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._listed: dict[str, tuple[int, int]] = {}
+        self._dir_stamp: int | None = None
+        self._listed_at = -INBOX_RELIST
+        self._in_flight: set[str] = set()
+        self._refused: set[str] = set()
+        self._kept: dict[str, tuple[int, int]] = {}
+        """Read, and left for another match (until the match on screen changes)."""
+        self._stuck: dict[str, tuple[int, int]] = {}
+        """The reader gave up on them: not read again unless they change."""
+        self._context: bytes | None = None
+
+    def look(self, frame: int, reader: QRReader, context: bytes | None) -> None:
+        """List the folder if it changed, and hand the reader what it has room for.
+
+        ``context`` is the match on screen (its id; None in the JOIN lobby): when it
+        changes, the codes left for other matches are read again.
+        """
+        if context != self._context:
+            self._context = context
+            self._kept.clear()
+        self._refresh(frame)
+        room = INBOX_IN_FLIGHT - len(self._in_flight)
+        if room <= 0:
+            return
+        waiting = [
+            (name, stamp)
+            for name, stamp in self._listed.items()
+            if name not in self._in_flight
+            and self._kept.get(name) != stamp
+            and self._stuck.get(name) != stamp
+        ]
+        waiting.sort(key=lambda item: (item[1][0] >= SMALL_IMAGE, -item[1][1], item[0]))
+        for name, stamp in waiting[:room]:
+            self._in_flight.add(name)
+            if not reader.submit(self.folder / name, tag=_InboxFile(self.folder / name, stamp)):
+                self._refused.add(name)
+
+    def _refresh(self, frame: int) -> None:
         try:
-            done.mkdir(exist_ok=True)
-            target = done / path.name
-            path.replace(target)
+            dir_stamp = self.folder.stat().st_mtime_ns
         except OSError:
-            continue
-        taken.append(target)
-    return taken
+            self._listed = {}
+            return
+        if dir_stamp == self._dir_stamp and frame - self._listed_at < INBOX_RELIST:
+            return
+        self._dir_stamp, self._listed_at = dir_stamp, frame
+        listed: dict[str, tuple[int, int]] = {}
+        try:
+            with os.scandir(self.folder) as entries:
+                for entry in entries:
+                    if os.path.splitext(entry.name)[1].lower() not in IMAGE_SUFFIXES:
+                        continue
+                    stamp = _stamp(entry)
+                    if stamp is not None:
+                        listed[entry.name] = stamp
+        except OSError:
+            return
+        self._listed = listed
+
+    def settle(self, reading: Reading, tag: _InboxFile) -> Arrival | None:
+        """What an inbox image gave: an Arrival for the match on screen, or None when it
+        stays in the inbox (another match's code, or not read this time)."""
+        name = tag.path.name
+        self._in_flight.discard(name)
+        if name in self._refused:  # the reader had no room: read it on a later look
+            self._refused.discard(name)
+            return None
+        if reading.payload is None:
+            if "took over" in (reading.error or ""):  # too slow: left, not read again
+                self._stuck[name] = tag.stamp
+                return Arrival(reading.name, None, reading.error)
+            self._move_to_read(tag.path)
+            return Arrival(reading.name, None, reading.error)
+        header = _match_id(reading.payload)
+        if header is not None and not self._for_here(*header):
+            self._kept[name] = tag.stamp
+            return None
+        self._move_to_read(tag.path)
+        return Arrival(reading.name, reading.payload)
+
+    def _for_here(self, match_id: bytes, seq: int) -> bool:
+        if self._context is None:  # the JOIN lobby takes a host's code 1
+            return seq == 0
+        return match_id == self._context
+
+    def _move_to_read(self, path: Path) -> None:
+        """Read once: move it aside (a file that cannot be moved is left, and not read
+        again until it changes)."""
+        self._listed.pop(path.name, None)
+        try:
+            done = self.folder / READ_DIR
+            done.mkdir(exist_ok=True)
+            path.replace(done / path.name)
+            self._dir_stamp = self.folder.stat().st_mtime_ns  # our own change: no relisting
+        except OSError:
+            with contextlib.suppress(OSError):
+                st = path.stat()
+                self._stuck[path.name] = (st.st_size, st.st_mtime_ns)
 
 
 class CodeIntake:
@@ -96,6 +223,7 @@ class CodeIntake:
         self.camera_factory = camera
         self.scanner: Scanner | None = None
         self._seen_scans: list[bytes] = []
+        self.inbox = Inbox(storage.home / INBOX_DIR)
 
     @property
     def busy(self) -> bool:
@@ -107,19 +235,22 @@ class CodeIntake:
         """True while the camera is on."""
         return self.scanner is not None
 
-    def poll(self, app: App, inp: InputFrame) -> list[Arrival]:
+    def poll(self, app: App, inp: InputFrame, match_id: bytes | None = None) -> list[Arrival]:
         """Hand new images to the reader, read a pasted code, scan the camera; return
-        what finished arriving (never waits)."""
-        images = list(inp.dropped)
-        if app.frames % INBOX_EVERY == 0:
-            images += take_inbox(self.storage)
-        for path in images:
+        what finished arriving (never waits). ``match_id`` is the match on screen (None:
+        the JOIN lobby): the inbox gives only its codes, and keeps the others' for them."""
+        for path in inp.dropped:
             self.reader.submit(path)
-        arrivals = [
-            Arrival(r.name, r.payload, r.error)
-            for r in self.reader.results()
-            if r.tag is None  # camera pictures are the scanner's
-        ]
+        if app.frames % INBOX_EVERY == 0:
+            self.inbox.look(app.frames, self.reader, match_id)
+        arrivals: list[Arrival] = []
+        for r in self.reader.results():
+            if isinstance(r.tag, _InboxFile):
+                arrival = self.inbox.settle(r, r.tag)
+                if arrival is not None:
+                    arrivals.append(arrival)
+            elif r.tag is None:  # camera pictures are the scanner's
+                arrivals.append(Arrival(r.name, r.payload, r.error))
         if "paste" in inp.edit:
             arrivals.append(self.paste(app))
         if self.scanner is not None:
