@@ -319,3 +319,124 @@ def test_with_json_every_call_prints_exactly_one_json_line(
 def test_a_match_makes_the_inbox_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     one_json(capsys, tmp_path, "host", "--rounds", "1")
     assert (tmp_path / INBOX_DIR).is_dir()
+
+
+# -- 4. verify judges claims honestly; 9. the claimed-against side learns of the claim
+
+
+def _silent_guest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> tuple[Path, Path, Path]:
+    """A hosts, B joins and reads A's move 3, then goes silent owing move 4; A claims.
+    Returns both homes and A's transcript (with its claim note)."""
+    import time
+
+    clock = [1_000_000.0]
+    monkeypatch.setattr(time, "time", lambda: clock[0])
+    a, b = tmp_path / "a", tmp_path / "b"
+    code = one_json(capsys, a, "host", "--rounds", "1")["last_code_text"]
+    code = one_json(capsys, b, "join", code)["last_code_text"]
+    code = one_json(capsys, a, "read", code)["last_code_text"]
+    assert one_json(capsys, b, "read", code)["needs_placement"]  # B owes move 4
+    clock[0] += DAY + 1
+    claim = one_json(capsys, a, "claim")
+    return a, b, Path(claim["transcript"])
+
+
+def test_a_cut_transcript_blames_nobody(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rng = random.Random(11)
+    host = RemoteSession.host(MatchConfig(1), entropy(11))
+    guest = RemoteSession.join(host.compose(now=0.0), entropy(12))
+    while not host.complete:
+        sender, receiver = (host, guest) if len(host.transcript) % 2 == 0 else (guest, host)
+        step(sender, receiver, rng, 0.0)
+    for cut in range(1, len(host.transcript)):
+        path = tmp_path / f"cut-{cut}.txt"
+        path.write_text("".join(c.hex() + "\n" for c in host.transcript[:cut]))
+        doc = one_json(capsys, tmp_path, "verify", str(path))
+        assert doc["valid"] and not doc["complete"] and doc["forfeit"] is None
+        assert "due from" not in doc["text"] and "forfeits" not in doc["text"]
+        assert any("cannot show who stopped answering" in r for r in doc["remarks"])
+
+
+def test_forged_and_contradictory_claim_notes_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, _b, transcript = _silent_guest(tmp_path, capsys, monkeypatch)
+    text = transcript.read_text()
+    doc = one_json(capsys, a, "verify", str(transcript))
+    assert doc["valid"] and doc["forfeit"] == {
+        "seat": 1,
+        "role": "guest",
+        "move": 4,
+        "claimed": True,
+    }
+    assert any("unproven" in r for r in doc["remarks"])
+    forged = {
+        "wrong move": text.replace("move 4 was due", "move 6 was due"),
+        "wrong seat": text.replace(
+            "claimed by the host: the guest forfeits (move 4 was due from the guest)",
+            "claimed by the guest: the host forfeits (move 4 was due from the host)",
+        ),
+        "seats disagree": text.replace("due from the guest", "due from the host"),
+        "two notes": text.replace(
+            "# claimed",
+            "# abandoned by the host while move 4 was due from it: the host forfeits\n# claimed",
+        ),
+        "hand-written": text + "# the guest forfeits, trust me\n",
+    }
+    for name, changed in forged.items():
+        path = tmp_path / f"{name}.txt"
+        path.write_text(changed)
+        status, lines = run(capsys, tmp_path, "verify", str(path))
+        doc = json.loads(lines[0])
+        assert status == 1 and not doc["valid"] and doc["codes_valid"], name
+        assert doc["forfeit"] is None and doc["refused_notes"], name
+
+
+def test_the_other_transcript_settles_a_claim(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _a, b, transcript = _silent_guest(tmp_path, capsys, monkeypatch)
+    mine = tmp_path / "b.txt"
+    one_json(capsys, b, "export", str(mine))
+    doc = one_json(capsys, tmp_path, "verify", str(transcript), str(mine))
+    assert doc["valid"] and any("did not answer" in r for r in doc["remarks"])
+    # had B answered, its transcript would hold move 4: the claim is refused
+    doc = one_json(capsys, b, "place", "0", "1", "2", "3")
+    one_json(capsys, b, "export", str(mine))
+    status, lines = run(capsys, tmp_path, "verify", str(transcript), str(mine))
+    doc = json.loads(lines[0])
+    assert status == 1 and doc["forfeit"] is None and "answered" in doc["refused_notes"][0]
+
+
+@pytest.mark.parametrize("how", ["verify", "read"])
+def test_the_claimed_against_device_learns_it_lost_by_forfeit(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    how: str,
+) -> None:
+    _a, b, transcript = _silent_guest(tmp_path, capsys, monkeypatch)
+    doc = one_json(capsys, b, how, str(transcript))
+    told = doc["here"]["text"] if how == "verify" else doc["text"]
+    assert "claimed by the host" in told and "forfeit loss" in told
+    stats = Storage(b).stats()["remote"]
+    assert stats["lost"] == 1 and stats["forfeit_lost"] == 1
+    assert not list((b / "remote").glob("*/session.json"))
+    kept = next((b / "remote").glob("*/transcript.txt")).read_text()
+    assert "counted here as a forfeit loss" in kept
+    # told twice, counted once
+    one_json(capsys, b, "verify", str(transcript))
+    assert Storage(b).stats()["remote"]["forfeit_lost"] == 1
+
+
+def test_a_claim_against_a_device_that_did_answer_counts_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _a, b, transcript = _silent_guest(tmp_path, capsys, monkeypatch)
+    one_json(capsys, b, "place", "0", "1", "2", "3")  # B did send move 4 (A never got it)
+    doc = one_json(capsys, b, "read", str(transcript))
+    assert not doc["ok"] and "does not hold" in doc["error"]
+    assert Storage(b).stats().get("remote", {}).get("forfeit_lost", 0) == 0
+    assert one_json(capsys, b, "status")["waiting_for_opponent"]

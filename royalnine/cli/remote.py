@@ -40,12 +40,16 @@ from royalnine.remote.files import (
     abandon_current,
     code_path,
     host_session,
+    is_transcript_text,
     join_session,
+    judge_forfeit,
+    learn_claim,
     load_session,
     match_folder,
     parse_transcript,
     read_session,
     record_claim,
+    same_match,
     save_session,
     session_path,
     transcript_text,
@@ -108,8 +112,19 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     action("claim", "the opponent has not answered for the set wait: win the match by forfeit")
     export = action("export", "write the transcript so far (stdout if no FILE)")
     export.add_argument("file", nargs="?", type=Path, metavar="FILE")
-    verify = action("verify", "check a transcript: valid or not, the result, or whose move is due")
-    verify.add_argument("transcript", type=Path, metavar="TRANSCRIPT")
+    verify = action(
+        "verify",
+        "check a transcript: valid or not, the result or where it stops, and its forfeit notes "
+        "(a claim against this device is counted here as a forfeit loss)",
+    )
+    verify.add_argument(
+        "transcript",
+        type=Path,
+        nargs="+",
+        metavar="TRANSCRIPT",
+        help="a transcript; more: the other device's transcripts of the same match, to "
+        "check a forfeit note against",
+    )
 
 
 def check_out(path: Path | None) -> None:
@@ -351,12 +366,38 @@ def do_status(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
 
 
 def do_read(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
+    learnt = read_claim(args.code, storage)
+    if learnt is not None:
+        return learnt
     session = current(storage)
     session.receive(read_code(args.code))
     made = pump(storage, session, args.out)
     doc = describe(storage, session, made)
     settle(storage, session)
     return doc
+
+
+def read_claim(arg: str, storage: Storage) -> dict[str, Any] | None:
+    """``read`` of the other player's transcript (a file, or its text) that claims the
+    match against this device: the match ends here as a forfeit loss. None if ``arg``
+    is no transcript."""
+    path = Path(arg)
+    try:
+        text = read_capped(path, MAX_TRANSCRIPT_FILE).decode("utf-8") if path.is_file() else arg
+    except (UnreadableFile, OSError, UnicodeDecodeError):
+        return None
+    if not is_transcript_text(text):
+        return None
+    codes, notes = parse_transcript(text)
+    verdict = judge_forfeit(check_transcript(codes), notes)
+    if verdict.refused:
+        raise CliError(f"a transcript with a refused note: {verdict.refused[0]}")
+    learnt = learn_claim(storage, codes, verdict)
+    if learnt is None:
+        raise CliError("this transcript claims no match in progress here against this device")
+    if not learnt.counted:
+        raise CliError(learnt.text)
+    return {"match": codes[0][3:7].hex().upper(), "forfeit": "lost", "text": learnt.text}
 
 
 def do_place(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
@@ -440,19 +481,35 @@ def do_export(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
     }
 
 
-def do_verify(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
+def read_transcript(path: Path) -> tuple[list[bytes], list[str]]:
+    """The codes and comment lines of a transcript file; CliError (one line) if unreadable."""
     try:
-        data = read_capped(args.transcript, MAX_TRANSCRIPT_FILE)
-        codes, notes = parse_transcript(data.decode("utf-8"))
-        result = check_transcript(codes)
+        data = read_capped(path, MAX_TRANSCRIPT_FILE)
+        return parse_transcript(data.decode("utf-8"))
     except UnreadableFile as exc:
-        raise CliError(f"{args.transcript}: {exc}") from None
+        raise CliError(f"{path}: {exc}") from None
     except UnicodeDecodeError as exc:
-        raise CliError(f"{args.transcript}: not a text file ({exc.reason})") from None
+        raise CliError(f"{path}: not a text file ({exc.reason})") from None
+
+
+def do_verify(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
+    first, *rest = args.transcript
+    try:
+        codes, notes = read_transcript(first)
+        result = check_transcript(codes)
+        others = [read_transcript(path)[0] for path in rest]
+        for other in others:
+            check_transcript(other)
+            differs = same_match(codes, other)
+            if differs is not None:
+                raise BadCode(differs)
     except BadCode as exc:
         return {"valid": False, "reason": str(exc), "text": f"INVALID: {exc}"}
+    verdict = judge_forfeit(result, notes, tuple(others))
+    forfeit = verdict.forfeit
     doc: dict[str, Any] = {
-        "valid": True,
+        "valid": not verdict.refused,
+        "codes_valid": True,
         "complete": result.complete,
         "codes": result.codes,
         "due_seat": result.due_seat,
@@ -461,10 +518,28 @@ def do_verify(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
         "results": [list(r.points) for r in result.match.results],
         "totals": list(result.match.totals()),
         "notes": notes,
+        "forfeit": None
+        if forfeit is None
+        else {
+            "seat": forfeit.seat,
+            "role": forfeit.role,
+            "move": forfeit.move,
+            "claimed": forfeit.claimed,
+        },
+        "refused_notes": list(verdict.refused),
+        "remarks": list(verdict.remarks),
     }
     text = [result.summary(), *(f"note: {n}" for n in notes)]
+    if verdict.refused:
+        doc["reason"] = "refused note: " + verdict.refused[0]
+        text[0] = "INVALID forfeit note; " + text[0]
+    text += [f"refused: {n}" for n in verdict.refused] + list(verdict.remarks)
     for r in result.match.results:
         text.append(f"round {r.number}: host {r.points[0]} - guest {r.points[1]}")
+    learnt = learn_claim(storage, codes, verdict)
+    if learnt is not None:
+        doc["here"] = {"text": learnt.text, "forfeit_lost": learnt.counted}
+        text.append(learnt.text)
     doc["text"] = "\n".join(text)
     return doc
 

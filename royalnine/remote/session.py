@@ -964,9 +964,12 @@ class TranscriptCheck:
             totals = self.match.totals()
             return f"valid and complete: {self.codes} codes, host {totals[0]} - guest {totals[1]}"
         assert self.due_seat is not None
+        # A fact about this file, not a verdict: a transcript cut short on purpose reads
+        # the same, so it never says who walked away (see judge_forfeit in files.py).
         return (
-            f"valid but unfinished: {self.codes} codes; move {self.codes + 1} is due "
-            f"from the {label[self.due_seat]}"
+            f"valid but unfinished: {self.codes} codes, the last from the "
+            f"{label[1 - self.due_seat]}; move {self.codes + 1} (the {label[self.due_seat]}'s) "
+            "is not in it"
         )
 
 
