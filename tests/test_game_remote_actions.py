@@ -149,3 +149,27 @@ def test_a_damaged_code_offers_show_again_and_roll_back(tmp_path: Path) -> None:
     drop(host_app, code6, tmp_path / "code6b.png")
     assert again.remote.error is None
     assert len(again.remote.session.transcript) >= 6
+
+
+def test_a_pasted_claim_ends_the_match_here_as_a_forfeit_loss(tmp_path: Path) -> None:
+    """Issue 16 item 9: the device that stopped answering comes back; the claimer's
+    transcript, pasted, tells it that it lost by forfeit, and its statistics say so."""
+    from royalnine.remote.files import transcript_text
+
+    host = RemoteSession.host(MatchConfig(2), entropy(1))
+    guest = RemoteSession.join(host.compose(now=0.0), entropy(2))
+    host.receive(guest.compose(now=0.0))
+    guest.receive(host.compose(now=0.0))  # the guest owes move 4, and goes away
+    host.claim(now=2 * 86_400.0, after_s=86_400)
+    app = app_with(tmp_path, guest)
+    app.m.clipboard.put_text("not a claim")
+    app.m.input.edit_key("paste")
+    app.step(2)
+    assert isinstance(app.scene, MatchScene)  # a refusal, nothing else
+    app.m.clipboard.put_text(transcript_text(host))
+    app.m.input.edit_key("paste")
+    app.step(2)
+    assert isinstance(app.scene, ForfeitScene) and not app.scene.won
+    stats = Storage(tmp_path).stats()["remote"]
+    assert stats["lost"] == 1 and stats["forfeit_lost"] == 1
+    assert not list((tmp_path / "remote").glob("*/session.json"))

@@ -309,6 +309,11 @@ class ExchangeScene:
             accepted = self.link is not None
         else:
             accepted = self.link.accept(arrivals)
+            if self.link.claimed_against is not None:  # the other player's claim, counted
+                from royalnine.screens.remote_actions import ForfeitScene
+
+                intake_of(app).stop_scan()
+                return ForfeitScene(self.link, won=False)
         app.beep("confirm" if accepted else "invalid")
         if accepted and self.link is not None:
             self.notice = None

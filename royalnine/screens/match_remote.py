@@ -83,6 +83,10 @@ def remote_frame(app: App, scene: MatchScene, inp: InputFrame) -> Scene | None:
         app.beep("confirm" if link.accept(arrivals) else "invalid")
         memo.notice = None
         scene.dirty = True
+        if link.claimed_against is not None:  # the other player's claim, counted here
+            from royalnine.screens.remote_actions import ForfeitScene
+
+            return ForfeitScene(link, won=False)
     if intake.busy != memo.busy:
         memo.busy = intake.busy
         scene.dirty = True

@@ -39,14 +39,17 @@ from royalnine.remote.files import (
     TRANSCRIPT_FILE,
     code_path,
     host_session,
+    judge_forfeit,
+    learn_claim,
     load_session,
     match_folder,
     migrate_current,
+    parse_transcript,
     read_session,
     save_session,
     session_path,
 )
-from royalnine.remote.session import Broken, RemoteSession
+from royalnine.remote.session import Broken, RemoteSession, check_transcript
 from royalnine.screens import draw
 from royalnine.screens.layout import Rect
 from royalnine.screens.remote_io import Arrival
@@ -67,6 +70,9 @@ class RemoteLink:
         self.remedy: str | None = None
         """After a code that shows a damaged one: "show" (show the last code again) or
         "rollback" (forget the damaged code read), offered as buttons."""
+        self.claimed_against: str | None = None
+        """The other player's transcript claimed this match and it was counted here as a
+        forfeit loss: what to tell the player (the screens then show the result)."""
 
     # -- files --
 
@@ -161,6 +167,9 @@ class RemoteLink:
         was accepted. A refusal is kept in :attr:`error` and changes nothing."""
         accepted = False
         for arrival in arrivals:
+            if arrival.transcript is not None:
+                self.learn_claim(arrival.source, arrival.transcript)
+                continue
             if arrival.code is None:
                 self.error = arrival.error
                 continue
@@ -176,6 +185,24 @@ class RemoteLink:
             self.save()
             self.pump()
         return accepted
+
+    def learn_claim(self, source: str, text: str) -> None:
+        """The other player's transcript, pasted: if it claims this match against this
+        device (and this device had not answered), the match ends here as a forfeit loss
+        (:attr:`claimed_against`); anything else is a refusal in :attr:`error`."""
+        try:
+            codes, notes = parse_transcript(text)
+            verdict = judge_forfeit(check_transcript(codes), notes)
+        except BadCode as exc:
+            self.error = f"{source}: {exc}"
+            return
+        learnt = None if verdict.refused else learn_claim(self.storage, codes, verdict)
+        if learnt is None or codes[0][3:7] != self.session.match_id:
+            self.error = f"{source}: a transcript that claims nothing against this match"
+        elif not learnt.counted:
+            self.error = learnt.text
+        else:
+            self.claimed_against = learnt.text
 
     # -- DealSource and Opponent --
 

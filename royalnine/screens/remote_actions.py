@@ -142,7 +142,8 @@ class ForfeitScene:
         headline = app.t("forfeit_won" if self.won else "forfeit_lost")
         draw.centred(m, TOP, 1, app.t("match_result"), art.TEXT_YELLOW)
         draw.centred(m, TOP, 5, headline, art.TEXT_WHITE)
-        draw.centred(m, TOP, 7, app.t("forfeit_why"), art.TEXT_GREY)
+        why = "forfeit_why" if self.won else "forfeit_why_lost"
+        draw.centred(m, TOP, 7, app.t(why), art.TEXT_GREY)
         draw.centred(m, TOP, 10, f"{app.t('you'):<8}{totals[me]:>4}", art.TEXT_CYAN)
         draw.centred(m, TOP, 11, f"{app.t('rival'):<8}{totals[1 - me]:>4}", art.TEXT_PINK)
         draw.centred(m, BOTTOM, 3, app.t("forfeit_file"), art.TEXT_GREY)

@@ -29,7 +29,7 @@ from petitcom_shim.qr import IMAGE_SUFFIXES
 from petitcom_shim.qr_reader import QRReader, Reading
 from royalnine.app import App, InputFrame
 from royalnine.remote.codec import BadCode, decode
-from royalnine.remote.files import INBOX_DIR
+from royalnine.remote.files import INBOX_DIR, is_transcript_text
 from royalnine.remote.textcode import TextCodeError, from_text, to_text
 from royalnine.storage import Storage
 
@@ -49,12 +49,14 @@ class Arrival:
     Attributes:
         source: where it came from, for messages ("move-03.png", "the clipboard"...).
         code: the code's bytes; None when nothing could be read.
-        error: a one-line reason when ``code`` is None.
+        error: a one-line reason when ``code`` is None (and no transcript came).
     """
 
     source: str
     code: bytes | None
     error: str | None = None
+    transcript: str | None = None
+    """A pasted transcript (the other player's, claiming the match), instead of a code."""
 
 
 @dataclass(frozen=True)
@@ -269,6 +271,8 @@ class CodeIntake:
             return Arrival(source, None, str(exc))
         if not text.strip():
             return Arrival(source, None, app.t("remote_clip_empty"))
+        if is_transcript_text(text):
+            return Arrival(source, None, transcript=text)
         try:
             return Arrival(source, from_text(text))
         except TextCodeError as exc:
