@@ -221,10 +221,13 @@ def test_open_folder_runs_the_file_manager_without_waiting(
     for child, _path in list(exchange._OPENER.running):
         child.wait(WAIT)
     host.step(1)
-    assert "the file manager said 3" in " ".join(screen_text(host, 1).split())  # folded
+    said = " ".join(screen_text(host, 1).split())  # folded
+    assert "No file manager here" in said and "remote/inbox/" in said
+    # no file manager at all (issue 16): where the folder is, not "No such file or directory"
     monkeypatch.setattr(exchange, "_OPENER", FolderOpener(lambda p: ["/no/such/opener"]))
-    choose(host, "open_codes")
-    assert "cannot open" in screen_text(host, 1)
+    choose(host, "open_inbox")
+    said = " ".join(screen_text(host, 1).split())
+    assert "remote/inbox/ in the data folder above" in said and "No such file" not in said
 
 
 # ---------------------------------------------------------------- several matches

@@ -1,8 +1,9 @@
 """The code exchange screen: everything needed to send a code and to get the reply.
 
-Top screen: the code to send as a QR code, with the same code as text under it
-(or the camera's live picture while scanning). Bottom screen: the data folder on
-its own lines (a very long one with its middle cut), then where in it the codes
+Top screen: how to send it (one line), then the code to send as a QR code, with the
+same code as text under it (or the camera's live picture while scanning). Bottom
+screen: the data folder on its own lines (a very long one with its middle cut), then
+where in it the codes
 are saved and where the opponent's codes can be put (the inbox), what is
 happening ("reading...", a refusal, a notice: never pushed away by a long path),
 and the buttons COPY (the code as text), PASTE (a text code), SCAN (the camera),
@@ -44,6 +45,7 @@ STATUS_ROWS = (10, 11, 12, 13, 14)
 """The status lines (reading..., a refusal, a notice): three lines of text, a row apart
 where a Japanese voicing mark would run into the line above."""
 STATUS_LINES = 3
+HOW_SEND_PX = 8  # the top screen's first row says how to send the code shown under it
 _OPENER = FolderOpener()
 
 
@@ -90,6 +92,16 @@ def folder_lines(path: Path, width: int = 32, rows: int = 3) -> list[str]:
         lines = lines[-rows:]
         lines[0] = "…" + lines[0][1:] if len(lines[0]) == width else "…" + lines[0]
     return lines
+
+
+def no_opener(app: App, folder: Path) -> str:
+    """A folder could not be shown (no file manager): say where it is, as the lines
+    above show the data folder, instead of the system's error."""
+    try:
+        where = folder.relative_to(app.storage.home).as_posix() + "/"
+    except ValueError:
+        where = str(folder)
+    return app.t("remote_no_opener", where=where)
 
 
 class ExchangeScene:
@@ -180,10 +192,13 @@ class ExchangeScene:
         if shown is None:
             draw.centred(m, TOP, 8, app.t("remote_join_wait" if self.link is None else "waiting"))
             return
+        # how to send it, for someone who has never done it: one line above the code
+        draw.centred(m, TOP, 0, app.t("remote_how_send"), art.TEXT_CYAN)
         lines = text_lines(to_text(shown[1]), RIGHT - LEFT)
-        space = 192 - 8 * len(lines) - 4
+        space = 192 - 8 * len(lines) - 4 - HOW_SEND_PX
         size = screen_layout(shown[1], space, space)[1]
-        draw_code(app, TOP, shown[1], None, (space - size) // 2, max_size=space)
+        top = HOW_SEND_PX + (space - size) // 2
+        draw_code(app, TOP, shown[1], None, top, max_size=space)
         for k, line in enumerate(lines):
             draw.text(m, TOP, (32 - len(lines[0])) // 2, 24 - len(lines) + k, line, art.TEXT_WHITE)
 
@@ -242,8 +257,8 @@ class ExchangeScene:
             nxt = self.choose(app, choice)
             if nxt is not None:
                 return nxt
-        for failure in _OPENER.poll():
-            self.say(app, failure, art.TEXT_RED)
+        for failed in _OPENER.poll():
+            self.say(app, no_opener(app, failed), art.TEXT_RED)
         arrivals = intake.poll(app, inp, None if self.link is None else self.link.session.match_id)
         if arrivals:
             nxt = self.take(app, arrivals)
@@ -294,11 +309,10 @@ class ExchangeScene:
                 folder = app.storage.home / INBOX_DIR
             else:
                 folder = self.link.folder if self.link else app.storage.home / REMOTE_DIR
-            failure = _OPENER.open(folder)
-            if failure is None:
+            if _OPENER.open(folder):
                 self.say(app, app.t("remote_opened"))
             else:
-                self.say(app, failure, art.TEXT_RED)
+                self.say(app, no_opener(app, folder), art.TEXT_RED)
         return None
 
     def take(self, app: App, arrivals: list[Arrival]) -> Scene | None:

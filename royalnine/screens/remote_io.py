@@ -347,7 +347,7 @@ class FolderOpener:
 
     The child is started and left running; :meth:`poll` (once a frame) collects the
     ones that ended, so a failure such as "no file manager" becomes a notice on a
-    later frame instead of a stall.
+    later frame (saying where the folder is) instead of a stall.
 
     Args:
         command: builds the command for a path (tests put a fake here).
@@ -357,14 +357,16 @@ class FolderOpener:
         self.command = command
         self.running: list[tuple[subprocess.Popen[bytes], Path]] = []
 
-    def open(self, path: Path) -> str | None:
-        """Start showing ``path`` (made if missing); a one-line reason if that failed."""
+    def open(self, path: Path) -> bool:
+        """Start showing ``path`` (made if missing); False if that failed at once (no file
+        manager). The technical reason goes to stderr: the player is told where the
+        folder is instead."""
         try:
             path.mkdir(parents=True, exist_ok=True)
             command = self.command(path)
             if command is None:
                 os.startfile(path)  # type: ignore[attr-defined]  # Windows only
-                return None
+                return True
             child = subprocess.Popen(
                 list(command),
                 stdin=subprocess.DEVNULL,
@@ -373,19 +375,21 @@ class FolderOpener:
                 start_new_session=True,
             )
         except OSError as exc:
-            return f"cannot open {path.name or path}: {exc.strerror or exc}"
+            print(f"royalnine: cannot open {path}: {exc.strerror or exc}", file=sys.stderr)
+            return False
         self.running.append((child, path))
-        return None
+        return True
 
-    def poll(self) -> list[str]:
-        """Reasons for the openers that ended in failure since the last call."""
-        failed: list[str] = []
+    def poll(self) -> list[Path]:
+        """The folders whose opener ended in failure since the last call."""
+        failed: list[Path] = []
         still: list[tuple[subprocess.Popen[bytes], Path]] = []
         for child, path in self.running:
             status = child.poll()
             if status is None:
                 still.append((child, path))
             elif status != 0:
-                failed.append(f"cannot open {path.name or path}: the file manager said {status}")
+                print(f"royalnine: cannot open {path}: the opener said {status}", file=sys.stderr)
+                failed.append(path)
         self.running = still
         return failed
