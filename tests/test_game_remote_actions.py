@@ -173,3 +173,21 @@ def test_a_pasted_claim_ends_the_match_here_as_a_forfeit_loss(tmp_path: Path) ->
     stats = Storage(tmp_path).stats()["remote"]
     assert stats["lost"] == 1 and stats["forfeit_lost"] == 1
     assert not list((tmp_path / "remote").glob("*/session.json"))
+
+
+def test_copying_the_code_again_restarts_the_claim_wait(tmp_path: Path) -> None:
+    """Issue 16 item 3: the wait counts from when the opponent could first see the code;
+    Ctrl+C copies it to send (perhaps for the first time), so the wait starts again."""
+    host = RemoteSession.host(MatchConfig(2), entropy(1))
+    guest = RemoteSession.join(host.compose(now=0.0), entropy(2))
+    host.receive(guest.compose(now=0.0))
+    host.compose(now=0.0)  # made long ago, held back
+    app = app_with(tmp_path, host, claim_after_s=3600)
+    scene = app.scene
+    assert isinstance(scene, MatchScene) and scene.remote_actions is not None
+    assert scene.remote_actions.values == ("claim",)
+    app.m.input.edit_key("copy")
+    app.step(40)
+    assert scene.remote_actions.values == ()
+    saved = RemoteSession.from_json(next((tmp_path / "remote").glob("*/session.json")).read_text())
+    assert saved.waiting_since is not None and saved.waiting_since > 0

@@ -440,3 +440,21 @@ def test_a_claim_against_a_device_that_did_answer_counts_nothing(
     assert not doc["ok"] and "does not hold" in doc["error"]
     assert Storage(b).stats().get("remote", {}).get("forfeit_lost", 0) == 0
     assert one_json(capsys, b, "status")["waiting_for_opponent"]
+
+
+@pytest.mark.parametrize("out", ["/dev/full", "no/such/folder/c.png", "."])
+def test_a_bad_out_changes_nothing_and_forfeits_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], out: str
+) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    code = one_json(capsys, a, "host", "--rounds", "1")["last_code_text"]
+    code = one_json(capsys, b, "join", code)["last_code_text"]
+    one_json(capsys, a, "read", code)
+    assert one_json(capsys, b, "read", one_json(capsys, a, "status")["last_code_text"])[
+        "needs_placement"
+    ]  # b owes a code: a new match would forfeit this one
+    before = sorted(p.name for p in (b / "remote").iterdir())
+    doc = one_json(capsys, b, "host", "--out", out)
+    assert not doc["ok"]
+    assert sorted(p.name for p in (b / "remote").iterdir()) == before
+    assert Storage(b).stats().get("remote", {}).get("forfeit_lost", 0) == 0

@@ -134,6 +134,8 @@ def check_out(path: Path | None) -> None:
         return
     if path.is_dir():
         raise CliError(f"--out {path}: is a folder, not a file")
+    if os.path.lexists(path) and not path.is_file():
+        raise CliError(f"--out {path}: not a regular file; it is never replaced")
     if not path.parent.is_dir():
         raise CliError(f"--out {path}: there is no folder {path.parent}")
 
@@ -337,9 +339,9 @@ def do_host(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
     if not 1 <= rounds <= 99:
         raise CliError(f"--rounds {rounds}: 1-99 are allowed")
     tens = settings.tens if args.tens is None else args.tens
-    forfeited = abandon_current(storage)
     session = host_session(storage.home, MatchConfig(rounds=rounds, tens=tens))
-    made = pump(storage, session, args.out)
+    made = pump(storage, session, args.out)  # a code that cannot be written forfeits nothing
+    forfeited = abandon_current(storage)
     save_session(storage.home, session)
     return _with_forfeit(describe(storage, session, made), forfeited)
 
@@ -355,8 +357,8 @@ def _with_forfeit(doc: dict[str, Any], forfeited: str | None) -> dict[str, Any]:
 def do_join(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
     # a bad code, or one whose id a match here already has, forfeits nothing
     session = join_session(storage.home, read_code(args.code))
-    forfeited = abandon_current(storage)
     made = pump(storage, session, args.out)
+    forfeited = abandon_current(storage)
     save_session(storage.home, session)
     return _with_forfeit(describe(storage, session, made), forfeited)
 
