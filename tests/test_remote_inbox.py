@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import random
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -92,26 +93,38 @@ def test_a_burst_of_slow_huge_images_neither_loses_nor_holds_up_the_honest_code(
         with open(inbox / f"photo-{k:02d}.jpg", "wb") as f:
             f.truncate(8_000_000)  # sparse: a 40-megapixel photo's size, no disk used
     honest = RemoteSession.host(MatchConfig(1), entropy(9))
-    qr.encode_png(honest.compose(now=0.0), inbox / "reply.png")
     order: list[str] = []
+    reply_read = threading.Event()
+    held_up: list[str] = []
 
     def slow(source: qr.ImageSource) -> bytes:
+        """A photo takes until the reply has been read (at most 5 s): were the reply
+        queued behind it, it would wait the whole 5 s, and say so."""
         name = Path(str(source)).name
         order.append(name)
         if name.startswith("photo"):
-            time.sleep(0.05)
+            if not reply_read.wait(5.0):
+                held_up.append(name)
             raise qr.QRError(f"{name}: no QR code found")
-        return qr.decode_image(source)
+        payload = qr.decode_image(source)
+        reply_read.set()
+        return payload
 
-    reader = QRReader(decode=slow, capacity=4)
-    intake, frames = CodeIntake(Storage(tmp_path), reader=reader), Frames()
+    reader, big = QRReader(decode=slow, capacity=4), QRReader(decode=slow, capacity=2)
+    intake = CodeIntake(Storage(tmp_path), reader=reader, big_reader=big)
+    frames = Frames()
     arrivals: list[Arrival] = []
-    for _ in range(200):
+    for look in range(3000):
+        if look == 2:  # the photos are being read when the reply comes in
+            assert order and order[0].startswith("photo")
+            qr.encode_png(honest.compose(now=0.0), inbox / "reply.png")
         arrivals += frames.poll(intake, honest.match_id, reader)
-        if len(order) == 41 and not reader.busy:
+        if len(order) == 41 and not intake.busy:
+            arrivals += frames.poll(intake, honest.match_id, reader)
             break
-    reader.close()
-    assert order[0] == "reply.png"
+        time.sleep(0.01)
+    intake.close()
+    assert held_up == []  # the reply was read at once, never behind a big image
     assert [a.code for a in arrivals if a.code is not None] == [honest.transcript[0]]
     refusals = [a.error or "" for a in arrivals if a.code is None]
     assert len(refusals) == 40 and not any("too many" in r for r in refusals)

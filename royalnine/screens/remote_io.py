@@ -35,10 +35,11 @@ from royalnine.storage import Storage
 
 INBOX_EVERY = 30  # frames between looks at the inbox folder's time stamp
 INBOX_RELIST = 600  # frames between listings of an unchanged inbox (a coarse clock's miss)
-INBOX_IN_FLIGHT = 2  # inbox images with the reader at once: dropped images keep room
+INBOX_IN_FLIGHT = 2  # small inbox images with the reader at once: dropped images keep room
 SMALL_IMAGE = 512 * 1024
-"""A code's PNG is a few KB and a phone photo a few MB: smaller images are read first, so
-a burst of huge or slow ones never holds up the honest code."""
+"""A code's PNG is a few KB and a phone photo a few MB. Bigger inbox images are read by
+a reader of their own, one at a time, so a burst of huge or slow ones never holds up
+(or pushes out) the honest code: small ones never wait behind a big one."""
 READ_DIR = "read"
 
 
@@ -115,8 +116,16 @@ class Inbox:
         """The reader gave up on them: not read again unless they change."""
         self._context: bytes | None = None
 
-    def look(self, frame: int, reader: QRReader, context: bytes | None) -> None:
-        """List the folder if it changed, and hand the reader what it has room for.
+    def look(
+        self,
+        frame: int,
+        reader: QRReader,
+        context: bytes | None,
+        big_reader: Callable[[], QRReader] | None = None,
+    ) -> None:
+        """List the folder if it changed, and hand the readers what they have room for:
+        small images to ``reader`` (newest first), big ones to ``big_reader()`` (one
+        at a time; default ``reader`` too).
 
         ``context`` is the match on screen (its id; None in the JOIN lobby): when it
         changes, the codes left for other matches are read again.
@@ -125,9 +134,6 @@ class Inbox:
             self._context = context
             self._kept.clear()
         self._refresh(frame)
-        room = INBOX_IN_FLIGHT - len(self._in_flight)
-        if room <= 0:
-            return
         waiting = [
             (name, stamp)
             for name, stamp in self._listed.items()
@@ -135,8 +141,19 @@ class Inbox:
             and self._kept.get(name) != stamp
             and self._stuck.get(name) != stamp
         ]
-        waiting.sort(key=lambda item: (item[1][0] >= SMALL_IMAGE, -item[1][1], item[0]))
-        for name, stamp in waiting[:room]:
+        if not waiting:
+            return
+        waiting.sort(key=lambda item: (-item[1][1], item[0]))  # the newest first
+        small = [item for item in waiting if item[1][0] < SMALL_IMAGE]
+        big = [item for item in waiting if item[1][0] >= SMALL_IMAGE]
+        in_flight = [self._listed.get(name, (0, 0))[0] >= SMALL_IMAGE for name in self._in_flight]
+        room_small = INBOX_IN_FLIGHT - in_flight.count(False)
+        self._submit(reader, small[: max(0, room_small)])
+        if big and not any(in_flight):
+            self._submit(big_reader() if big_reader is not None else reader, big[:1])
+
+    def _submit(self, reader: QRReader, items: list[tuple[str, tuple[int, int]]]) -> None:
+        for name, stamp in items:
             self._in_flight.add(name)
             if not reader.submit(self.folder / name, tag=_InboxFile(self.folder / name, stamp)):
                 self._refused.add(name)
@@ -210,6 +227,8 @@ class CodeIntake:
     Args:
         storage: where the inbox folder is.
         reader: the QR reader (default: one of its own, with its own worker process).
+        big_reader: the reader of big images from the inbox (default: one of its own,
+            made when the first comes), so they never hold up a code's small PNG.
         camera: the camera backend SCAN opens (default: the first real camera).
     """
 
@@ -218,10 +237,13 @@ class CodeIntake:
         storage: Storage,
         *,
         reader: QRReader | None = None,
+        big_reader: QRReader | None = None,
         camera: Callable[[], CameraBackend] | None = None,
     ) -> None:
         self.storage = storage
         self.reader = reader if reader is not None else QRReader()
+        self._big_reader = big_reader
+        """Big inbox images' reader, with a worker of its own (made when one comes)."""
         self.camera_factory = camera
         self.scanner: Scanner | None = None
         self._seen_scans: list[bytes] = []
@@ -230,7 +252,13 @@ class CodeIntake:
     @property
     def busy(self) -> bool:
         """True while an image is being read (the screens show "reading...")."""
-        return self.reader.busy
+        return self.reader.busy or (self._big_reader is not None and self._big_reader.busy)
+
+    def big_reader(self) -> QRReader:
+        """The reader of big inbox images (made on first use)."""
+        if self._big_reader is None:
+            self._big_reader = QRReader(capacity=2)
+        return self._big_reader
 
     @property
     def scanning(self) -> bool:
@@ -244,9 +272,12 @@ class CodeIntake:
         for path in inp.dropped:
             self.reader.submit(path)
         if app.frames % INBOX_EVERY == 0:
-            self.inbox.look(app.frames, self.reader, match_id)
+            self.inbox.look(app.frames, self.reader, match_id, self.big_reader)
         arrivals: list[Arrival] = []
-        for r in self.reader.results():
+        readings = self.reader.results()
+        if self._big_reader is not None:
+            readings += self._big_reader.results()
+        for r in readings:
             if isinstance(r.tag, _InboxFile):
                 arrival = self.inbox.settle(r, r.tag)
                 if arrival is not None:
@@ -301,6 +332,8 @@ class CodeIntake:
         """Stop the camera and the reader (at the end of the run)."""
         self.stop_scan()
         self.reader.close()
+        if self._big_reader is not None:
+            self._big_reader.close()
 
 
 _INTAKES: weakref.WeakKeyDictionary[App, CodeIntake] = weakref.WeakKeyDictionary()
