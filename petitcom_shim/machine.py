@@ -10,6 +10,7 @@ looks at them, so tests and simulations run as fast as the logic allows.
 from __future__ import annotations
 
 import datetime
+import os
 import random
 from collections.abc import Iterable
 from pathlib import Path
@@ -27,6 +28,7 @@ from petitcom_shim.errors import Break, IllegalFunctionCall, OutOfRange
 from petitcom_shim.input import Button, Input
 from petitcom_shim.mml import parse as parse_mml
 from petitcom_shim.numbers import to_int
+from petitcom_shim.romres import RomResources, load_resources
 from petitcom_shim.sound import Sound
 from petitcom_shim.video.bg import BGLayer, decode_tile, tile_word
 from petitcom_shim.video.changes import ScreenWatch
@@ -92,6 +94,12 @@ class Machine:
             smoothly to the largest size that keeps the aspect, instead of the largest
             whole-number scale (pixel-exact, the default).
         icon: Window icon, a surface (32x32 or 64x64 suit most desktops) or an image file.
+        resources: A folder of CHR/COL resource files the user extracted from their own
+            Petit Computer (``BGF0.PTC``, ``SPU0.PTC``, ``COL0.PTC``, ...; see
+            :mod:`petitcom_shim.romres`): the banks and palettes found there are the
+            defaults, restored by CHRINIT and COLINIT; the rest are the shim's own.
+            A bad file raises :class:`~petitcom_shim.romres.ResourceError` before
+            any window opens.
     """
 
     def __init__(
@@ -110,7 +118,13 @@ class Machine:
         select_break: bool = False,
         fit: bool = False,
         icon: pygame.Surface | str | Path | None = None,
+        resources: str | os.PathLike[str] | RomResources | None = None,
     ) -> None:
+        if resources is None or isinstance(resources, RomResources):
+            self.resources = resources or RomResources()
+        else:
+            self.resources = load_resources(resources)
+        """The user-supplied ROM resources in use (empty without ``resources``)."""
         self.headless = headless
         self.select_break = select_break
         self.realtime = (not headless) if realtime is None else realtime
@@ -136,11 +150,11 @@ class Machine:
         self.clipboard: Clipboard = MemoryClipboard() if headless else SystemClipboard()
         """Text clipboard (an extension: Petit Computer had none); in memory when headless."""
         self._clock = pygame.time.Clock()
-        self.chr = ChrStore(font.load_font())
+        self.chr = ChrStore(font.load_font(), self.resources.chr)
         transforms = TransformCache()  # the same sprite art on both screens turns once
         self.screens = (
-            ScreenVideo(0, self.chr, _to_ptc, transforms),
-            ScreenVideo(1, self.chr, _to_ptc, transforms),
+            ScreenVideo(0, self.chr, _to_ptc, transforms, self.resources.col),
+            ScreenVideo(1, self.chr, _to_ptc, transforms, self.resources.col),
         )
         self.grp_pages = tuple(GrpPage() for _ in range(4))
         self.vis = Visibility()
@@ -154,6 +168,7 @@ class Machine:
         self._sppage = 0
         self._gpage = 0
         self._xor = False
+        self._gcolor = 0
         #: The panel PNLTYPE last chose; "OFF" (what the shim always shows) until then.
         self.panel = "OFF"
 
@@ -236,12 +251,12 @@ class Machine:
         """ACLS: reset visuals (VISIBLE, COLOR/CLS, GRP, sprites, BG, palettes); CHR stays."""
         self.vis = Visibility()
         self._xor = False
+        self._gcolor = 0
         for page in self.grp_pages:
             page.clear(0)
         for screen in self.screens:
             screen.console.color(0, 0)
             screen.console.cls()
-            screen.gcolor = 0
             screen.sprites.spclr()
             for layer in screen.bg.layers:
                 layer.ofs_x.set(0)
@@ -474,9 +489,7 @@ class Machine:
 
     def bgofs(self, layer: int, x: float, y: float, t: int = 0) -> None:
         """BGOFS: scroll offset in pixels (wraps at 512), optionally over t frames."""
-        target = self._bg(layer)
-        target.ofs_x.set(to_int(x), to_int(t))
-        target.ofs_y.set(to_int(y), to_int(t))
+        self._bg(layer).scroll(to_int(x), to_int(y), to_int(t))
 
     def bgchk(self, layer: int) -> bool:
         """BGCHK: True while a timed BGOFS is still moving."""
@@ -489,6 +502,11 @@ class Machine:
     def bgreadw(self, layer: int, x: int, y: int) -> int:
         """BGREAD as the 16-bit tile word."""
         return int(self._bg(layer).map[to_int(y) & 63, to_int(x) & 63])
+
+    def bgreadh(self, layer: int, x: int, y: int) -> str:
+        """BGREAD's string form: the tile word as 4 upper-case hex digits, the form
+        BGPUT's string takes ([WIKI] BGREAD: ``BGPUT 0,3,6,123,4,0,1`` reads "487B")."""
+        return f"{self.bgreadw(layer, x, y):04X}"
 
     def bgcopy(self, layer: int, x1: int, y1: int, x2: int, y2: int, x3: int, y3: int) -> None:
         """BGCOPY: copy a tile block within a layer; the destination wraps at 64."""
@@ -643,15 +661,19 @@ class Machine:
         return self.grp_pages[self._gvideo.grp_draw]
 
     def _c(self, c: int | None) -> int:
-        return self._gvideo.gcolor if c is None else to_int(c) & 0xFF
+        return self._gcolor if c is None else to_int(c) & 0xFF
 
     def gcls(self, c: int | None = None) -> None:
         """GCLS [c]: fill the drawing page with colour c, by default the current GCOLOR."""
         self._page.clear(self._c(c))
 
     def gcolor(self, c: int) -> None:
-        """GCOLOR: default colour of the GRP verbs on this GRP screen."""
-        self._gvideo.gcolor = to_int(c) & 0xFF
+        """GCOLOR c (0-255): default colour of the GRP verbs, one value for both
+        screens ([SBC] graphics.c ``cmd_gcolor`` keeps one ``graphics.color``)."""
+        value = to_int(c)
+        if not 0 <= value <= 255:
+            raise OutOfRange(f"GCOLOR {value} not in 0-255")
+        self._gcolor = value
 
     def gpset(self, x: int, y: int, c: int | None = None) -> None:
         """GPSET: plot one pixel."""
@@ -873,3 +895,24 @@ class Machine:
     def bgmclear(self, n: int | None = None) -> None:
         """BGMCLEAR [n]: forget user song n, or every user song."""
         self.bgm.clear(n)
+
+    def bgmprg(self, *args: int | str) -> None:
+        """BGMPRG instr,[key,][a,d,s,r,]wave$: instrument 224-255 from one waveform cycle."""
+        self.bgm.program(*args)
+
+    def bgmsetv(self, track: int, n: int, value: int) -> None:
+        """BGMSETV track,n,value: set MML variable ``$n`` of the song playing on a track."""
+        self.bgm.setv(track, to_int(n), to_int(value))
+
+    def bgmgetv(self, track: int, n: int) -> int:
+        """BGMGETV(track,n): MML variable ``$n`` of the playing song, -1 if unset/none."""
+        return self.bgm.getv(track, to_int(n))
+
+    @property
+    def sysbeep(self) -> int:
+        """SYSBEEP: 1 while system sounds are on, 0 when off ([WIKI] SYSBEEP)."""
+        return int(self.sound.system_sounds)
+
+    @sysbeep.setter
+    def sysbeep(self, value: float) -> None:
+        self.sound.system_sounds = to_int(value) != 0

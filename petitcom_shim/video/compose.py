@@ -11,9 +11,11 @@ docs/petitcom-decisions.md). The backdrop is COL0 colour 0 (DS rule).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+import numpy as np
+import numpy.typing as npt
 import pygame
 
 from petitcom_shim.video.bg import BGScreen
@@ -48,16 +50,16 @@ class ScreenVideo:
         chr_store: ChrStore,
         to_ptc: Callable[[str], bytes],
         transforms: TransformCache | None = None,
+        palettes: Mapping[int, npt.NDArray[np.uint16]] | None = None,
     ) -> None:
         self.screen = screen
-        self.palettes = Palettes()
+        self.palettes = Palettes(palettes)
         self.console = Console(screen, chr_store, self.palettes, to_ptc)
         self.bg = BGScreen(screen, chr_store, self.palettes)
         self.sprites = SpriteScreen(screen, chr_store, self.palettes, transforms)
         self.gprio = 3
         self.grp_draw = screen
         self.grp_disp = screen
-        self.gcolor = 0
         self._grp_key: tuple[int, int, int] = (0, -1, -1)
         self._grp_surface: pygame.Surface | None = None
         self._grp_shown = 0  # compositions the cached GRP surface has served unchanged

@@ -118,9 +118,11 @@ class Console:
         self._all_dirty = True
 
     def chkchr(self, x: int, y: int) -> int:
-        """CHKCHR: the character code in a cell (0 for a cleared cell)."""
+        """CHKCHR: the character code in a cell (0 for a cleared cell), -1 for a
+        place off the console ([SBC] console.c ``func_chkchr``)."""
+        x, y = to_int(x), to_int(y)
         if not (0 <= x < COLS and 0 <= y < ROWS):
-            raise OutOfRange(f"CHKCHR({x},{y}) outside the console")
+            return -1
         return self._codes[y][x]
 
     @property
@@ -198,10 +200,12 @@ class Console:
                 self._newline(scroll=False)
 
     def _tab(self) -> None:
-        target = (self.csrx // self._tabstep + 1) * self._tabstep
-        if target >= COLS:
-            self._newline()
-            return
+        """``,``: spaces up to the next TABSTEP column; past the last one they run to the
+        end of the line, overwriting it, and wrap without scrolling ([SBC] console.c
+        ``cmd_print``; tests/test_console.c "the stupid corner")."""
+        if self.csry >= ROWS:  # waiting after the bottom-right cell: scroll first
+            self._scroll()
+        target = min(COLS, (self.csrx // self._tabstep + 1) * self._tabstep)
         self._write(b" " * (target - self.csrx))
 
     def _newline(self, scroll: bool = True) -> None:

@@ -15,6 +15,16 @@ How the pieces fit:
 * :mod:`.draw` (sprites as a declarative board, table BG, buttons, text) and
   :mod:`.menu` (touch/pad button lists) are shared drawing helpers;
   :mod:`.autoplay` plays through the UI by stylus for the demo and tests.
+* Layers, bottom up (each file imports only files above it in this list):
+  ``layout``, ``reveal``, ``placement``, ``remote_io``, ``draw``, ``menu``,
+  ``fitcheck``, ``registry``; ``rules``; ``remote``; ``remote_actions``;
+  ``match_state``; ``match_remote``; ``match_draw``; ``pause``; ``result``;
+  ``match``; ``exchange``; ``remote_list``; ``options``; ``title``;
+  ``autoplay``. A scene reaches a scene above it by name through
+  :mod:`.registry` (or is handed the scene to go back to);
+  ``tests/test_screens_import_cycles.py`` fails on any import circle.
+  This file imports every scene module (below) so every name is registered
+  as soon as any screen is imported: list a new screen module there.
 * Text fits by construction: every text goes through :mod:`.draw`, which can
   record it with the box it belongs in; :mod:`.fitcheck` checks a recording
   against the console (off screen, out of its box, on a button, under a picture,
@@ -33,3 +43,8 @@ that reads ``inp.dropped`` images, and a dealer object with
 top screen's GRP page (``petitcom_shim.qr.draw_qr``) while the scene is in its
 ``wait`` state; add one entry to ``TitleScene.main_items``.
 """
+
+# Every screen that registers a scene name (see .registry); the order does not matter.
+from royalnine.screens import exchange, match, remote_list, title
+
+__all__ = ["exchange", "match", "remote_list", "title"]

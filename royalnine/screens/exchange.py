@@ -16,7 +16,6 @@ host's code 1), and the match screen's CODES button opens it during a match.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from petitcom_shim.camera import preview_indices
@@ -26,10 +25,11 @@ from royalnine.app import App, InputFrame, Scene
 from royalnine.remote.codec import BadCode
 from royalnine.remote.files import INBOX_DIR, REMOTE_DIR, join_session
 from royalnine.remote.textcode import text_lines, to_text
-from royalnine.screens import draw
+from royalnine.screens import draw, registry
 from royalnine.screens.layout import BOTTOM, TOP, Rect
 from royalnine.screens.menu import Menu, MenuItem
-from royalnine.screens.remote import RemoteLink, draw_code, remote_match_scene
+from royalnine.screens.remote import RemoteLink, draw_code, folder_lines, remote_match_scene
+from royalnine.screens.remote_actions import ForfeitScene
 from royalnine.screens.remote_io import (
     Arrival,
     FolderOpener,
@@ -75,25 +75,6 @@ def home_lines(path: Path, width: int = 30, rows: int = 2) -> list[str]:
     return [*lines[: rows - 1], ".." + text[-(width - 2) :]]
 
 
-def folder_lines(path: Path, width: int = 32, rows: int = 3) -> list[str]:
-    """A full folder path folded to ``width`` cells, breaking after a separator where it
-    can; the end of the path (the part that differs) is kept if it must be cut."""
-    text = str(path)
-    lines: list[str] = []
-    while text:
-        if len(text) <= width:
-            lines.append(text)
-            break
-        cut = max(text.rfind(os.sep, 0, width) + 1, text.rfind("/", 0, width) + 1)
-        cut = cut if cut > width // 2 else width
-        lines.append(text[:cut])
-        text = text[cut:]
-    if len(lines) > rows:  # keep the last rows: the match id and "inbox" matter most
-        lines = lines[-rows:]
-        lines[0] = "…" + lines[0][1:] if len(lines[0]) == width else "…" + lines[0]
-    return lines
-
-
 def no_opener(app: App, folder: Path) -> str:
     """A folder could not be shown (no file manager): say where it is, as the lines
     above show the data folder, instead of the system's error."""
@@ -104,6 +85,7 @@ def no_opener(app: App, folder: Path) -> str:
     return app.t("remote_no_opener", where=where)
 
 
+@registry.provides("exchange")
 class ExchangeScene:
     """Send this device's code and take the opponent's.
 
@@ -279,9 +261,7 @@ class ExchangeScene:
             intake.stop_scan()
             if self.back is not None:
                 return self.back
-            from royalnine.screens.remote_list import RemoteListScene
-
-            return RemoteListScene()
+            return registry.make("remote_list")
         if choice == "copy":
             if shown is None:
                 app.beep("invalid")
@@ -324,8 +304,6 @@ class ExchangeScene:
         else:
             accepted = self.link.accept(arrivals)
             if self.link.claimed_against is not None:  # the other player's claim, counted
-                from royalnine.screens.remote_actions import ForfeitScene
-
                 intake_of(app).stop_scan()
                 return ForfeitScene(self.link, won=False)
         app.beep("confirm" if accepted else "invalid")

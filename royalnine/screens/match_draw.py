@@ -7,13 +7,11 @@ hand, the UNDO and OK buttons and the MENU button.
 
 Everything is drawn from one :func:`royalnine.core.view` of the seat at the
 bottom plus the scene's interaction state, so the screen never shows what that
-seat may not see. Functions take the :class:`~royalnine.screens.match.MatchScene`
+seat may not see. Functions take the :class:`~royalnine.screens.match_state.MatchState`
 and only read it (but for its ``dirty`` flag and the remote code drawn).
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from royalnine import art
 from royalnine.app import App
@@ -36,11 +34,9 @@ from royalnine.screens.layout import (
     Zone,
 )
 from royalnine.screens.match_remote import draw_remote_code, draw_remote_panel
+from royalnine.screens.match_state import MatchState, Message
 from royalnine.screens.placement import hand_slots
 from royalnine.screens.reveal import RevealStep
-
-if TYPE_CHECKING:
-    from royalnine.screens.match import MatchScene, Message
 
 FLIP_FRAMES = 16
 CENTRE_SID = 9  # below every card id (10-29): dealt cards fly over it (higher ids draw in front)
@@ -55,7 +51,7 @@ def card_sid(index: int) -> int:
     return 10 + index
 
 
-def render(scene: MatchScene, app: App, *, force: bool = False) -> None:
+def render(scene: MatchState, app: App, *, force: bool = False) -> None:
     """Draw both screens from the state (BG/console only when something changed)."""
     if scene.boards is None:
         return
@@ -92,14 +88,14 @@ def message_lines(app: App, message: Message, *, keys: bool) -> list[tuple[str, 
     return lines
 
 
-def _step_cells(scene: MatchScene, seat: int) -> tuple[int, ...]:
+def _step_cells(scene: MatchState, seat: int) -> tuple[int, ...]:
     if scene.state != "reveal" or not 0 <= scene.step_i < len(scene.steps):
         return ()
     step = scene.steps[scene.step_i]
     return step.cells if step.seat == seat else ()
 
 
-def _lit_palette(scene: MatchScene, cell: int) -> int:
+def _lit_palette(scene: MatchState, cell: int) -> int:
     """Palette of a highlighted cell: green for a role; for a bust the 8 own cards red
     and the common card (the culprit) yellow."""
     step = scene.steps[scene.step_i]
@@ -108,7 +104,7 @@ def _lit_palette(scene: MatchScene, cell: int) -> int:
     return art.SP_SCORED
 
 
-def _last_step(scene: MatchScene, seat: int) -> RevealStep | None:
+def _last_step(scene: MatchState, seat: int) -> RevealStep | None:
     if scene.state not in ("reveal", "round_over", "idle") or not scene.steps:
         return None
     shown = scene.steps[: scene.step_i + 1] if scene.state == "reveal" else scene.steps
@@ -116,7 +112,7 @@ def _last_step(scene: MatchScene, seat: int) -> RevealStep | None:
     return mine[-1] if mine else None
 
 
-def draw_sprites(scene: MatchScene, app: App, v: PlayerView) -> None:
+def draw_sprites(scene: MatchState, app: App, v: PlayerView) -> None:
     """Cards as sprites on both screens."""
     assert scene.boards is not None
     top, bottom = scene.boards
@@ -196,7 +192,7 @@ def draw_sprites(scene: MatchScene, app: App, v: PlayerView) -> None:
     scene.deal_from = set() if not dealing else scene.deal_from
 
 
-def _stars(scene: MatchScene, board: SpriteBoard, seat: int) -> None:
+def _stars(scene: MatchState, board: SpriteBoard, seat: int) -> None:
     if scene.state != "reveal" or not 0 <= scene.step_i < len(scene.steps):
         return
     step = scene.steps[scene.step_i]
@@ -210,7 +206,7 @@ def _stars(scene: MatchScene, board: SpriteBoard, seat: int) -> None:
         board.show(40 + k, draw.SpriteLook(art.STAR_CHR, art.SP_STAR, 0, x, y - drift, 16, 16), t=0)
 
 
-def draw_top(scene: MatchScene, app: App, v: PlayerView) -> None:
+def draw_top(scene: MatchState, app: App, v: PlayerView) -> None:
     """Opponent's grid slots, names, totals and the rounds table."""
     m = app.m
     draw.clear_text(m, TOP)
@@ -251,7 +247,7 @@ def draw_top(scene: MatchScene, app: App, v: PlayerView) -> None:
     draw_remote_code(scene, app)
 
 
-def _reveal_text(scene: MatchScene, app: App, screen: int, seat: int) -> None:
+def _reveal_text(scene: MatchState, app: App, screen: int, seat: int) -> None:
     step = _last_step(scene, seat)
     if step is None:
         return
@@ -266,7 +262,7 @@ def _reveal_text(scene: MatchScene, app: App, screen: int, seat: int) -> None:
         draw.text(app.m, screen, PANEL_COL, TOP_ROWS["running"], running, art.TEXT_YELLOW)
 
 
-def draw_bottom(scene: MatchScene, app: App, v: PlayerView) -> None:
+def draw_bottom(scene: MatchState, app: App, v: PlayerView) -> None:
     """The own grid slots (with target/illegal colours), buttons and help text."""
     m = app.m
     draw.clear_text(m, BOTTOM)
@@ -353,7 +349,7 @@ def draw_bottom(scene: MatchScene, app: App, v: PlayerView) -> None:
         draw.text(m, BOTTOM, 1, 23, app.t("tap_next"), art.TEXT_GREY)
 
 
-def draw_handover(scene: MatchScene, app: App) -> None:
+def draw_handover(scene: MatchState, app: App) -> None:
     """Both screens blank but for the pass-the-machine message."""
     m = app.m
     assert scene.boards is not None

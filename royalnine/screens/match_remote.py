@@ -11,18 +11,16 @@ must send (top screen's GRP page) and the side panel (bottom screen).
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING
 
 from royalnine import art
 from royalnine.app import App, InputFrame, Scene
 from royalnine.i18n import cells
-from royalnine.screens import draw
+from royalnine.screens import draw, registry
 from royalnine.screens.layout import BOTTOM, PANEL_COL, PANEL_WIDTH, TOP, Rect
+from royalnine.screens.match_state import MatchState
 from royalnine.screens.remote import draw_code
+from royalnine.screens.remote_actions import ForfeitScene
 from royalnine.screens.remote_io import copy_code, intake_of
-
-if TYPE_CHECKING:
-    from royalnine.screens.match import MatchScene
 
 CODE_PX = 98  # a remote code in the top screen's corner: 2 px a module up to QR version 6
 
@@ -47,14 +45,14 @@ class _PanelState:
 _STATES: weakref.WeakKeyDictionary[object, _PanelState] = weakref.WeakKeyDictionary()
 
 
-def _state(scene: MatchScene) -> _PanelState:
+def _state(scene: MatchState) -> _PanelState:
     memo = _STATES.get(scene)
     if memo is None:
         memo = _STATES[scene] = _PanelState()
     return memo
 
 
-def remote_frame(app: App, scene: MatchScene, inp: InputFrame) -> Scene | None:
+def remote_frame(app: App, scene: MatchState, inp: InputFrame) -> Scene | None:
     """One frame of the remote side of a match screen; the exchange screen if CODES
     was tapped, else None."""
     link = scene.remote
@@ -68,10 +66,8 @@ def remote_frame(app: App, scene: MatchScene, inp: InputFrame) -> Scene | None:
     if inp.touch_up is not None and memo.codes_down:
         memo.codes_down = False
         if waiting and CODES_RECT.contains(*inp.touch_up):
-            from royalnine.screens.exchange import ExchangeScene
-
             app.beep("select")
-            return ExchangeScene(link, back=scene)
+            return registry.make("exchange", link, back=scene)
     if "copy" in inp.edit:
         shown = link.showing()
         if shown is not None:
@@ -84,8 +80,6 @@ def remote_frame(app: App, scene: MatchScene, inp: InputFrame) -> Scene | None:
         memo.notice = None
         scene.dirty = True
         if link.claimed_against is not None:  # the other player's claim, counted here
-            from royalnine.screens.remote_actions import ForfeitScene
-
             return ForfeitScene(link, won=False)
     if intake.busy != memo.busy:
         memo.busy = intake.busy
@@ -93,7 +87,7 @@ def remote_frame(app: App, scene: MatchScene, inp: InputFrame) -> Scene | None:
     return None
 
 
-def draw_remote_code(scene: MatchScene, app: App) -> None:
+def draw_remote_code(scene: MatchState, app: App) -> None:
     """While this device waits for a reply, its last code on the top screen's GRP page."""
     if scene.remote is None:
         return
@@ -113,7 +107,7 @@ def draw_remote_code(scene: MatchScene, app: App) -> None:
         draw.text(m, TOP, 31 - cells(caption), 23, caption, art.TEXT_YELLOW)
 
 
-def draw_remote_panel(scene: MatchScene, app: App) -> None:
+def draw_remote_panel(scene: MatchState, app: App) -> None:
     """The bottom screen's remote lines: which code to send and its file, how to reply,
     the CODES button, "reading...", the last refusal, and the claim/recovery buttons."""
     link = scene.remote

@@ -15,7 +15,7 @@ from typing import TypeVar
 
 from royalnine import art
 from royalnine.app import App, InputFrame, Scene
-from royalnine.screens import draw
+from royalnine.screens import draw, registry
 from royalnine.screens.layout import TOP, Rect
 from royalnine.screens.menu import Menu, MenuItem, column
 from royalnine.storage import DIFFICULTIES, LAYOUTS, VOLUMES, Settings
@@ -139,9 +139,7 @@ class OptionsScene:
         assert self.menu is not None
         choice = self.menu.handle(app, inp)
         if choice == "back" or "b" in inp.keys or "select" in inp.keys:
-            from royalnine.screens.title import TitleScene
-
-            return TitleScene()
+            return registry.make("title")
         if choice is None:
             return None
         s = app.settings

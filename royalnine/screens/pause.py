@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from royalnine import art
 from royalnine.app import App, InputFrame, Scene
-from royalnine.screens import draw
+from royalnine.screens import draw, registry
 from royalnine.screens.layout import TOP
 from royalnine.screens.menu import Menu, column
-
-if TYPE_CHECKING:
-    from royalnine.screens.match import MatchScene
+from royalnine.screens.rules import RulesScene
 
 
 class PauseScene:
     """Covers both screens (no peeking at cards) and offers resume / rules / quit."""
 
-    def __init__(self, match_scene: MatchScene) -> None:
+    def __init__(self, match_scene: Scene) -> None:
         self.match_scene = match_scene
         self.menu: Menu | None = None
 
@@ -42,11 +38,7 @@ class PauseScene:
         if choice == "resume" or any(k in ("b", "select") for k in inp.keys):  # B, Esc
             return self.match_scene
         if choice == "rules":
-            from royalnine.screens.rules import RulesScene
-
             return RulesScene(back=self)
         if choice == "quit":
-            from royalnine.screens.title import TitleScene
-
-            return TitleScene()
+            return registry.make("title")
         return None

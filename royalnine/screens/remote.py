@@ -14,6 +14,7 @@ never anything the rules hide from this player.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from dataclasses import dataclass
@@ -50,7 +51,7 @@ from royalnine.remote.files import (
     session_path,
 )
 from royalnine.remote.session import Broken, RemoteSession, check_transcript
-from royalnine.screens import draw
+from royalnine.screens import draw, registry
 from royalnine.screens.layout import Rect
 from royalnine.screens.remote_io import Arrival
 from royalnine.storage import CorruptSaveSetAside, Notice, Storage
@@ -270,11 +271,28 @@ def host_link(app: App) -> RemoteLink:
 
 def remote_match_scene(link: RemoteLink) -> Scene:
     """The match screen for a remote match (a new one, or one continued from its save)."""
-    from royalnine.screens.match import MatchScene
-
-    scene = MatchScene(link.session.match, "remote", {"bottom": link.session.seat})
-    scene.remote = link
+    scene = registry.make("match", link.session.match, "remote", {"bottom": link.session.seat})
+    scene.remote = link  # type: ignore[attr-defined]  # a MatchScene, made by name
     return scene
+
+
+def folder_lines(path: Path, width: int = 32, rows: int = 3) -> list[str]:
+    """A full folder path folded to ``width`` cells, breaking after a separator where it
+    can; the end of the path (the part that differs) is kept if it must be cut."""
+    text = str(path)
+    lines: list[str] = []
+    while text:
+        if len(text) <= width:
+            lines.append(text)
+            break
+        cut = max(text.rfind(os.sep, 0, width) + 1, text.rfind("/", 0, width) + 1)
+        cut = cut if cut > width // 2 else width
+        lines.append(text[:cut])
+        text = text[cut:]
+    if len(lines) > rows:  # keep the last rows: the match id and "inbox" matter most
+        lines = lines[-rows:]
+        lines[0] = "…" + lines[0][1:] if len(lines[0]) == width else "…" + lines[0]
+    return lines
 
 
 # --------------------------------------------------------------- several matches

@@ -16,10 +16,10 @@ from royalnine import art
 from royalnine.app import App, InputFrame, Scene
 from royalnine.core.errors import IllegalMove
 from royalnine.remote.files import record_claim
-from royalnine.screens import draw
+from royalnine.screens import draw, registry
 from royalnine.screens.layout import BOTTOM, TOP, Rect
 from royalnine.screens.menu import Menu, MenuItem, row
-from royalnine.screens.remote import RemoteLink
+from royalnine.screens.remote import RemoteLink, remote_match_scene
 
 CHECK_EVERY = 30  # frames between looks at the clock (a claim becomes possible at most once)
 BUTTON_X, BUTTON_W, BUTTON_H = 136, 112, 24  # whole tiles: rows 18-20 and 21-23
@@ -92,8 +92,6 @@ class RemoteActions:
             link.error = link.remedy = None
             app.store("remote", link.save)
             app.beep("confirm")
-            from royalnine.screens.remote import remote_match_scene
-
             return remote_match_scene(link)  # redrawn from the session's history
         elif choice == "claim":
             try:
@@ -155,8 +153,6 @@ class ForfeitScene:
         """Back to the title."""
         assert self.menu is not None
         if self.menu.handle(app, inp) == "title":
-            from royalnine.screens.title import TitleScene
-
-            return TitleScene()
+            return registry.make("title")
         self.menu.draw(app)
         return None

@@ -12,7 +12,8 @@ from __future__ import annotations
 from royalnine import art
 from royalnine.app import App, InputFrame, Scene
 from royalnine.i18n import cells
-from royalnine.screens import draw
+from royalnine.screens import draw, registry
+from royalnine.screens.exchange import ExchangeScene
 from royalnine.screens.layout import TOP, Rect
 from royalnine.screens.menu import Menu, MenuItem
 from royalnine.screens.remote import (
@@ -61,6 +62,7 @@ def entry_cells(app: App, entry: MatchEntry, moment: float) -> str:
     )
 
 
+@registry.provides("remote_list")
 class RemoteListScene:
     """The list of remote matches and the way to start a new one."""
 
@@ -126,15 +128,11 @@ class RemoteListScene:
             else:
                 return None
         if choice == "back":
-            from royalnine.screens.title import TitleScene
-
-            return TitleScene()
+            return registry.make("title")
         if choice == "more":
             self.page = (self.page + 1) % -(-len(self.entries) // PAGE)
             self.redraw(app)
             return None
-        from royalnine.screens.exchange import ExchangeScene
-
         if choice == "host":
             return ExchangeScene(host_link(app))
         if choice == "join":

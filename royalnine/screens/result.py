@@ -10,10 +10,11 @@ from __future__ import annotations
 from royalnine import art
 from royalnine.app import App, InputFrame, Scene
 from royalnine.core import Match
-from royalnine.screens import draw
+from royalnine.screens import draw, registry
 from royalnine.screens.layout import BOTTOM, TOP, Rect
 from royalnine.screens.menu import Menu, row
-from royalnine.screens.remote import RemoteLink
+from royalnine.screens.remote import RemoteLink, folder_lines
+from royalnine.screens.remote_io import copy_code
 
 CHART_X, CHART_Y, CHART_W, CHART_H = 24, 16, 216, 112
 GRP_AXIS, GRP_SEAT0, GRP_SEAT1, GRP_GRID = 1, 2, 3, 4
@@ -81,8 +82,6 @@ class MatchResultScene:
             items = items[1:]  # a rematch is a new remote match: host or join one from the title
             shown = self.remote.showing()
             if shown is not None:  # the other player still needs this device's last code
-                from royalnine.screens.exchange import folder_lines
-
                 draw.text(m, BOTTOM, 1, 18, app.t("remote_last", n=shown[0]), art.TEXT_YELLOW)
                 path = self.remote.code_path(shown[0])
                 for k, line in enumerate(folder_lines(path, width=30, rows=2)):
@@ -164,16 +163,10 @@ class MatchResultScene:
         choice = self.menu.handle(app, inp)
         shown = self.remote.showing() if self.remote is not None else None
         if "copy" in inp.edit and shown is not None:  # Ctrl+C: the last code as text
-            from royalnine.screens.remote_io import copy_code
-
             copy_code(app, shown[1])
             app.beep("confirm")
         if choice == "rematch":
-            from royalnine.screens.title import new_match_scene
-
-            return new_match_scene(app, self.mode, self.level)
+            return registry.make("new_match", app, self.mode, self.level)
         if choice == "title" or "select" in inp.keys:  # Esc: back to the title
-            from royalnine.screens.title import TitleScene
-
-            return TitleScene()
+            return registry.make("title")
         return None

@@ -13,10 +13,14 @@ from __future__ import annotations
 from royalnine import art
 from royalnine.app import App, InputFrame, Scene
 from royalnine.core import Card, Colour, Match, MatchConfig
-from royalnine.screens import draw
+from royalnine.screens import draw, registry
 from royalnine.screens.draw import SpriteBoard, card_look
 from royalnine.screens.layout import BOTTOM, TOP, Rect
+from royalnine.screens.match import MatchScene
 from royalnine.screens.menu import Menu, column
+from royalnine.screens.options import OptionsScene
+from royalnine.screens.remote_list import RemoteListScene
+from royalnine.screens.rules import RulesScene
 from royalnine.storage import DIFFICULTIES, CorruptSaveSetAside, SaveGame
 
 LOGO = "ROYAL NINE"
@@ -50,6 +54,7 @@ def fan_cards(board: SpriteBoard) -> None:
     board.end()
 
 
+@registry.provides("title")
 class TitleScene:
     """Title and main menu (and the CPU-level and continue? sub-menus)."""
 
@@ -179,14 +184,10 @@ class TitleScene:
                 self.show(app, "quit")
             return None
         if choice == "continue" and self.saved is not None:
-            from royalnine.screens.match import MatchScene
-
             return MatchScene(self.saved.match, self.saved.mode, dict(self.saved.meta))
         if choice == "cpu":
             self.show(app, "level")
         elif choice == "remote":
-            from royalnine.screens.remote_list import RemoteListScene
-
             return RemoteListScene()
         elif choice == "back":
             self.show(app, "main")
@@ -203,12 +204,8 @@ class TitleScene:
             self.pending = None
             self.show(app, "main")
         elif choice == "rules":
-            from royalnine.screens.rules import RulesScene
-
             return RulesScene(back=TitleScene())
         elif choice == "options":
-            from royalnine.screens.options import OptionsScene
-
             return OptionsScene()
         return None
 
@@ -221,9 +218,8 @@ class TitleScene:
         return None
 
 
+@registry.provides("new_match")
 def new_match_scene(app: App, mode: str, level: str) -> Scene:
     """A new match with the current options (replacing any saved one)."""
-    from royalnine.screens.match import MatchScene
-
     config = MatchConfig(rounds=app.settings.rounds, tens=app.settings.tens)
     return MatchScene(Match.new(config), mode, {"level": level})
