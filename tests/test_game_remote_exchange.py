@@ -450,3 +450,19 @@ def test_last_activity_is_short() -> None:
         "3d",
         "999d",
     ]
+
+
+def test_join_with_the_id_of_a_match_here_is_refused_and_replaces_nothing(tmp_path: Path) -> None:
+    """Issue 16 item 1: a code 1 whose match id this device already has (a hostile host
+    may copy it) never overwrites that match's save or codes."""
+    _host, guest = start(tmp_path)
+    (save,) = (tmp_path / "guest" / "remote").glob("*/session.json")
+    before = save.read_bytes()
+    (first,) = [p for p in codes(tmp_path / "host") if p.name == "move-01.png"]
+    choose_from_match_to_list(guest)
+    choose(guest, "join")
+    guest.m.input.drop_file(first)
+    settle(guest)
+    assert isinstance(guest.scene, ExchangeScene) and guest.scene.link is None
+    assert "already has a match" in " ".join(screen_text(guest, 1).split())
+    assert save.read_bytes() == before

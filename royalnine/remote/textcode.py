@@ -201,16 +201,17 @@ def _search(text: str) -> bytes | None:
         starts = [0]
         for word in run:
             starts.append(starts[-1] + len(word))
+        # a code starts and ends with a whole group that checks: test each place once
+        opens = [_group_ok(flat[k : k + GROUP]) for k in range(len(flat) + 1)]
         for i in range(len(run)):
+            if not opens[starts[i]]:
+                continue
             for j in range(len(run), i, -1):
                 size = starts[j] - starts[i]
-                if size <= best_size or size < GROUP:
-                    continue
-                values = flat[starts[i] : starts[j]]
-                if not (_group_ok(values[:GROUP]) and _group_ok(values[-GROUP:])):
+                if size <= best_size or size < GROUP or not opens[starts[j] - GROUP]:
                     continue
                 try:
-                    best = _parse(values)
+                    best = _parse(flat[starts[i] : starts[j]])
                 except TextCodeError:
                     continue
                 best_size = size
