@@ -128,6 +128,7 @@ TEXTS: dict[str, Text] = {
     "forfeit_won": Text("WON BY FORFEIT", "ﾌｾﾝｼｮｳ", 32),
     "forfeit_lost": Text("LOST BY FORFEIT", "ﾌｾﾝﾊｲ", 32),
     "forfeit_why": Text("Your rival stopped answering.", "ｱｲﾃｶﾞ ﾍﾝｼﾞｦ ﾔﾒﾏｼﾀ", 32),
+    "forfeit_send": Text("COPY, then send to your rival.", "ｺﾋﾟｰｼﾃ ｱｲﾃﾆ ｵｸｯﾃｸﾀﾞｻｲ", 30),
     "forfeit_why_lost": Text("Your rival claimed the match.", "ｱｲﾃｶﾞ ｼｮｳﾘｦ ｼｭﾁｮｳｼﾏｼﾀ", 32),
     "forfeit_file": Text("The match so far is kept in", "ｺｺﾏﾃﾞﾉ ｷﾛｸﾊ ｺﾁﾗﾆ", 32),
     "remote_last": Text("Send last code {n} (Ctrl+C):", "ｻｲｺﾞﾉ ｺｰﾄﾞ{n}ｦ ｵｸｯﾃﾈ(Ctrl+C):", 30),

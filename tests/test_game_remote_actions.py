@@ -191,3 +191,27 @@ def test_copying_the_code_again_restarts_the_claim_wait(tmp_path: Path) -> None:
     assert scene.remote_actions.values == ()
     saved = RemoteSession.from_json(next((tmp_path / "remote").glob("*/session.json")).read_text())
     assert saved.waiting_since is not None and saved.waiting_since > 0
+
+
+def test_the_claimer_copies_its_transcript_and_the_other_device_learns_from_it(
+    tmp_path: Path,
+) -> None:
+    """Issue 16 item 9 end to end in the game: CLAIM WIN, COPY on the result screen, and
+    the other device, pasting it, shows LOST BY FORFEIT."""
+    host = RemoteSession.host(MatchConfig(2), entropy(1))
+    guest = RemoteSession.join(host.compose(now=0.0), entropy(2))
+    host.receive(guest.compose(now=0.0))
+    guest.receive(host.compose(now=0.0))  # the guest owes move 4 and goes away
+    claimer = app_with(tmp_path / "host", RemoteSession.from_json(host.to_json()), claim_after_s=0)
+    tap_button(claimer, 0)
+    assert isinstance(claimer.scene, ForfeitScene) and claimer.scene.won
+    claimer.m.input.edit_key("copy")
+    claimer.step(2)
+    text = claimer.m.clipboard.get_text()
+    assert "claimed by the host" in text
+    other = app_with(tmp_path / "guest", guest)
+    other.m.clipboard.put_text(text)
+    other.m.input.edit_key("paste")
+    other.step(2)
+    assert isinstance(other.scene, ForfeitScene) and not other.scene.won
+    assert Storage(tmp_path / "guest").stats()["remote"]["forfeit_lost"] == 1

@@ -426,6 +426,8 @@ def test_the_claimed_against_device_learns_it_lost_by_forfeit(
     assert not list((b / "remote").glob("*/session.json"))
     kept = next((b / "remote").glob("*/transcript.txt")).read_text()
     assert "counted here as a forfeit loss" in kept
+    status = one_json(capsys, b, "status")
+    assert status["forfeit"] == "lost" and not status["my_turn"] and not status["can_claim"]
     # told twice, counted once
     one_json(capsys, b, "verify", str(transcript))
     assert Storage(b).stats()["remote"]["forfeit_lost"] == 1

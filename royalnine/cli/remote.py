@@ -280,7 +280,7 @@ def describe(storage: Storage, session: RemoteSession, made: list[int]) -> dict[
         "waiting_for_opponent": session.waiting_for_opponent(),
         "finished": session.finished,
         "claimed": session.claimed,
-        "forfeit": "won" if session.claimed else None,
+        "forfeit": "won" if session.claimed else "lost" if session.forfeited else None,
         "can_claim": refusal is None,
         "claim_refusal": refusal,
         "round": v.round_number,
@@ -307,6 +307,8 @@ def _text(doc: dict[str, Any], made: list[int]) -> str:
     lines = [f"match {doc['match']} ({doc['role']}, rounds: {doc['rounds']}): {doc['state']}"]
     if doc["claimed"]:
         lines.append("won by forfeit: the other player stopped answering")
+    elif doc["forfeit"] == "lost":
+        lines.append("lost by forfeit: the other player claimed the match")
     for number in made:
         lines.append(f"code {number} to send: {doc['last_code_file']}")
     if made:
@@ -399,7 +401,10 @@ def read_claim(arg: str, storage: Storage) -> dict[str, Any] | None:
         raise CliError("this transcript claims no match in progress here against this device")
     if not learnt.counted:
         raise CliError(learnt.text)
-    return {"match": codes[0][3:7].hex().upper(), "forfeit": "lost", "text": learnt.text}
+    write_atomic(storage.home / ENDED_FILE, learnt.session.to_json())  # for `status`
+    doc = describe(storage, learnt.session, [])
+    doc["text"] = learnt.text + "\n" + doc["text"]
+    return doc
 
 
 def do_place(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
@@ -542,6 +547,8 @@ def do_verify(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
     if learnt is not None:
         doc["here"] = {"text": learnt.text, "forfeit_lost": learnt.counted}
         text.append(learnt.text)
+        if learnt.counted:
+            write_atomic(storage.home / ENDED_FILE, learnt.session.to_json())  # for `status`
     doc["text"] = "\n".join(text)
     return doc
 

@@ -402,6 +402,8 @@ class Learnt:
     """One line for the player."""
     counted: bool
     """True: the match ended here as a forfeit loss; False: the claim does not hold here."""
+    session: RemoteSession
+    """This device's match (ended by the claim when ``counted``)."""
 
 
 def learn_claim(storage: Storage, codes: list[bytes], verdict: ForfeitVerdict) -> Learnt | None:
@@ -431,17 +433,21 @@ def learn_claim(storage: Storage, codes: list[bytes], verdict: ForfeitVerdict) -
             f"match {label}: the other player claims it, but this device sent move "
             f"{last}; the claim does not hold here (send move {last} again)",
             counted=False,
+            session=session,
         )
     other = SEATS[1 - session.seat]
     note = (
         f"claimed by the {other} at move {forfeit.move} ({LEARNT_NOTE} from its transcript): "
         f"counted here as a forfeit loss of the {forfeit.role}"
     )
+    session.forfeited = True
     write_transcript(storage.home, session, note)
     storage.record_forfeit("remote", won=False)
     session_path(storage.home, label).unlink(missing_ok=True)
     return Learnt(
-        f"match {label} was claimed by the {other}: counted here as a forfeit loss", counted=True
+        f"match {label} was claimed by the {other}: counted here as a forfeit loss",
+        counted=True,
+        session=session,
     )
 
 

@@ -473,6 +473,9 @@ class RemoteSession:
         """When this device last sent a code (seconds since the epoch): a claim counts from it."""
         self.claimed = False
         """This device claimed the match: the other seat stopped answering and forfeits."""
+        self.forfeited = False
+        """The other seat claimed the match (this device learnt it from its transcript):
+        this device lost it by forfeit."""
 
     # -- starting --
 
@@ -535,12 +538,19 @@ class RemoteSession:
 
     @property
     def over(self) -> bool:
-        """Nothing more will happen here: the match is finished, or this device claimed it."""
-        return self.finished or self.claimed
+        """Nothing more will happen here: the match is finished, or was claimed."""
+        return self.finished or self.ended_by_claim
+
+    @property
+    def ended_by_claim(self) -> bool:
+        """One seat claimed the match (this one, or the other: :attr:`forfeited`)."""
+        return self.claimed or self.forfeited
 
     @property
     def forfeit_winner(self) -> int | None:
         """The seat that won by forfeit (this one, after a claim), else None."""
+        if self.forfeited:
+            return 1 - self.seat
         return self.seat if self.claimed else None
 
     def outcome(self) -> MatchOutcome | None:
@@ -553,12 +563,12 @@ class RemoteSession:
     def my_turn(self) -> bool:
         """This device is due to send the next code."""
         sender, due = self._proto.next_due()
-        return sender == self.seat and bool(due) and not self.claimed
+        return sender == self.seat and bool(due) and not self.ended_by_claim
 
     @property
     def needs_placement(self) -> bool:
         """The local player must place this half before the next code can be made."""
-        return self._proto.match.awaiting(self.seat) and not self.claimed
+        return self._proto.match.awaiting(self.seat) and not self.ended_by_claim
 
     @property
     def opponent_sealed(self) -> bool:
@@ -591,12 +601,14 @@ class RemoteSession:
     def waiting_for_opponent(self) -> bool:
         """The other seat owes the next code."""
         sender, due = self._proto.next_due()
-        return sender != self.seat and bool(due) and not self.claimed
+        return sender != self.seat and bool(due) and not self.ended_by_claim
 
     def waiting_message(self) -> str:
         """What this device is waiting for, in one line."""
         if self.claimed:
             return f"match {self.label} claimed: the other player forfeits"
+        if self.forfeited:
+            return f"match {self.label} was claimed by the other player: lost by forfeit"
         if self.finished and not self.my_turn:
             return f"match {self.label} is over"
         if self.needs_placement:
@@ -645,7 +657,7 @@ class RemoteSession:
                 or tampered with); its ``remedy`` says what this device can do.
             BadCode: any other refusal.
         """
-        if self.claimed:
+        if self.ended_by_claim:
             raise BadCode(f"match {self.label} was claimed: this device reads no more codes")
         msg = decode(code)
         self._check_broken(msg, bytes(code))
@@ -717,7 +729,7 @@ class RemoteSession:
 
     def claim_refusal(self, now: float, after_s: float) -> str | None:
         """Why the match cannot be claimed now (one line), or None if it can."""
-        if self.claimed:
+        if self.ended_by_claim:
             return "this match was already claimed"
         if len(self._proto.transcript) < 2:
             return "nobody has joined this match yet"
@@ -810,6 +822,7 @@ class RemoteSession:
             "transcript": [m.hex() for m in self._proto.transcript],
             "waiting_since": self.waiting_since,
             "claimed": self.claimed,
+            "forfeited": self.forfeited,
         }
         return json.dumps(doc)
 
@@ -852,10 +865,12 @@ class RemoteSession:
             ):
                 raise ValueError(f"'waiting_since' is not a time: {since!r}")
             session.waiting_since = None if since is None else float(since)
-            claimed = doc.get("claimed", False)
-            if not isinstance(claimed, bool):
-                raise ValueError("'claimed' is not true or false")
-            session.claimed = claimed
+            for name in ("claimed", "forfeited"):  # "forfeited" is new: absent means false
+                value = doc.get(name, False)
+                if not isinstance(value, bool):
+                    raise ValueError(f"{name!r} is not true or false")
+            session.claimed = doc.get("claimed", False)
+            session.forfeited = doc.get("forfeited", False)
             session._replay(codes, own)
             session._check_own_cells(own)
         except (BadCode, IllegalMove, KeyError, TypeError, ValueError, OverflowError) as exc:

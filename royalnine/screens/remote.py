@@ -203,6 +203,7 @@ class RemoteLink:
         elif not learnt.counted:
             self.error = learnt.text
         else:
+            self.session = learnt.session  # ended here: lost by forfeit
             self.claimed_against = learnt.text
 
     # -- DealSource and Opponent --
