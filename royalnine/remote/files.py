@@ -18,7 +18,7 @@ from pathlib import Path
 from royalnine.core.errors import RoyalNineError
 from royalnine.core.files import UnreadableFile, parse_json, read_capped, write_atomic
 from royalnine.core.match import MatchConfig
-from royalnine.remote.codec import BadCode
+from royalnine.remote.codec import BadCode, decode, match_label
 from royalnine.remote.session import Entropy, RemoteSession, TranscriptCheck
 from royalnine.remote.textcode import from_text
 from royalnine.storage import Storage
@@ -419,7 +419,7 @@ def learn_claim(storage: Storage, codes: list[bytes], verdict: ForfeitVerdict) -
     forfeit = verdict.forfeit
     if forfeit is None or not forfeit.claimed or not codes:
         return None
-    label = codes[0][3:7].hex().upper()
+    label = match_label(decode(codes[0]).match_id)
     try:
         session = load_session(storage.home, label)
     except BadCode:

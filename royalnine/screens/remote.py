@@ -32,7 +32,7 @@ from royalnine.core import (
 )
 from royalnine.core.errors import IllegalMove
 from royalnine.core.files import write_atomic
-from royalnine.remote.codec import BadCode
+from royalnine.remote.codec import BadCode, decode
 from royalnine.remote.files import (
     CURRENT_FILE,
     REMOTE_DIR,
@@ -197,8 +197,9 @@ class RemoteLink:
         except BadCode as exc:
             self.error = f"{source}: {exc}"
             return
-        learnt = None if verdict.refused else learn_claim(self.storage, codes, verdict)
-        if learnt is None or codes[0][3:7] != self.session.match_id:
+        ours = decode(codes[0]).match_id == self.session.match_id  # never another match's
+        learnt = learn_claim(self.storage, codes, verdict) if ours and not verdict.refused else None
+        if learnt is None:
             self.error = f"{source}: a transcript that claims nothing against this match"
         elif not learnt.counted:
             self.error = learnt.text

@@ -79,7 +79,7 @@ def _stamp(entry: os.DirEntry[str]) -> tuple[int, int] | None:
     return (st.st_size, st.st_mtime_ns)
 
 
-def _match_id(code: bytes) -> tuple[bytes, int] | None:
+def _header(code: bytes) -> tuple[bytes, int] | None:
     """(match id, move number) of a code, None if it is no code."""
     try:
         msg = decode(code)
@@ -194,7 +194,7 @@ class Inbox:
                 return Arrival(reading.name, None, reading.error)
             self._move_to_read(tag.path)
             return Arrival(reading.name, None, reading.error)
-        header = _match_id(reading.payload)
+        header = _header(reading.payload)
         if header is not None and not self._for_here(*header):
             self._kept[name] = tag.stamp
             return None
