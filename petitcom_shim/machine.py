@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime
 import os
 import random
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -36,7 +37,9 @@ from petitcom_shim.video.chr import ChrStore, ResourceRef, parse_resource
 from petitcom_shim.video.compose import ScreenVideo, Visibility
 from petitcom_shim.video.console import Console
 from petitcom_shim.video.grp import GrpPage, check_page, circle_points, line_points
+from petitcom_shim.video.lineedit import LineEditor
 from petitcom_shim.video.palette import KINDS, parse_rrggbb
+from petitcom_shim.video.panel import Panel
 from petitcom_shim.video.sprites import SpriteScreen, SpriteState, TransformCache
 from petitcom_shim.video.surfaces import new_surface
 
@@ -45,8 +48,6 @@ __all__ = ["FPS", "MAINCNTL_WRAP", "Machine", "SpriteState"]
 FPS = 60
 #: MAINCNTL counts 0..524287 and then wraps, MAINCNTH counting the wraps (see decisions doc).
 MAINCNTL_WRAP = 524288
-#: PNLTYPE's panel names: off, plain panel, alphanumeric, symbol and kana keyboards.
-PANEL_TYPES = ("OFF", "PNL", "KYA", "KYM", "KYK")
 SCREEN_W = 256
 SCREEN_H = 192
 
@@ -133,6 +134,7 @@ class Machine:
         """The window layout in use ("vertical", "horizontal", "single", "separate")."""
         self._random = random.Random(seed)
         self._frames = 0
+        self._frame_at = time.perf_counter()
         self.input = Input(config)
         self.frontend = create_frontend(
             headless=headless,
@@ -169,8 +171,8 @@ class Machine:
         self._gpage = 0
         self._xor = False
         self._gcolor = 0
-        #: The panel PNLTYPE last chose; "OFF" (what the shim always shows) until then.
-        self.panel = "OFF"
+        self._panel = Panel(self.chr, self.screens[1].palettes, _to_ptc)
+        self.screens[1].panel = self._panel
 
     # -- frame loop ------------------------------------------------------------
     def vsync(self, n: int = 1) -> None:
@@ -186,20 +188,51 @@ class Machine:
         """Alias of :meth:`vsync` for tests."""
         self.vsync(frames)
 
-    def _frame(self) -> None:
+    def busy(self) -> int:
+        """Keep the machine going while a program computes without VSYNC.
+
+        A BASIC interpreter calls this every few milliseconds of a busy loop: it
+        pumps the window (so it stays responsive and closable) and, for every
+        1/60 s of wall time since the last frame, runs a frame without sleeping
+        (so MAINCNTL keeps counting at 60 per second and the screens keep
+        showing what the program draws, as on the handheld). At most 4 frames
+        are caught up at once, and only the last of them is composed and shown.
+
+        Returns:
+            The number of frames run.
+
+        Raises:
+            Break: as :meth:`vsync`, when SELECT breaks the program.
+        """
+        since = self._frame_at
+        due = int((time.perf_counter() - since) * FPS + 1e-6)
+        if due <= 0:
+            self.running = self.frontend.pump(self.input) and self.running
+            return 0
+        run = min(due, 4)
+        for i in range(run):  # only the last catch-up frame is composed and shown
+            self._frame(sleep=False, show=i == run - 1)
+        if due <= 4:  # keep to the 60 Hz grid; further behind, the lost time is dropped
+            self._frame_at = since + due / FPS
+        return run
+
+    def _frame(self, sleep: bool = True, show: bool = True) -> None:
         self.running = self.frontend.pump(self.input) and self.running
         self.input.latch()
+        inp = self.input
+        inp.queue_keys(self._panel.touch(bool(inp.tchst), inp.tchx, inp.tchy, self.vis.panel))
         if self.select_break and self.input.button(2) & Button.SELECT:
             raise Break()
         for screen in self.screens:
             screen.step()
         self._frames += 1
         self.bgm.update()
-        if not self.headless:
+        if show and not self.headless:
             changed = (self._refresh(0), self._refresh(1))
             self.frontend.present(*self._surfaces, changed=changed)
-        if self.realtime:
+        if self.realtime and sleep:
             self._clock.tick(FPS)
+        self._frame_at = time.perf_counter()
 
     def _refresh(self, s: int) -> bool:
         """Compose screen ``s`` if anything it shows changed since it was last composed.
@@ -810,23 +843,116 @@ class Machine:
 
     @property
     def keyboard(self) -> int:
-        """KEYBOARD: the software-keyboard key being touched; always 0, as the shim
-        shows no keyboard panel (type on the real keyboard and read INKEY$)."""
-        return 0
+        """KEYBOARD: the software-keyboard key (1-69) typing this frame, else 0.
+
+        A held key types on its first frame and then auto-repeats (30 frames,
+        then every 4). A key of the real keyboard reads as the KYA key typing the
+        same character (Q is 18, Enter 60, Backspace 15) on the frame it went down.
+        """
+        return self._panel.keyboard_code or self.input.keyboard_code
+
+    @property
+    def panel(self) -> str:
+        """The panel PNLTYPE last chose ("OFF" at start; the keyboard keys may switch it)."""
+        return self._panel.kind
 
     def pnltype(self, kind: str) -> None:
-        """PNLTYPE "OFF"|"PNL"|"KYA"|"KYM"|"KYK": accepted and remembered in
-        :attr:`panel`; the shim draws no panel, the lower screen always shows its
-        layers as with "OFF" (docs/petitcom-decisions.md).
+        """PNLTYPE "OFF"|"PNL"|"KYA"|"KYM"|"KYK": the lower screen's panel or keyboard.
 
         Raises:
             IllegalFunctionCall: any other name.
         """
-        name = str(kind).upper()
-        if name not in PANEL_TYPES:
-            names = ", ".join(PANEL_TYPES)
-            raise IllegalFunctionCall(f"PNLTYPE must be one of {names}, got {kind!r}")
-        self.panel = name
+        self._panel.set_kind(kind)
+
+    def pnlstr(self, x: int, y: int, text: str, c: int = 0) -> None:
+        """PNLSTR x,y,text[,c]: text on the panel's own layer in COL0 palette c."""
+        self._panel.pnlstr(x, y, text, c)
+
+    def key(self, n: int, text: str) -> None:
+        """KEY n,text: what function key n (1-5) of the keyboard types."""
+        self._panel.set_function_key(n, text)
+
+    @property
+    def funcno(self) -> int:
+        """FUNCNO: the function key (1-5) typing this frame, else 0."""
+        return self._panel.funcno
+
+    def iconset(self, slot: int, icon: int) -> None:
+        """ICONSET slot,icon: show icon picture 0-64 in slot 0-3."""
+        self._panel.iconset(slot, icon)
+
+    def iconclr(self, slot: int | None = None) -> None:
+        """ICONCLR [slot]: empty one icon slot or all four."""
+        self._panel.iconclr(slot)
+
+    def iconchk(self) -> int:
+        """ICONCHK(): the icon slot (0-3) touched this frame, else -1."""
+        return self._panel.iconchk
+
+    @property
+    def iconpuse(self) -> bool:
+        """ICONPUSE: whether the ICONPAGE up/down buttons are shown."""
+        return self._panel.iconpuse
+
+    @iconpuse.setter
+    def iconpuse(self, value: bool) -> None:
+        self._panel.set_iconpuse(value)
+
+    @property
+    def iconpage(self) -> int:
+        """ICONPAGE: the icon page 0..ICONPMAX (the up/down buttons change it)."""
+        return self._panel.iconpage
+
+    @iconpage.setter
+    def iconpage(self, value: float) -> None:
+        self._panel.iconpage = value
+
+    @property
+    def iconpmax(self) -> int:
+        """ICONPMAX: the last icon page (0 or more)."""
+        return self._panel.iconpmax
+
+    @iconpmax.setter
+    def iconpmax(self, value: float) -> None:
+        self._panel.iconpmax = value
+
+    def line_input(self, timeout: int | None = None) -> str | None:
+        """Read one line typed on the software or the real keyboard, echoing it on
+        the console as PTC's INPUT does, and return it (without the ENTER).
+
+        The line is edited on the console row the cursor is on, from column 0, up
+        to 32 characters ([SBC] ``shared_input``); BS/Backspace erases the last
+        character; ENTER (or ESC) ends it and moves the cursor to the next line; a
+        cursor blinks where the next character goes. Frames run
+        meanwhile (so the keyboard can be touched).
+
+        Args:
+            timeout: give up after this many frames (None: wait as long as it takes).
+
+        Meanwhile Enter, Backspace and Escape press no DS button
+        (:attr:`Input.text_mode`), so with ``select_break`` Backspace edits
+        instead of breaking; other SELECT keys and buttons still break.
+
+        Returns:
+            The line, or None when it was cancelled (the keyboard's ESC key or
+            Escape), the window was closed or the time ran out.
+        """
+        editor = LineEditor(self._con)
+        frames = 0
+        self.input.text_mode = True
+        try:
+            while self.running and (timeout is None or frames < timeout):
+                editor.blink(frames)
+                self.vsync()
+                frames += 1
+                while not editor.done and (event := self.input.read_key()) is not None:
+                    editor.feed(event)
+                if editor.done:
+                    return editor.text
+            editor.close()
+            return None
+        finally:
+            self.input.text_mode = False
 
     @property
     def date(self) -> str:

@@ -47,7 +47,7 @@ def test_window_text_input_reaches_inkey(m: Machine) -> None:
 
 def test_keyboard_is_zero_without_a_panel(m: Machine) -> None:
     """KEYBOARD = key code 1-69 touched on the software keyboard ([SBC] sys_keyboard);
-    the shim shows none, so 0."""
+    with PNLTYPE "OFF" there is none to touch, so 0."""
     m.input.touch(100, 150)
     m.vsync()
     assert m.keyboard == 0

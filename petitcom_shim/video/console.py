@@ -15,7 +15,7 @@ import numpy.typing as npt
 import pygame
 
 from petitcom_shim.errors import OutOfRange
-from petitcom_shim.numbers import to_int
+from petitcom_shim.numbers import FIXED_ONE, fixed_text, to_int
 from petitcom_shim.video.chr import SOLID_TILE, ChrStore
 from petitcom_shim.video.palette import Palettes
 from petitcom_shim.video.surfaces import keyed_surface, new_surface
@@ -28,13 +28,13 @@ _NEWLINE = 0x0D
 
 
 def format_number(value: float) -> str:
-    """Format a number as PRINT shows it: integers plain, fractions to at most 3 decimals."""
+    """Format a number as PRINT shows it: the value as 20.12 fixed point, in PTC's
+    text (integers plain, fractions to at most 3 decimals, :func:`fixed_text`)."""
     if isinstance(value, bool):
         return "1" if value else "0"
-    if isinstance(value, int) or float(value).is_integer():
-        return str(int(value))
-    text = f"{value:.3f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
+    if isinstance(value, int):
+        return str(value)
+    return fixed_text(round(float(value) * FIXED_ONE))
 
 
 def _grid(rows: list[bytearray]) -> npt.NDArray[np.uint8]:
@@ -198,6 +198,12 @@ class Console:
             self.csrx += k
             if self.csrx == COLS:
                 self._newline(scroll=False)
+
+    def settle(self) -> None:
+        """Scroll now if the cursor waits below the last row (after the bottom-right
+        cell was filled), so the cursor is on a row of the console."""
+        if self.csry >= ROWS:
+            self._scroll()
 
     def _tab(self) -> None:
         """``,``: spaces up to the next TABSTEP column; past the last one they run to the
