@@ -24,7 +24,6 @@ from petitcom_shim import Machine
 from petitcom_shim.basic import functions, numbers, registry
 from petitcom_shim.basic.compiler import (
     Compiled,
-    arr_key,
     compile_lines,
     compile_program,
     split_lines,
@@ -34,7 +33,7 @@ from petitcom_shim.basic.errors import BasicError
 from petitcom_shim.basic.parser import parse_line
 from petitcom_shim.errors import Break, OutOfRange, PetitcomError
 
-__all__ = ["Interpreter", "RunResult", "Runtime"]
+__all__ = ["Arr", "ArrRef", "Interpreter", "RunResult", "Runtime", "VarRef"]
 
 #: Nesting of GOSUB and FOR together before "Out of memory" ([SBC] stack.h
 #: ``CALL_STACK_MAX 256``: one stack holds both).
@@ -73,6 +72,10 @@ class RunResult:
 
 class _End(Exception):
     """END, or the program ran off its last line."""
+
+
+class ExecProgram(Exception):
+    """Raised by EXEC (``kw_files``) after loading a program: run it from its first line."""
 
 
 class _Stop(Exception):
@@ -151,6 +154,25 @@ class Arr:
         data[self._k2(i, j)] = value
 
 
+def sort_arrays(descending: bool, start: int, count: int, arrays: tuple[Arr, ...]) -> None:
+    """SORT/RSORT start,count,A[,B...]: sort elements start..start+count-1 of the
+    first 1D array (numbers by value, strings by character code) and move the
+    elements of the others the same way ([SBC] test_int_vars "SORT")."""
+    first, n = numbers.to_int(start), numbers.to_int(count)
+    if first < 0 or n < 0:
+        raise BasicError("Out of range")
+    columns = []
+    for arr in arrays:
+        data = arr.data if arr.data is not None else arr._auto(False)
+        if arr.m or first + n > arr.n:
+            raise BasicError("Subscript out of range")
+        columns.append(data)
+    key = columns[0]
+    order = sorted(range(first, first + n), key=lambda i: key[i], reverse=descending)
+    for data in columns:
+        data[first : first + n] = [data[i] for i in order]
+
+
 class VarRef:
     """A :class:`registry.Ref` to a plain variable."""
 
@@ -213,6 +235,7 @@ class Runtime:
         ns: the variables (and the helpers compiled code calls).
         result: RESULT as a raw number.
         mem: MEM$; prgname: PRGNAME$; package: PACKAGE$ (bytes).
+        state: per-interpreter values of keyword modules (e.g. SYSBEEP).
     """
 
     def __init__(self, interp: Interpreter, machine: Machine, speed: str, seed: int | None) -> None:
@@ -227,6 +250,9 @@ class Runtime:
         self.prgname = b""
         self.package = b""
         self.cells = 0
+        #: Per-interpreter state of keyword modules, by a key of their choosing
+        #: (module globals would be shared by every interpreter in the process).
+        self.state: dict[str, Any] = {}
         self.fors: list[list[Any]] = []
         self.gosubs: list[int] = []
         self.scalars: set[str] = set()
@@ -255,7 +281,7 @@ class Runtime:
             _restore=self.restore, _pr=self.print_text, _prn=self.print_number,
             _tab=self.print_tab, _nl=self.print_newline, _sys=self.get_sys,
             _setsys=self.set_sys, _ref=self.ref, _aref=ArrRef, _resume=self.set_resume,
-            _on=self.on,
+            _on=self.on, _sort=sort_arrays,
         )  # fmt: skip
         for name in dir(functions):
             if name.startswith("f_"):
@@ -298,8 +324,9 @@ class Runtime:
         self.data_ptr = 0
 
     # -- flow ----------------------------------------------------------------
-    def error(self, message: str) -> None:
-        raise BasicError(message)
+    def error(self, message: str, keyword: str = "") -> None:
+        """Raise PTC error ``message`` (found when compiling; raised when the line runs)."""
+        raise BasicError(message, keyword=keyword)
 
     def end(self) -> int:
         raise _End()
@@ -547,7 +574,8 @@ class Runtime:
                         if now - last >= _BREATHE:
                             last = now
                             self.resume = pc
-                            busy()
+                            limit = self.max_frames
+                            busy(4 if limit is None else max(limit - self.frames(), 0))
                             self._check_limit(pc)
             except _Jump as jump:
                 pc = jump.block
@@ -635,6 +663,7 @@ class Interpreter:
         """
         self.source = bytes(source)
         self._program = None
+        self.rt.program = None
         self._can_continue = False
 
     def new(self) -> None:
@@ -703,7 +732,13 @@ class Interpreter:
         machine.select_break = True
         limit = sys.getrecursionlimit()
         try:
-            rt.execute(unit, pc)
+            while True:
+                try:
+                    rt.execute(unit, pc)
+                except ExecProgram:  # EXEC put another program in memory: run it
+                    unit, pc, program = self._compiled_program(), 0, True
+                    rt.clear()
+                    rt.program = unit
         except _End:
             if program:
                 self._can_continue = False
@@ -738,6 +773,3 @@ class Interpreter:
         if 0 <= block < len(starts):
             return starts[block]
         return starts[-1] if starts else None
-
-
-__all__ += ["Arr", "ArrRef", "VarRef", "arr_key"]
