@@ -466,3 +466,12 @@ def test_join_with_the_id_of_a_match_here_is_refused_and_replaces_nothing(tmp_pa
     assert isinstance(guest.scene, ExchangeScene) and guest.scene.link is None
     assert "already has a match" in " ".join(screen_text(guest, 1).split())
     assert save.read_bytes() == before
+
+
+def test_a_transcript_pasted_in_the_join_lobby_is_explained(tmp_path: Path) -> None:
+    guest = guest_lobby(tmp_path)
+    guest.m.clipboard.put_text("# Royal Nine remote match 01020304, as kept by the host\n00\n")
+    guest.m.input.edit_key("paste")
+    guest.step(2)
+    assert isinstance(guest.scene, ExchangeScene) and guest.scene.link is None
+    assert "a transcript, not a code 1" in " ".join(screen_text(guest, 1).split())

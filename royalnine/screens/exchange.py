@@ -321,6 +321,10 @@ class ExchangeScene:
     def join(self, app: App, arrivals: list[Arrival]) -> RemoteLink | None:
         """Join with the host's first code (the first readable one that arrived)."""
         for arrival in arrivals:
+            if arrival.transcript is not None:
+                why = "a transcript, not a code 1: open its match to read it"
+                self.say(app, f"{arrival.source}: {why}", art.TEXT_RED)
+                continue
             if arrival.code is None:
                 self.say(app, arrival.error or "", art.TEXT_RED)
                 continue
