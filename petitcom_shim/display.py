@@ -862,6 +862,22 @@ class WindowFrontend:
             return None
         return pygame.Rect(display_origin(display), sizes[display])
 
+    def uncovered(self) -> list[str]:
+        """Fullscreen windows that do not cover their monitor (one line each): what a
+        window manager that refuses fullscreen, or keeps a panel above it, leaves."""
+        if not self.fullscreen:
+            return []
+        lines = []
+        for entry in self.windows:
+            bounds = self._monitor_rect(entry.display)
+            here = pygame.Rect(entry.window.position, entry.window.size)
+            if bounds is not None and here != bounds:
+                lines.append(
+                    f"window {entry.window.title!r} is at {tuple(here)}, not over all of "
+                    f"monitor {entry.display} {tuple(bounds)}"
+                )
+        return lines
+
     def _keep_fullscreen(self, event: pygame.event.Event) -> None:
         """``keep_fullscreen``: undo a minimise, or a move or resize off the monitor."""
         if not (self.fullscreen and self.config.keep_fullscreen):

@@ -131,6 +131,7 @@ while time.monotonic() < end:
         "touch": [inp.tchst, inp.tchx, inp.tchy],
         "restored": [w.restored for w in fe.windows],
         "sizes": [list(w.window.size) for w in fe.windows],
+        "uncovered": fe.uncovered(),
     }
     if state != said:
         print(json.dumps(state), flush=True)
@@ -202,6 +203,7 @@ def test_separate_windows_cover_their_monitors(xserver: xservers.XServer, separa
         assert top == bottom == xserver.monitors[0]  # both on the one monitor SDL can use
     for _, _, w, h in (top, bottom):
         assert [w, h] in separate.state["sizes"]  # type: ignore[operator]
+    assert separate.state["uncovered"] == []
 
 
 def test_a_tap_lands_on_the_ds_pixel_under_it(xserver: xservers.XServer, separate: Child) -> None:

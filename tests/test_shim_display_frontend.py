@@ -604,3 +604,16 @@ def test_the_click_that_focuses_a_window_acts(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setenv(FOCUS_CLICKTHROUGH, "0")  # a player's own setting wins
     open_frontend("vertical", 1).close()
     assert os.environ[FOCUS_CLICKTHROUGH] == "0"
+
+
+def test_uncovered_names_a_fullscreen_window_that_does_not_cover_its_monitor() -> None:
+    fe = open_frontend("vertical", 1, fullscreen=True)
+    try:
+        assert fe.uncovered() == []  # it covers the (dummy) desktop
+        window = fe.windows[0].window
+        window.set_windowed()
+        window.size = (300, 200)  # what a window manager refusing fullscreen would leave
+        lines = fe.uncovered()
+        assert len(lines) == 1 and "not over all of monitor 0" in lines[0]
+    finally:
+        fe.close()

@@ -33,6 +33,8 @@ LOG_DIR = "logs"
 LOG_FILE = "kiosk.log"
 LOG_BYTES = 1_000_000
 LOG_KEEP = 5
+WINDOW_CHECK_FRAME = 180
+"""The frame after which the kiosk checks that its windows cover their monitors."""
 log = logging.getLogger("royalnine.kiosk")
 
 
@@ -371,6 +373,8 @@ class Heartbeat:
         return f"{name} (match going)" if now["mid_match"] and name != "match" else name
 
     def __call__(self, app: Any) -> None:
+        if app.frames == WINDOW_CHECK_FRAME:
+            self.check_windows()
         state = self.state()
         if not self.readied:
             self.readied = True
@@ -380,6 +384,13 @@ class Heartbeat:
         self.notifier.tick(time.monotonic())
         if self.status.due(time.time()):
             self.write_status(state)
+
+    def check_windows(self) -> None:
+        """A few seconds in (the window manager has answered by then): say if a window
+        does not cover its monitor, which the desktop's settings must then allow."""
+        uncovered = getattr(self.app.m.frontend, "uncovered", None)
+        for line in uncovered() if uncovered is not None else []:
+            log.warning("%s: check the window manager's settings (docs/kiosk.md)", line)
 
     def write_status(self, state: str) -> None:
         """Rewrite the status file now."""
