@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -237,3 +238,30 @@ def test_a_hidden_or_moved_window_comes_back(xserver: xservers.XServer, separate
     xdotool(xserver, "windowsize", wid, "300", "200")
     assert wait_for(lambda: restored() > count), separate.state
     assert wait_for(lambda: bottom_window(xserver) == before)
+
+
+def test_a_window_iconified_by_a_window_manager_comes_back(xserver: xservers.XServer) -> None:
+    """With a real window manager (openbox), a window minimised through it (what its
+    Alt+Space menu's Iconify does) is shown again and covers its monitor again."""
+    if shutil.which("openbox") is None:
+        pytest.skip("openbox is not installed")
+    wm = subprocess.Popen(
+        ["openbox"], env=child_env(xserver), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    child: Child | None = None
+    try:
+        time.sleep(1)
+        child = Child(xserver, "separate")
+        assert child.until(lambda s: "restored" in s and s["uncovered"] == [])
+        time.sleep(1)
+        wid = xservers.window_id(xserver.display, "(bottom)")
+        count = int(child.read()["restored"][-1])  # type: ignore[index]
+        xdotool(xserver, "windowminimize", wid)
+        assert child.until(lambda s: int(s["restored"][-1]) > count), child.state  # type: ignore[index]
+        assert wait_for(lambda: xservers.viewable(xserver.display, wid))
+        assert child.until(lambda s: s["uncovered"] == []), child.state
+    finally:
+        if child is not None:
+            child.stop()
+        wm.terminate()
+        wm.wait()

@@ -167,13 +167,24 @@ def windows(display: str) -> dict[str, tuple[int, int, int, int]]:
 
 
 def window_id(display: str, ending: str) -> str:
-    """The X id of the top-level window whose title ends with ``ending``."""
-    return next(wid for title, (wid, _) in _listed(display).items() if title.endswith(ending))
+    """The X id of the window whose title ends with ``ending`` (framed by a window manager
+    or not)."""
+    found = _listed(display, tree=True).items()
+    return next(wid for title, (wid, _) in found if title.endswith(ending))
 
 
-def _listed(display: str) -> dict[str, tuple[str, tuple[int, int, int, int]]]:
+def viewable(display: str, wid: str) -> bool:
+    """Whether window ``wid`` is mapped and visible (not iconified or unmapped)."""
     out = subprocess.run(
-        ["xwininfo", "-display", display, "-root", "-children"],
+        ["xwininfo", "-display", display, "-id", wid], capture_output=True, text=True, timeout=10
+    ).stdout
+    return "Map State: IsViewable" in out
+
+
+def _listed(display: str, tree: bool = False) -> dict[str, tuple[str, tuple[int, int, int, int]]]:
+    """Windows by title; with ``tree`` also those a window manager has put in its frames."""
+    out = subprocess.run(
+        ["xwininfo", "-display", display, "-root", "-tree" if tree else "-children"],
         capture_output=True,
         text=True,
         timeout=10,
