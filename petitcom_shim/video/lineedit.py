@@ -83,5 +83,7 @@ class LineEditor:
         self._con.locate(min(len(self._line), COLS - 1), self.row)
 
     def close(self) -> None:
-        """Stop editing without a line (the cursor is taken away)."""
+        """Stop editing without a line (the cursor is taken away and the console
+        cursor left after what was typed, where it stood before the blink)."""
         self._hide()
+        self._con.locate(min(len(self._line), COLS - 1), self.row)
