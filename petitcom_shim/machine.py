@@ -31,7 +31,7 @@ from petitcom_shim.mml import parse as parse_mml
 from petitcom_shim.numbers import to_int
 from petitcom_shim.romres import RomResources, load_resources
 from petitcom_shim.savearea import SaveArea
-from petitcom_shim.sound import Sound
+from petitcom_shim.sound import Beep, Sound
 from petitcom_shim.video.bg import BGLayer, decode_tile, tile_word
 from petitcom_shim.video.changes import ScreenWatch
 from petitcom_shim.video.chr import ChrStore, ResourceRef, parse_resource
@@ -232,6 +232,8 @@ class Machine:
         self.input.latch()
         inp = self.input
         inp.queue_keys(self._panel.touch(bool(inp.tchst), inp.tchx, inp.tchy, self.vis.panel))
+        if self._panel.fired:
+            self.sound.system_beep(Beep.CLICK)  # the key click; SYSBEEP=0 silences it
         if self.select_break and self.input.button(2) & Button.SELECT:
             raise Break()
         for screen in self.screens:
@@ -861,6 +863,15 @@ class Machine:
         same character (Q is 18, Enter 60, Backspace 15) on the frame it went down.
         """
         return self._panel.keyboard_code or self.input.keyboard_code
+
+    @property
+    def panel_key(self) -> int:
+        """The panel's touch area that fired this frame, else 0: what KEYBOARD
+        reports (1-69) and the keys it does not: 70 HELP, 71 RUN/STOP, 72 EDIT,
+        80/81 the ICONPAGE buttons, 90-93 the icons, 101-105 the function keys
+        (codes in :mod:`petitcom_shim.keyboard`). DIRECT mode reads RUN/STOP and
+        EDIT here; only a touch fires them (no PC key stands for them)."""
+        return self._panel.fired
 
     @property
     def panel(self) -> str:

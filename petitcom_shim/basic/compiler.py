@@ -621,8 +621,7 @@ class _Compiler:
         constants = {"TRUE": "4096", "FALSE": "0", "CANCEL": "-4096"}
         if name in constants:
             return constants[name]
-        if name in ("RESULT", "ERR", "ERL", "VERSION", "FREEVAR", "FREEMEM", "MEM$",
-                    "PRGNAME$", "PACKAGE$"):  # fmt: skip
+        if name in ("RESULT", "ERR", "ERL", "VERSION", "FREEVAR", "FREEMEM"):
             return f"_sys({name!r})"
         kw = registry.lookup("sysvar", name)
         if kw is None:

@@ -301,6 +301,12 @@ class Panel:
         return []
 
     @property
+    def fired(self) -> int:
+        """The code of the touch area that fired this frame (any key, including 70
+        HELP, 71 RUN/STOP, 72 EDIT, the icons and function keys), else 0."""
+        return self._fired
+
+    @property
     def keyboard_code(self) -> int:
         """KEYBOARD: the keyboard key (1-69) typing this frame, else 0."""
         return self._fired if self._fired <= kb.LAST_KEYBOARD_CODE else 0
