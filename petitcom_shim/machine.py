@@ -21,6 +21,7 @@ import numpy.typing as npt
 import pygame
 
 from petitcom_shim import charset, font, ptcres
+from petitcom_shim import keyboard as kb
 from petitcom_shim.bgm import Bgm, parse_play_args
 from petitcom_shim.clipboard import Clipboard, MemoryClipboard, SystemClipboard
 from petitcom_shim.config import ShimConfig
@@ -88,8 +89,8 @@ class Machine:
         title: Window title.
         config: Key bindings and window settings (see ``petitcom_shim.config``).
         audio: Enable sound; defaults to ``not headless``.
-        select_break: SELECT ends the program as on PTC: the next ``vsync``/``wait``
-            after SELECT goes down raises :class:`~petitcom_shim.errors.Break`. Off by
+        select_break: SELECT (or the panel's RUN/STOP key) ends the program as on
+            PTC: the next ``vsync``/``wait`` after SELECT goes down raises :class:`~petitcom_shim.errors.Break`. Off by
             default, so a program can use SELECT as an ordinary button; also settable
             later as the attribute of the same name.
         fit: Fit mode: a resized, maximised or fullscreen window scales the screens
@@ -234,8 +235,10 @@ class Machine:
         inp.queue_keys(self._panel.touch(bool(inp.tchst), inp.tchx, inp.tchy, self.vis.panel))
         if self._panel.fired:
             self.sound.system_beep(Beep.CLICK)  # the key click; SYSBEEP=0 silences it
-        if self.select_break and self.input.button(2) & Button.SELECT:
-            raise Break()
+        if self.select_break and (
+            self.input.button(2) & Button.SELECT or self._panel.fired == kb.RUN_STOP
+        ):
+            raise Break()  # SELECT, or the panel's RUN/STOP key, stops the program
         for screen in self.screens:
             screen.step()
         self._frames += 1
