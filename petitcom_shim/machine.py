@@ -946,8 +946,9 @@ class Machine:
         the console as PTC's INPUT does, and return it (without the ENTER).
 
         The line is edited on the console row the cursor is on, from column 0, up
-        to 32 characters ([SBC] ``shared_input``); BS/Backspace erases the last
-        character; ENTER (or ESC) ends it and moves the cursor to the next line; a
+        to 32 characters ([SBC] ``shared_input``); LEFT/RIGHT move the cursor in
+        it, typing inserts there and BS/Backspace erases the character before
+        it; ENTER (or ESC) ends it and moves the cursor to the next line; a
         cursor blinks where the next character goes. Frames run
         meanwhile (so the keyboard can be touched).
 
@@ -970,6 +971,9 @@ class Machine:
                 editor.blink(frames)
                 self.vsync()
                 frames += 1
+                arrows = self.input.button(1)  # held arrows repeat, as BREPEAT says
+                if arrows & (Button.LEFT | Button.RIGHT) and not editor.done:
+                    editor.move(-1 if arrows & Button.LEFT else 1)
                 while not editor.done and (event := self.input.read_key()) is not None:
                     editor.feed(event)
                 if editor.done:
