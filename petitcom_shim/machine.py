@@ -236,7 +236,7 @@ class Machine:
         if self._panel.fired:
             self.sound.system_beep(Beep.CLICK)  # the key click; SYSBEEP=0 silences it
         if self.select_break and (
-            self.input.button(2) & Button.SELECT or self._panel.fired == kb.RUN_STOP
+            self.input.button(2) & Button.SELECT or self._panel.just_pressed == kb.RUN_STOP
         ):
             raise Break()  # SELECT, or the panel's RUN/STOP key, stops the program
         for screen in self.screens:
@@ -869,12 +869,13 @@ class Machine:
 
     @property
     def panel_key(self) -> int:
-        """The panel's touch area that fired this frame, else 0: what KEYBOARD
-        reports (1-69) and the keys it does not: 70 HELP, 71 RUN/STOP, 72 EDIT,
-        80/81 the ICONPAGE buttons, 90-93 the icons, 101-105 the function keys
-        (codes in :mod:`petitcom_shim.keyboard`). DIRECT mode reads RUN/STOP and
-        EDIT here; only a touch fires them (no PC key stands for them)."""
-        return self._panel.fired
+        """The panel's touch area pressed down this frame (no auto-repeat), else 0:
+        what KEYBOARD reports (1-69) and the keys it does not: 70 HELP, 71
+        RUN/STOP, 72 EDIT, 80/81 the ICONPAGE buttons, 90-93 the icons, 101-105
+        the function keys (codes in :mod:`petitcom_shim.keyboard`). DIRECT mode
+        reads RUN/STOP and EDIT here; only a touch presses them (no PC key stands
+        for them). A held key acts once."""
+        return self._panel.just_pressed
 
     @property
     def panel(self) -> str:

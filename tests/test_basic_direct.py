@@ -225,3 +225,20 @@ def test_the_run_stop_key_breaks_a_running_program(machine: Machine) -> None:
     ScriptFeeder(parse_script(_tap_script(machine, keyboard.RUN_STOP, 5))).attach(machine)
     result = interp.run(max_frames=100)
     assert result.status == "stopped" and result.frames < 100
+
+
+def test_holding_the_run_stop_key_breaks_only_once(machine: Machine) -> None:
+    """A held RUN/STOP key auto-repeats for KEYBOARD's sake, but a command key acts
+    once per press: the run it started is not broken by its repeats."""
+    from petitcom_shim import keyboard
+
+    machine.pnltype("KYA")
+    key = next(k for k in keyboard.KEYS if k.code == keyboard.RUN_STOP)
+    interp = Interpreter(machine)
+    interp.load(b"@L:VSYNC 1:A=A+1:IF A<60 GOTO @L\r")
+    direct.run(interp, frames=1)
+    f = machine.maincntl
+    script = f"{f + 1} T {key.x + 4} {key.y + 4}\n{f + 80} T OFF\n"
+    ScriptFeeder(parse_script(script)).attach(machine)
+    direct.prompt_loop(interp, frames=2)  # the press runs it; held past the repeat start
+    assert interp.rt.get_var("A") == 60 << 12  # it ran to its end, never broken
