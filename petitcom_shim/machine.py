@@ -90,9 +90,10 @@ class Machine:
         config: Key bindings and window settings (see ``petitcom_shim.config``).
         audio: Enable sound; defaults to ``not headless``.
         select_break: SELECT (or the panel's RUN/STOP key) ends the program as on
-            PTC: the next ``vsync``/``wait`` after SELECT goes down raises :class:`~petitcom_shim.errors.Break`. Off by
-            default, so a program can use SELECT as an ordinary button; also settable
-            later as the attribute of the same name.
+            PTC: the next ``vsync``/``wait`` after SELECT goes down raises
+            :class:`~petitcom_shim.errors.Break`. Off by default, so a program can use
+            SELECT as an ordinary button; also settable later as the attribute of the
+            same name.
         fit: Fit mode: a resized, maximised or fullscreen window scales the screens
             smoothly to the largest size that keeps the aspect, instead of the largest
             whole-number scale (pixel-exact, the default).

@@ -210,7 +210,9 @@ def test_the_panels_run_and_edit_keys_work_at_the_prompt(machine: Machine) -> No
     direct.prompt_loop(interp, frames=4)
     assert "RAN" in [row.rstrip() for row in console_text(machine).split("\n")[:24]]
     f = machine.maincntl
-    script = _tap_script(machine, keyboard.EDIT, 1) + f"{f + 4} K Y\n{f + 6} B SELECT\n{f + 7} B 0\n"
+    script = (
+        _tap_script(machine, keyboard.EDIT, 1) + f"{f + 4} K Y\n{f + 6} B SELECT\n{f + 7} B 0\n"
+    )
     ScriptFeeder(parse_script(script)).attach(machine)
     direct.prompt_loop(interp, frames=10)
     assert interp.source == b'Y?"RAN"\r'

@@ -110,7 +110,7 @@ def test_frame_limit_stops_the_program_waiting_at_input(m: Machine) -> None:
     """A run's frame limit (or a closed window) stops INPUT instead of waiting forever;
     CONT runs the INPUT again, as PTC asks again after a break there."""
     interp = Interpreter(m)
-    interp.load(b"A=1:?\"X\";:INPUT \"N\";A:B=A*2\n")
+    interp.load(b'A=1:?"X";:INPUT "N";A:B=A*2\n')
     result = interp.run(max_frames=10)
     assert (result.status, result.line) == ("stopped", 1)
     assert interp.rt.get_var("A") == from_int(1)
@@ -125,7 +125,7 @@ def test_frame_limit_stops_the_program_waiting_at_input(m: Machine) -> None:
 def test_cont_after_a_break_at_linput_inside_if_asks_again(m: Machine) -> None:
     """SELECT at LINPUT (in a THEN branch) stops the program; CONT asks again."""
     interp = Interpreter(m)
-    interp.load(b"A=1:IF A THEN LINPUT S$:?\"GOT \";S$\n")
+    interp.load(b'A=1:IF A THEN LINPUT S$:?"GOT ";S$\n')
     m.input.press(Button.SELECT)
     result = interp.run(max_frames=50)
     assert result.status == "stopped"

@@ -14,8 +14,8 @@ import pygame
 import pytest
 
 from petitcom_shim import IllegalFunctionCall, Machine
-from petitcom_shim.display import _feed_common
 from petitcom_shim.basic import parser, registry
+from petitcom_shim.display import _feed_common
 from petitcom_shim.input import KEY_BUFFER
 
 
