@@ -265,3 +265,38 @@ def test_a_window_iconified_by_a_window_manager_comes_back(xserver: xservers.XSe
             child.stop()
         wm.terminate()
         wm.wait()
+
+
+def test_play_with_the_separate_layout_opens_a_window_per_monitor(
+    xserver: xservers.XServer, tmp_path: Path
+) -> None:
+    """`royalnine play --layout separate` crashed like the kiosk ("invalid position
+    argument"); it opens its two windows, each on its own monitor where there are two."""
+    (tmp_path / "shim.toml").write_text("[display]\ntop_display = 1\nbottom_display = 0\n")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "royalnine.cli", "play", "--layout", "separate"],
+        env={**child_env(xserver), "ROYALNINE_HOME": str(tmp_path)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        assert wait_for(
+            lambda: (
+                proc.poll() is not None
+                or len([t for t in xservers.windows(xserver.display) if "Royal Nine" in t]) == 2
+            )
+        )
+        assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
+        found = {t: g for t, g in xservers.windows(xserver.display).items() if "Royal Nine" in t}
+        top, bottom = found["Royal Nine (top)"], found["Royal Nine (bottom)"]
+        if two_monitors(xserver):  # each window inside its own monitor
+            for (x, y, w, h), (mx, my, mw, mh) in (
+                (top, xserver.monitors[1]),
+                (bottom, xserver.monitors[0]),
+            ):
+                assert mx <= x and x + w <= mx + mw and my <= y and y + h <= my + mh
+        else:
+            assert bottom[1] == top[1] + top[3]  # one monitor: stacked like the handheld
+    finally:
+        proc.kill()
+        proc.wait()
