@@ -176,6 +176,23 @@ class SaveGame:
     meta: Mapping[str, MetaValue] = field(default_factory=dict)
 
 
+def read_settings(home: Path) -> Settings:
+    """The settings saved in ``home`` (defaults if there are none), touching nothing there:
+    how the demo reads the player's language and layout without writing back.
+
+    Raises:
+        UnreadableFile: the file is damaged (it is left where it is).
+    """
+    try:
+        doc = load_json(home / SETTINGS_FILE, MAX_SETTINGS_BYTES)
+    except FileNotFoundError:
+        return Settings()
+    if not isinstance(doc, dict):
+        raise UnreadableFile("not a JSON object")
+    known = {f.name for f in dataclasses.fields(Settings)}
+    return Settings(**{k: v for k, v in doc.items() if k in known}).validated()
+
+
 class Storage:
     """Reads and writes everything under one home folder.
 
@@ -200,18 +217,11 @@ class Storage:
 
     def load_settings(self) -> Settings:
         """The saved settings, or defaults; a bad file is set aside with a notice."""
-        path = self.path(SETTINGS_FILE)
         try:
-            doc = load_json(path, MAX_SETTINGS_BYTES)
-            if not isinstance(doc, dict):
-                raise UnreadableFile("not a JSON object")
-        except FileNotFoundError:
-            return Settings()
+            return read_settings(self.home)
         except UnreadableFile as exc:
-            self.damaged(path, "settings", str(exc))
+            self.damaged(self.path(SETTINGS_FILE), "settings", str(exc))
             return Settings()
-        known = {f.name for f in dataclasses.fields(Settings)}
-        return Settings(**{k: v for k, v in doc.items() if k in known}).validated()
 
     def save_settings(self, settings: Settings) -> None:
         """Save settings atomically."""

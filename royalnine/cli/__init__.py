@@ -11,6 +11,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from royalnine import __version__
 
@@ -25,6 +26,14 @@ SUBCOMMANDS: dict[str, str] = {
     "kiosk": "royalnine.cli.kiosk",
 }
 DEFAULT_COMMAND = "play"
+
+
+def path_arg(text: str) -> Path:
+    """argparse type of every file and folder option: an empty string is refused
+    (``Path("")`` would quietly mean the current folder)."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty path (write . for the current folder)")
+    return Path(text)
 
 
 def build_parser() -> argparse.ArgumentParser:

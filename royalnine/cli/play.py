@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from royalnine.cli import path_arg
 from royalnine.storage import DIFFICULTIES, LAYOUTS, current_name
 
 PROCESS_START = time.perf_counter()
@@ -39,7 +40,7 @@ def _today(name: str) -> str:
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--home",
-        type=Path,
+        type=path_arg,
         default=None,
         help="data folder (default: $ROYALNINE_HOME or the per-user folder)",
     )
@@ -84,7 +85,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=None, help="seed the deals (reproducible matches)")
     p.add_argument(
         "--controls",
-        type=Path,
+        type=path_arg,
         default=None,
         help=f"hardware settings file: keys, gamepad, kiosk monitors (default: HOME/{SHIM_FILE})",
     )
@@ -111,7 +112,9 @@ def add_demo_parser(subparsers: Any) -> None:
     )
     _common(demo)
     demo.add_argument("--headless", action="store_true", help="no window, no real clock")
-    demo.add_argument("--out", type=Path, default=None, help="folder for one screenshot per stage")
+    demo.add_argument(
+        "--out", type=path_arg, default=None, help="folder for one screenshot per stage"
+    )
     demo.add_argument("--shot-scale", type=int, default=1, help="screenshot scale (1-4)")
     demo.add_argument(
         "--mode", choices=("cpu", "local"), default="cpu", help="match mode to play through"
@@ -135,6 +138,11 @@ def _options(args: argparse.Namespace) -> tuple[Any, Any, dict[str, object]]:
 
     storage = Storage(args.home)
     saved = storage.load_settings()
+    return storage, saved, _overrides(args, saved)
+
+
+def _overrides(args: argparse.Namespace, saved: Any) -> dict[str, object]:
+    """This run's options from the flags (checked against the saved settings they override)."""
     overrides: dict[str, object] = {}
     for name in RUN_OPTIONS:
         value = getattr(args, name, None)
@@ -148,7 +156,7 @@ def _options(args: argparse.Namespace) -> tuple[Any, Any, dict[str, object]]:
         raise SystemExit("royalnine: --rounds must be 1-99")
     if not isinstance(scale, int) or not 0 <= scale <= 6:
         raise SystemExit("royalnine: --scale must be 0 (fit the screen) to 6")
-    return storage, saved, overrides
+    return overrides
 
 
 def _run_settings(saved: Any, overrides: dict[str, object]) -> Any:
@@ -157,8 +165,11 @@ def _run_settings(saved: Any, overrides: dict[str, object]) -> Any:
     return dataclasses.replace(saved, **overrides)
 
 
-def _shim_config(args: argparse.Namespace, storage: Any) -> Any:
+def _shim_config(args: argparse.Namespace, storage: Any, home: Path | None = None) -> Any:
     """The shim's settings (key and pad maps, kiosk monitors) from --controls or HOME/shim.toml.
+
+    HOME is ``home`` if given (the demo's player folder), else the storage's;
+    notices go to ``storage``.
 
     A missing HOME/shim.toml means the built-in defaults. A bad file named with
     --controls ends the program with the one-line reason (the player asked for
@@ -176,7 +187,7 @@ def _shim_config(args: argparse.Namespace, storage: Any) -> Any:
             return load_config(path)
         except ConfigError as exc:
             raise SystemExit(f"royalnine: {exc}") from None
-    path = storage.home / SHIM_FILE
+    path = (home or storage.home) / SHIM_FILE
     if not os.path.lexists(path):
         return None
     try:
@@ -232,50 +243,94 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def run_demo(args: argparse.Namespace) -> int:
-    """Play a CPU-vs-CPU match through the UI, optionally saving screenshots."""
+    """Play a CPU-vs-CPU match through the UI, optionally saving screenshots.
+
+    The demo plays in a throwaway profile: it reads the player's settings (language,
+    layout, ...) and controls from the data folder but writes nothing there (no save,
+    no statistics, no settings), and a saved match there is neither shown nor touched.
+    """
+    import tempfile
+
+    from royalnine.core.files import UnreadableFile
+    from royalnine.storage import Settings, Storage, default_home, read_settings
+
+    home = (args.home or default_home()).expanduser()
+    try:
+        saved = read_settings(home)
+    except UnreadableFile as exc:
+        print(f"royalnine: {home}: settings not used ({exc})", file=sys.stderr)
+        saved = Settings()
+    overrides = _overrides(args, saved)
+    out: Path | None = args.out
+    if out is not None:
+        _check_out_folder(out)
+    with tempfile.TemporaryDirectory(prefix="royalnine-demo-") as scratch:
+        return _play_demo(args, Storage(Path(scratch)), home, saved, overrides, out)
+
+
+def _check_out_folder(out: Path) -> None:
+    """Make the screenshot folder; an unusable one ends the demo with one line."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise SystemExit(f"royalnine demo: --out {out}: not a folder") from None
+    except OSError as exc:
+        raise SystemExit(f"royalnine demo: --out {out}: {exc.strerror or exc}") from None
+    if not out.is_dir():
+        raise SystemExit(f"royalnine demo: --out {out}: not a folder")
+    if not os.access(out, os.W_OK | os.X_OK):
+        raise SystemExit(f"royalnine demo: --out {out}: cannot write there")
+
+
+def _play_demo(
+    args: argparse.Namespace,
+    storage: Any,
+    home: Path,
+    saved: Any,
+    overrides: dict[str, object],
+    out: Path | None,
+) -> int:
+    """The demo itself, on the throwaway ``storage``."""
     from petitcom_shim import Machine
+    from petitcom_shim.files import output_error
     from royalnine.art import window_icon
     from royalnine.game import new_game
     from royalnine.screens.autoplay import AutoPlayer
 
-    storage, saved, overrides = _options(args)
     if args.headless:
         overrides["sound"] = overrides["music"] = overrides["effects"] = False
     settings = _run_settings(saved, overrides)
-    if args.home is None and not os.environ.get("ROYALNINE_HOME"):
-        # The demo must not touch the player's real save: use a scratch folder.
-        import tempfile
-
-        storage.home = Path(tempfile.mkdtemp(prefix="royalnine-demo-"))
     m = Machine(
         headless=args.headless,
         layout=shim_layout(settings.layout),
         scale=settings.scale,
         title="Royal Nine demo",
         audio=settings.music or settings.effects,
-        config=_shim_config(args, storage),
+        config=_shim_config(args, storage, home),
         fit=bool(settings.fit),
         icon=None if args.headless else window_icon(),
     )
-    seed = args.seed if args.seed is not None else 2013
-    app = new_game(m, storage, saved, overrides=overrides, seed=seed)
-    app.demo = True
-    out: Path | None = args.out
-    if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
+    try:
+        seed = args.seed if args.seed is not None else 2013
+        app = new_game(m, storage, saved, overrides=overrides, seed=seed)
+        app.demo = True
 
-    def shoot(stage: str) -> None:
-        if out is None:
-            return
-        app.step(12)  # let animations settle
-        path = out / f"{stage}.png"
-        m.screenshot(path, scale=max(1, min(4, args.shot_scale)))
-        print(f"wrote {path}")
+        def shoot(stage: str) -> None:
+            if out is None:
+                return
+            app.step(12)  # let animations settle
+            path = out / f"{stage}.png"
+            try:
+                m.screenshot(path, scale=max(1, min(4, args.shot_scale)))
+            except OSError as exc:
+                raise SystemExit(f"royalnine demo: {output_error(path, exc)}") from None
+            print(f"wrote {path}")
 
-    player = AutoPlayer(
-        app, mode=args.mode, level=settings.difficulty, seed=args.seed or 0, on_stage=shoot
-    )
-    frames = player.play()
+        player = AutoPlayer(
+            app, mode=args.mode, level=settings.difficulty, seed=args.seed or 0, on_stage=shoot
+        )
+        frames = player.play()
+    finally:
+        m.close()
     print(f"demo {'finished' if player.finished else 'stopped'} in {frames} frames")
-    m.close()
     return 0
