@@ -150,6 +150,11 @@ TEXTS: dict[str, Text] = {
         "{what}ｦ ｾｰﾌﾞﾃﾞｷﾏｾﾝ: {reason}",
         124,
     ),
+    "notice_no_home": Text(
+        "The data folder is a file, so nothing is saved: {name}",
+        "ﾃﾞｰﾀﾉ ﾌｫﾙﾀﾞｶﾞ ﾌｧｲﾙﾅﾉﾃﾞ ｾｰﾌﾞﾃﾞｷﾏｾﾝ: {name}",
+        124,
+    ),
     "notice_ignored": Text(
         "{what} has an error and is not used: {name}",
         "{what}ﾆ ｴﾗｰｶﾞ ｱﾙﾉﾃﾞ ﾂｶｲﾏｾﾝ: {name}",

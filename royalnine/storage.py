@@ -208,6 +208,12 @@ class Storage:
         """Messages about files that were set aside or could not be written, to show."""
         self.cleaned = clean_temp_files(self.home)
         """Temporary files of interrupted writes removed when the folder was opened."""
+        self.unusable = os.path.exists(self.home) and not os.path.isdir(self.home)
+        """The home folder is a file: nothing can be read or saved (said once, here, instead
+        of a "damaged" notice for every file that cannot be under it)."""
+        if self.unusable:
+            print(f"royalnine: {self.home}: the data folder is not a folder", file=sys.stderr)
+            self.notices.append(Notice("notice_no_home", "home", str(self.home)))
 
     def path(self, name: str) -> Path:
         """A file under the home folder."""
@@ -217,6 +223,8 @@ class Storage:
 
     def load_settings(self) -> Settings:
         """The saved settings, or defaults; a bad file is set aside with a notice."""
+        if self.unusable:
+            return Settings()
         try:
             return read_settings(self.home)
         except UnreadableFile as exc:
@@ -233,7 +241,7 @@ class Storage:
     def load_game(self) -> SaveGame | None:
         """The saved match, or None; raises :class:`CorruptSaveSetAside` for a damaged save."""
         path = self.path(SAVE_FILE)
-        if not os.path.lexists(path):
+        if self.unusable or not os.path.lexists(path):
             return None
         try:
             record = load_record(path)
@@ -241,11 +249,12 @@ class Storage:
             meta = dict(record.meta)
             mode = meta.pop("mode", "cpu")
             if mode not in MODES:
-                raise CorruptRecord(f"{path}: unknown mode {mode!r}")
+                raise CorruptRecord(f"unknown mode {mode!r}")
             if match.is_over:
-                raise CorruptRecord(f"{path}: the saved match is already over")
-        except CorruptRecord as exc:
-            raise CorruptSaveSetAside(self.damaged(path, "save", str(exc), keep=False)) from None
+                raise CorruptRecord("the saved match is already over")
+        except CorruptRecord as exc:  # (load_record names the path; damaged() names it once)
+            reason = str(exc).removeprefix(f"{path}: ")
+            raise CorruptSaveSetAside(self.damaged(path, "save", reason, keep=False)) from None
         return SaveGame(match, str(mode), meta)
 
     def save_game(self, save: SaveGame) -> None:
@@ -266,6 +275,8 @@ class Storage:
         and the statistics start again, so recording a result never fails on it.
         """
         path = self.path(STATS_FILE)
+        if self.unusable:
+            return {}
         try:
             doc = load_json(path, MAX_STATS_BYTES)
             return _checked_stats(doc)

@@ -76,6 +76,7 @@ NOTICES = (
     Notice("notice_ignored", "controls", "controls.json"),
     Notice("notice_set_aside", "remote", "remote/7F2A11C0/session.json.corrupt-20261122-1"),
     Notice("notice_cannot_save", "kiosk", reason="Read-only file system"),
+    Notice("notice_no_home", "home", "/home/player/.local/share/royalnine"),
 )
 """One title state per kind of notice and per kind of file (every ``file_*`` text)."""
 

@@ -811,13 +811,17 @@ class RemoteSession:
                 raise BadCode("not a Royal Nine remote match file")
             if doc.get("version") != SAVE_VERSION:
                 raise BadCode(f"remote match file version {doc.get('version')!r} is not supported")
-            seat = doc["seat"]
-            if seat not in (0, 1):
+            seat, rounds, tens = doc["seat"], doc["rounds"], doc["tens"]
+            if seat not in (0, 1) or isinstance(seat, bool):
                 raise ValueError("bad seat")
+            if not isinstance(rounds, int) or isinstance(rounds, bool):
+                raise ValueError(f"rounds is not a whole number: {str(rounds)[:20]!r}")
+            if not isinstance(tens, bool):  # bool("no") is True: only true/false will do
+                raise ValueError(f"tens is not true or false: {str(tens)[:20]!r}")
             session = cls(
                 seat,
                 bytes.fromhex(doc["match_id"]),
-                MatchConfig(int(doc["rounds"]), bool(doc["tens"])),
+                MatchConfig(rounds, tens),
                 bytes.fromhex(doc["secret"]),
             )
             own = {
