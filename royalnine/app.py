@@ -224,9 +224,10 @@ class App:
 
     @functools.cached_property
     def key_labels(self) -> dict[str, str]:
-        """``key_a``, ``key_b``, ``key_start``, ``key_select``, ``key_swap``: the keyboard keys
-        of this run's mapping as printed on screen (``X``, ``ENTER``), for prompts and rules.
-        Worked out once: the mapping is the machine's, fixed for the run."""
+        """``key_a``, ``key_b``, ``key_start``, ``key_select``, ``key_x`` (hint), ``key_swap``,
+        ``key_full`` (full screen): the keyboard keys of this run's mapping as printed on
+        screen (``X``, ``ENTER``), for prompts and rules. Worked out once: the mapping is the
+        machine's, fixed for the run."""
         cfg = self.m.input.config
         out = {}
         for name, button in (
@@ -234,11 +235,13 @@ class App:
             ("b", Button.B),
             ("start", Button.START),
             ("select", Button.SELECT),
+            ("x", Button.X),
         ):
             keys = cfg.keys_for(button) or [name]
             best = next((k for k in PREFERRED_KEYS if k in keys), keys[0])
             out[f"key_{name}"] = key_label(best)
         out["key_swap"] = key_label(cfg.swap_key)
+        out["key_full"] = key_label(cfg.fullscreen_key)
         return out
 
     def choose(self, name: str, value: object) -> None:

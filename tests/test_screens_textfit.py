@@ -205,6 +205,10 @@ def walk(app: App, home: Path) -> Iterator[str]:
     for k in range(len(PAGES)):
         app.switch(RulesScene(back=TitleScene(), page=k))
         yield f"rules page {k + 1}"
+    tens = MatchConfig(rounds=99, tens=True)  # the widest numbers and the other TENS line
+    for k in (0, 3):
+        app.switch(RulesScene(back=TitleScene(), page=k, config=tens))
+        yield f"rules page {k + 1} with 99 rounds and tens"
     # --- notices on the title ---
     app.notices.append(LONG_NOTICE)
     app.switch(TitleScene())

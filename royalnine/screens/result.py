@@ -122,7 +122,11 @@ class MatchResultScene:
             played, won, lost = (int(entry.get(k, 0)) for k in ("played", "won", "lost"))
         except (TypeError, ValueError):
             return
-        line = app.t("stats_line", n=played, a=won, b=lost)
+        if self.mode == "cpu":  # the record of this CPU level, and it says so
+            level = app.t(f"level_{self.level}")
+            line = app.t("stats_line_cpu", level=level, n=played, a=won, b=lost)
+        else:
+            line = app.t("stats_line", n=played, a=won, b=lost)
         draw.centred(app.m, TOP, 22, line, art.TEXT_GREY)
 
     def draw_chart(self, app: App) -> None:

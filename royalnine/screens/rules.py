@@ -2,14 +2,16 @@
 
 Page 1 the cards, 2 the grid and the common card, 3 the line roles (with a
 no-wrap example), 4 Royal Nine and bust, 5 the controls. Stylus: < BACK >;
-pad: left/right, B to leave.
+pad: left/right, B to leave. The pages follow the match's options (the one
+being played when opened from the pause menu, else OPTIONS): the number of
+cards and the TENS line on page 1, the number of rounds on page 4.
 """
 
 from __future__ import annotations
 
 from royalnine import art
 from royalnine.app import App, InputFrame, Scene
-from royalnine.core import Card, parse_cards
+from royalnine.core import Card, MatchConfig, parse_cards
 from royalnine.screens import draw
 from royalnine.screens.draw import SpriteBoard, card_look
 from royalnine.screens.layout import BOTTOM, CELL_RECTS, TOP, Rect
@@ -20,8 +22,17 @@ PAGES = (
     ("r2_1", "r2_2", "r2_3", "r2_4", "r2_5"),
     ("r3_1", "r3_2", "r3_3", "r3_4", "r3_5", "r3_6"),
     ("r4_1", "r4_2", "r4_3", "r4_4", "r4_5"),
-    ("r5_1", "r5_2", "r5_3", "r5_4", "r5_5", "r5_6"),
+    ("r5_1", "r5_2", "r5_3", "r5_4", "r5_5", "r5_6", "r5_7"),
 )
+"""The text keys of each page (page 1 also has the TENS line of :func:`page_text`)."""
+
+
+def page_text(app: App, page: int, config: MatchConfig) -> list[str]:
+    """The lines of a page's text, for the match options ``config``."""
+    keys = PAGES[page] + (("r1_tens_on" if config.tens else "r1_tens_off",) if page == 0 else ())
+    top = 10 if config.tens else 9
+    args = {"cards": 2 * top, "top": top, "rounds": config.rounds}
+    return [app.t(key, **args) for key in keys]
 
 
 def _cards(text: str) -> tuple[Card, ...]:
@@ -96,9 +107,11 @@ def page_labels(app: App, page: int) -> list[tuple[int, int, str, int]]:
 class RulesScene:
     """The help pages; returns to ``back`` when left."""
 
-    def __init__(self, back: Scene, page: int = 0) -> None:
+    def __init__(self, back: Scene, page: int = 0, config: MatchConfig | None = None) -> None:
         self.back = back
         self.page = page
+        self.config = config
+        """The match's options the pages describe; None = the ones in OPTIONS."""
         self.menu: Menu | None = None
 
     def enter(self, app: App) -> None:
@@ -122,8 +135,9 @@ class RulesScene:
             app.t("rules_title", page=self.page + 1, pages=len(PAGES)),
             art.TEXT_YELLOW,
         )
-        for k, key in enumerate(PAGES[self.page]):
-            draw.text(m, BOTTOM, 1, 4 + 2 * k, app.t(key), art.TEXT_WHITE)
+        config = self.config or MatchConfig(rounds=app.settings.rounds, tens=app.settings.tens)
+        for k, line in enumerate(page_text(app, self.page, config)):
+            draw.text(m, BOTTOM, 1, 4 + 2 * k, line, art.TEXT_WHITE)
         items = [("prev", "<"), ("back", app.t("menu_back")), ("next", ">")]
         self.menu = Menu(row(items, y=160, width=64, height=24, gap=16), horizontal=True, cursor=2)
         self.menu.draw(app)
