@@ -26,6 +26,11 @@ from royalnine.music import Music
 from royalnine.storage import Notice, Settings, Storage
 
 # The BEEP preset played for each game event.
+EFFECTS_LEVEL = 0.45
+"""BEEP volume of SOUND FX at 100%, as a share of the shim's full 127. A BEEP peaks at
+0.7 of full scale and up to three overlap (a confirm under the deal's clicks, every
+4 frames), over the music: at 0.45 the whole mix stays under full scale, where at
+127 it clipped (tests/test_screens_look.py mixes a match to check)."""
 SOUNDS: dict[str, int] = {
     "deal": Beep.SWISH,
     "place": Beep.TAP,
@@ -258,7 +263,8 @@ class App:
     def beep(self, event: str) -> None:
         """Play the sound of a game event (if SOUND FX is on, at its volume)."""
         if self.settings.effects and event in SOUNDS:
-            self.m.beep(SOUNDS[event], 0, round(127 * self.settings.effects_volume / 100))
+            level = EFFECTS_LEVEL * self.settings.effects_volume / 100
+            self.m.beep(SOUNDS[event], 0, round(127 * level))
 
     def store(self, what: str, write: Callable[[], object]) -> bool:
         """Run one storage write; a failure (full disk, read-only folder) becomes a notice.
