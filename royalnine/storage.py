@@ -43,6 +43,7 @@ SAVE_FILE = "saves/current.json"
 STATS_FILE = "stats.json"
 MAX_SETTINGS_BYTES = 64_000
 MAX_CLAIM_AFTER_S = 30 * 86_400
+MAX_GAP = 192
 MAX_STATS_BYTES = 256_000
 STAT_FIELDS = ("played", "won", "lost", "drawn", "best")
 FORFEIT_FIELDS = ("forfeit_won", "forfeit_lost")
@@ -113,6 +114,9 @@ class Settings:
     effects: bool = True
     effects_volume: int = 100
     layout: str = "vertical"
+    gap: int = 0
+    """DS pixels between the two screens (vertical, side and separate layouts), as DS
+    emulators offer: 0 = touching, as in a window; about 90 = the handheld's hinge."""
     scale: int = 0
     fullscreen: bool = False
     fit: bool = False  # resized windows scale smoothly instead of by whole numbers
@@ -146,6 +150,7 @@ class Settings:
                 self.effects_volume if self.effects_volume in VOLUMES else d.effects_volume
             ),
             layout=layout if isinstance(layout, str) and layout in LAYOUTS else d.layout,
+            gap=self.gap if _int_in(self.gap, 0, MAX_GAP) else d.gap,
             scale=self.scale if _int_in(self.scale, 0, 6) else d.scale,
             fullscreen=self.fullscreen if isinstance(self.fullscreen, bool) else d.fullscreen,
             fit=self.fit if isinstance(self.fit, bool) else d.fit,

@@ -226,3 +226,11 @@ def test_an_empty_path_is_refused_not_taken_as_the_current_folder(
         main(argv)
     assert exc.value.code == 2
     assert "an empty path" in capsys.readouterr().err
+
+
+def test_the_game_takes_a_gap_for_this_run(tmp_path: Path) -> None:
+    args = build_parser().parse_args(["play", "--home", str(tmp_path), "--gap", "16"])
+    assert _settings(args)[1].gap == 16
+    args = build_parser().parse_args(["play", "--home", str(tmp_path), "--gap", "999"])
+    with pytest.raises(SystemExit, match="--gap must be 0 to 192"):
+        _settings(args)

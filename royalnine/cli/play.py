@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from royalnine.cli import path_arg
-from royalnine.storage import DIFFICULTIES, LAYOUTS, current_name
+from royalnine.storage import DIFFICULTIES, LAYOUTS, MAX_GAP, current_name
 
 PROCESS_START = time.perf_counter()
 SHIM_FILE = "shim.toml"
@@ -24,7 +24,7 @@ PROGRAM_TABLES = ("kiosk",)
 """Tables of shim.toml that Royal Nine reads itself (royalnine.kiosk.config), not the shim."""
 SHIM_LAYOUTS = {"side": "horizontal"}
 """The game's layout names that the shim spells differently."""
-RUN_OPTIONS = ("layout", "scale", "fullscreen", "fit", "lang", "tens", "rounds")
+RUN_OPTIONS = ("layout", "gap", "scale", "fullscreen", "fit", "lang", "tens", "rounds")
 
 
 def shim_layout(layout: str) -> str:
@@ -50,6 +50,14 @@ def _common(p: argparse.ArgumentParser) -> None:
         choices=LAYOUTS,
         default=None,
         help="how the two screens sit in the window (this run only)",
+    )
+    p.add_argument(
+        "--gap",
+        type=int,
+        default=None,
+        metavar="PIXELS",
+        help="DS pixels between the two screens, as DS emulators offer (vertical, side and "
+        "separate layouts; this run only)",
     )
     p.add_argument(
         "--fit",
@@ -156,6 +164,9 @@ def _overrides(args: argparse.Namespace, saved: Any) -> dict[str, object]:
         raise SystemExit("royalnine: --rounds must be 1-99")
     if not isinstance(scale, int) or not 0 <= scale <= 6:
         raise SystemExit("royalnine: --scale must be 0 (fit the screen) to 6")
+    gap = overrides.get("gap", saved.gap)
+    if not isinstance(gap, int) or not 0 <= gap <= MAX_GAP:
+        raise SystemExit(f"royalnine: --gap must be 0 to {MAX_GAP} DS pixels")
     return overrides
 
 
@@ -216,6 +227,7 @@ def run_play(args: argparse.Namespace) -> int:
     m = Machine(
         layout=shim_layout(settings.layout),
         scale=settings.scale,
+        gap=settings.gap,
         fullscreen=bool(settings.fullscreen),
         title="Royal Nine",
         audio=True,  # MUSIC and SOUND FX can be turned on in OPTIONS at any time
@@ -304,6 +316,7 @@ def _play_demo(
         headless=args.headless,
         layout=shim_layout(settings.layout),
         scale=settings.scale,
+        gap=settings.gap,
         title="Royal Nine demo",
         audio=settings.music or settings.effects,
         config=_shim_config(args, storage, home),
