@@ -130,3 +130,14 @@ def test_the_record_on_the_result_screen_names_its_cpu_level(
     assert isinstance(app.scene, MatchResultScene)
     top = "\n".join(console_row(app, 0, row) for row in range(24))
     assert "".join(chr(c) for c in to_ptc(word)) in top
+
+
+def test_page_1_shows_the_tens_when_they_are_played() -> None:
+    from royalnine.core import Card, Colour
+    from royalnine.screens.rules import page_pictures
+
+    shown = page_pictures(0, tens=True)
+    cards = {card for card, *_ in shown}
+    assert {Card(Colour.RED, 10), Card(Colour.BLUE, 10)} <= cards and len(shown) == 20
+    assert all(x >= 0 and x + 24 <= 256 for _, x, _, _ in shown)
+    assert len(page_pictures(0)) == 18

@@ -39,14 +39,17 @@ def _cards(text: str) -> tuple[Card, ...]:
     return parse_cards(text)
 
 
-def page_pictures(page: int) -> list[tuple[Card | None, int, int, int]]:
-    """(card or None for a face-down card, x, y, palette) for the top screen of a page."""
+def page_pictures(page: int, tens: bool = False) -> list[tuple[Card | None, int, int, int]]:
+    """(card or None for a face-down card, x, y, palette) for the top screen of a page
+    (page 1 shows the tens too when they are played)."""
     out: list[tuple[Card | None, int, int, int]] = []
     if page == 0:
-        for i, c in enumerate(_cards("R1,R2,R3,R4,R5,R6,R7,R8,R9")):
-            out.append((c, 4 + i * 28, 24, art.SP_NORMAL))
-        for i, c in enumerate(_cards("B1,B2,B3,B4,B5,B6,B7,B8,B9")):
-            out.append((c, 4 + i * 28, 72, art.SP_NORMAL))
+        top = 10 if tens else 9
+        step = 25 if tens else 28  # ten cards 24 pixels wide still fit the 256 of the screen
+        for colour, y in (("R", 24), ("B", 72)):
+            ranks = ",".join(f"{colour}{r}" for r in range(1, top + 1))
+            for i, c in enumerate(parse_cards(ranks, tens=tens)):
+                out.append((c, 4 + i * step, y, art.SP_NORMAL))
     elif page == 1:
         grid = _cards("R2,B7,R5,B1,B9,R8,B3,R4")
         cells = (0, 1, 2, 3, 5, 6, 7, 8)
@@ -120,7 +123,8 @@ class RulesScene:
         draw.reset_screens(m)
         board = SpriteBoard(m, TOP)
         board.begin()
-        for k, (card, x, y, pal) in enumerate(page_pictures(self.page)):
+        config = self.config or MatchConfig(rounds=app.settings.rounds, tens=app.settings.tens)
+        for k, (card, x, y, pal) in enumerate(page_pictures(self.page, config.tens)):
             board.show(10 + k, card_look(card, x, y, pal))
         board.end()
         if self.page == 4:
@@ -135,7 +139,6 @@ class RulesScene:
             app.t("rules_title", page=self.page + 1, pages=len(PAGES)),
             art.TEXT_YELLOW,
         )
-        config = self.config or MatchConfig(rounds=app.settings.rounds, tens=app.settings.tens)
         for k, line in enumerate(page_text(app, self.page, config)):
             draw.text(m, BOTTOM, 1, 4 + 2 * k, line, art.TEXT_WHITE)
         items = [("prev", "<"), ("back", app.t("menu_back")), ("next", ">")]
