@@ -87,6 +87,7 @@ Point = tuple[int, int]
 
 _MOUSE: Final = ("mouse",)
 _SCALE_QUALITY: Final = "SDL_RENDER_SCALE_QUALITY"
+_NO_GL_FRAMEBUFFER: Final = "SDL_FRAMEBUFFER_ACCELERATION"
 #: Window events after which a window must be drawn again even if no screen changed.
 _REDRAW_EVENTS: Final = frozenset(
     {
@@ -624,10 +625,17 @@ def _whole_multiple(rect: pygame.Rect) -> bool:
 class _TexturePainter:
     """Draws through an SDL renderer: screens uploaded as textures, scaled by the GPU."""
 
-    def __init__(self, window: pygame.Window, vsync: bool, smooth: bool = False) -> None:
-        from pygame._sdl2.video import Renderer
+    def __init__(
+        self, window: pygame.Window, vsync: bool, smooth: bool = False, software: bool = False
+    ) -> None:
+        from pygame._sdl2.video import Renderer, get_drivers
 
-        self._renderer = Renderer(window, vsync=vsync)
+        if software:  # SDL's own renderer: draws on the CPU and loads no OpenGL stack
+            names = [driver.name for driver in get_drivers()]
+            index = names.index("software") if "software" in names else -1
+            self._renderer = Renderer(window, index=index, vsync=False)
+        else:
+            self._renderer = Renderer(window, vsync=vsync)
         self._smooth = smooth
         self._textures: dict[tuple[int, bool], Texture] = {}
         self._placed: list[tuple[tuple[int, bool], pygame.Rect]] = []
@@ -845,14 +853,22 @@ class WindowFrontend:
 
     def _painter(self, window: pygame.Window) -> _Painter:
         choice = self.config.renderer
-        if choice in ("auto", "texture"):
+        if choice != "texture":
+            # Without this SDL backs a window's surface (and so its software renderer)
+            # with OpenGL: with Mesa's llvmpipe that maps libLLVM, some 75 MB resident.
+            os.environ.setdefault(_NO_GL_FRAMEBUFFER, "0")
+        if choice in ("auto", "software"):
             try:
-                painter: _Painter = _TexturePainter(window, self.config.vsync, self.fit)
-                self.renderer = "texture"
+                painter: _Painter = _TexturePainter(window, False, self.fit, software=True)
+                self.renderer = "software"
                 return painter
             except (ImportError, pygame.error):
-                if choice == "texture":
+                if choice == "software":
                     raise
+        if choice == "texture":
+            painter = _TexturePainter(window, self.config.vsync, self.fit)
+            self.renderer = "texture"
+            return painter
         self.renderer = "surface"
         return _SurfacePainter(window, self.fit)
 
