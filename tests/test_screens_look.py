@@ -75,3 +75,25 @@ def test_a_match_with_music_and_effects_at_100_percent_never_clips(tmp_path: Pat
     song = bgm.render(song_text("match"), sample_rate=rate).astype(np.float64)
     mix += np.tile(song, (total // len(song) + 1, 1))[:total]
     assert np.abs(mix).max() < 0.95 * 32767
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_option_rows_leave_clear_pixels_above_and_below_their_text(
+    tmp_path: Path, lang: str
+) -> None:
+    """The next row's top edge sat right under each label: an English "g" touched it."""
+    from royalnine.screens.options import OptionsScene
+
+    app = make_app(tmp_path, lang=lang)
+    scene = OptionsScene()
+    app.switch(scene)
+    app.step(2)
+    assert scene.menu is not None
+    pixels = app.m.screen_array(1)
+    rows = [item.rect for item in scene.menu.items if item.rect.h == 16]
+    assert len(rows) == 8
+    for rect in rows:
+        fill = pixels[rect.y + 8, rect.x + 12]  # just under the label, inside the row
+        for y in (rect.y - 2, rect.y - 1, rect.y + 8, rect.y + 9):
+            line = pixels[y, rect.x + 8 : rect.x + rect.w - 8]
+            assert (line == fill).all(), f"row at y={rect.y}: a border at y={y}"

@@ -402,6 +402,42 @@ def centred(
     text(m, screen, col, row, s, colour, box=SCREEN_RECT if box is None else box)
 
 
+def stacked_row(
+    m: Machine,
+    screen: int,
+    rect: Rect,
+    label: str,
+    *,
+    first: bool,
+    last: bool,
+    pal: int = art.BG_BUTTON,
+    colour: int = art.TEXT_BLACK,
+) -> None:
+    """One row of a list of buttons 2 tiles apart that share their borders.
+
+    ``rect`` is the row's 2-tile touch area: the tile row above it holds the top
+    edge (``first``) or the line shared with the row above, the next one the label,
+    and below the ``last`` row comes the bottom edge. Those lines sit in the middle
+    of their tiles, so the label has clear pixels above and below it (a 3-tile
+    button's bottom edge, covered by the next row's top, touched its descenders).
+    """
+    m.bgpage(screen)
+    tx, ty, tw, _ = rect.tiles
+    edge_rows = [(ty - 1, 0 if first else 1)] + ([(ty + 1, 2)] if last else [])
+    for row, kind in edge_rows:
+        for i in range(tw):
+            col = 0 if i == 0 else (2 if i == tw - 1 else 1)
+            m.bgput(0, tx + i, row, art.TILE_STACK + kind * 3 + col, pal, 0, 0)
+    for i in range(tw):
+        col = 0 if i == 0 else (2 if i == tw - 1 else 1)
+        m.bgput(0, tx + i, ty, art.TILE_BUTTON + 3 + col, pal, 0, 0)
+    box = Rect(rect.x, rect.y - 8, rect.w, 24)
+    if log is not None:
+        log.boxes = [b for b in log.boxes if b != (screen, box)] + [(screen, box)]
+    inner = Rect(rect.x + 8, rect.y, max(0, rect.w - 16), 8)
+    centred(m, screen, ty, label, colour, left=tx, width=tw, box=inner)
+
+
 def button(
     m: Machine,
     screen: int,
