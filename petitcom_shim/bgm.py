@@ -30,8 +30,8 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any, Final, SupportsIndex
 
 import numpy as np
@@ -40,7 +40,7 @@ import pygame
 import pygame.sndarray
 
 from petitcom_shim.errors import IllegalFunctionCall, OutOfRange
-from petitcom_shim.mml import Envelope, Note, Song, parse
+from petitcom_shim.mml import MAX_VARIABLE, VARIABLES, Envelope, Note, Song, parse
 from petitcom_shim.sound import (
     MIXER_CHANNELS,
     SAMPLE_RATE,
@@ -55,11 +55,13 @@ from petitcom_shim.sound import (
 
 __all__ = [
     "PRESET_SONGS",
+    "PROGRAMS",
     "TRACKS",
     "USER_SONGS",
     "Bgm",
     "SongAudio",
     "Voice",
+    "program_voice",
     "render",
     "render_song",
     "voice",
@@ -91,13 +93,17 @@ class Voice:
     """How one tone (@n) sounds.
 
     Attributes:
-        wave: "pulse" (with ``duty``), "triangle", "saw", "organ", "bell", "noise" or "drum".
+        wave: "pulse" (with ``duty``), "triangle", "saw", "organ", "bell", "noise", "drum"
+            or "table" (one cycle of ``table``, a BGMPRG waveform).
         duty: Pulse width for "pulse" (0.125 to 0.875).
         attack: Seconds to full level.
         decay: Time constant in seconds of the fall towards ``sustain``.
         sustain: Level held while the note lasts (0-1).
         release: Seconds to silence after the note ends.
         level: Loudness, so that voices sound about equally loud.
+        table: The samples (-1..1) of one cycle, for "table".
+        root: For "table": the key whose pitch the cycle sounds at unshifted; key k
+            plays it ``k - root`` semitones higher than middle C (60).
     """
 
     wave: str
@@ -107,6 +113,8 @@ class Voice:
     sustain: float = 0.7
     release: float = 0.06
     level: float = 1.0
+    table: tuple[float, ...] = ()
+    root: int = 60
 
 
 _FAMILIES: tuple[Voice, ...] = (
@@ -130,13 +138,58 @@ _FAMILIES: tuple[Voice, ...] = (
 _SQUARE = Voice("pulse", 0.5, decay=0.5, sustain=0.75, release=0.05, level=0.6)
 
 
+#: BGMPRG's instruments.
+PROGRAMS = range(224, 256)
+#: BGMPRG's waveform: 64 or 128 samples of two hex digits ([EMK] ``bgmprg_``).
+PROGRAM_SAMPLES = (64, 128)
+
+
+def program_voice(args: tuple[object, ...]) -> tuple[int, Voice]:
+    """BGMPRG's forms as (instrument, voice): ``instr,wave$``, ``instr,key,wave$``,
+    ``instr,a,d,s,r,wave$`` or ``instr,key,a,d,s,r,wave$`` ([EMK] ``Sound::bgmprg_``).
+
+    ``wave$`` holds 64 or 128 signed 8-bit samples as hex (``"80"`` = -128,
+    ``"7F"`` = 127) of one cycle; a, d, s, r are 0-127 as in MML's ``@E``; key
+    (0-127, default 60) is the key the cycle sounds unshifted at.
+
+    Raises:
+        IllegalFunctionCall: another form, or a waveform of the wrong length or
+            not hex.
+        OutOfRange: an instrument outside 224-255 or a number out of range.
+    """
+    if len(args) not in (2, 3, 6, 7) or not isinstance(args[-1], str):
+        raise IllegalFunctionCall(
+            "BGMPRG takes instr,[key,][a,d,s,r,]wave$ with a waveform string last"
+        )
+    numbers = args[:-1]
+    if not all(isinstance(a, int) for a in numbers):
+        raise IllegalFunctionCall("BGMPRG's instrument, key and envelope are numbers")
+    instr = _check("instrument", numbers[0], PROGRAMS.start, PROGRAMS.stop - 1)  # type: ignore[arg-type]
+    rest = [int(n) for n in numbers[1:]]  # type: ignore[call-overload]
+    key = _check("key", rest.pop(0), 0, 127) if len(rest) in (1, 5) else 60
+    wave = args[-1]
+    if len(wave) // 2 not in PROGRAM_SAMPLES or len(wave) % 2:
+        raise IllegalFunctionCall(f"BGMPRG's waveform has {len(wave)} hex digits, not 128 or 256")
+    try:
+        raw = bytes.fromhex(wave)
+    except ValueError:
+        raise IllegalFunctionCall("BGMPRG's waveform must be hex digits 0-9, A-F") from None
+    table = tuple((b - 256 if b >= 128 else b) / 128 for b in raw)
+    base = Voice("table", table=table, root=key, decay=1.0, sustain=1.0, release=0.05, level=0.8)
+    if rest:
+        names = ("attack", "decay", "sustain", "release")
+        envelope = Envelope(*(_check(n, v, 0, VOL_MAX) for n, v in zip(names, rest, strict=True)))
+        base = _with_envelope(base, envelope)
+    return instr, base
+
+
 def voice(tone: int) -> Voice:
     """The voice of tone ``tone`` (0-255).
 
     0-127 follow the General MIDI families (piano, bells, organ, ... 8 tones
     each) with one voice per family; 128-129 are the drum kit (the key picks the
     drum); 144-150 are pulse waves of duty 12.5% to 87.5%; 151 is noise. The
-    rest (PTC's 224-255 BGMPRG waveforms included, which we do not emulate) are
+    rest (PTC's 224-255 until BGMPRG defines them) are
     a plain square.
     """
     if 0 <= tone < 128:
@@ -158,14 +211,12 @@ def _with_envelope(v: Voice, env: Envelope | None) -> Voice:
     def seconds(value: int, longest: float) -> float:
         return ((VOL_MAX - value) / VOL_MAX) ** 2 * longest + 0.002
 
-    return Voice(
-        v.wave,
-        v.duty,
+    return replace(
+        v,
         attack=seconds(env.attack, 2.0),
         decay=seconds(env.decay, 3.0),
         sustain=env.sustain / VOL_MAX,
         release=seconds(env.release, 2.0),
-        level=v.level,
     )
 
 
@@ -207,6 +258,9 @@ def _wave(v: Voice, freq: FloatArray, rate: int, seed: int) -> FloatArray:
             + 0.5 * np.sin(4 * math.pi * cycles)
             + 0.25 * np.sin(6 * math.pi * cycles)
         ) / 1.4
+    elif v.wave == "table":
+        table = np.asarray(v.table, dtype=np.float64)
+        out = table[(phase * len(table)).astype(np.int64) % len(table)]
     elif v.wave == "bell":
         out = (np.sin(2 * math.pi * cycles) + 0.3 * np.sin(2 * math.pi * 3.5 * cycles)) / 1.2
     else:  # noise: the key sets how often a new value is drawn
@@ -261,21 +315,29 @@ def _drum(key: int, rate: int, seed: int) -> FloatArray:
     return np.sin(2 * math.pi * np.cumsum(freq) / rate) * np.exp(-t / 0.1)
 
 
-def _note_samples(song: Song, note: Note, rate: int, seed: int) -> tuple[int, FloatArray]:
+def _note_samples(
+    song: Song, note: Note, rate: int, seed: int, programs: Mapping[int, Voice]
+) -> tuple[int, FloatArray]:
     """(first sample, mono samples) of one note, at full velocity/volume."""
-    v = _with_envelope(voice(note.tone), note.envelope)
+    v = _with_envelope(programs.get(note.tone) or voice(note.tone), note.envelope)
     start = song.seconds(note.start)
     first = round(start * rate)
     if v.wave == "drum":
         return first, v.level * _drum(note.key, rate, seed)
-    sounding = note.start + note.length * note.gate / 8
+    sounding = note.start + note.length * max(note.gate, 0.5) / 8  # Q0: a blip
     on = max(1, round(song.seconds(sounding) * rate) - first)
     total = on + max(1, round(v.release * rate))
-    freq = np.empty(total)
-    for offset, key in note.keys:  # a tie to another pitch switches at its offset
-        at = round(song.seconds(note.start + offset) * rate) - first
-        freq[max(0, at) :] = key_hz(key)
-    wave = _wave(v, freq, rate, seed)
+    keys = np.empty(total)
+    starts = [max(0, round(song.seconds(note.start + o) * rate) - first) for o, _ in note.keys]
+    for i, (_, key) in enumerate(note.keys):  # a tie to another pitch switches at its offset
+        keys[starts[i] :] = key
+        if i in note.slides:  # '_': slide from the key before over this part
+            stop = starts[i + 1] if i + 1 < len(starts) else on
+            span = max(1, min(stop, total) - starts[i])
+            keys[starts[i] : starts[i] + span] = np.linspace(note.keys[i - 1][1], key, span)
+    if v.wave == "table":
+        keys += 60 - v.root
+    wave = _wave(v, 440.0 * 2.0 ** ((keys - 69) / 12), rate, seed)
     return first, v.level * wave * _envelope(v, on, total, rate)
 
 
@@ -294,9 +356,15 @@ class SongAudio:
 
 
 def render_song(
-    song: Song, sample_rate: int = SAMPLE_RATE, *, between: Callable[[], None] | None = None
+    song: Song,
+    sample_rate: int = SAMPLE_RATE,
+    *,
+    between: Callable[[], None] | None = None,
+    programs: Mapping[int, Voice] | None = None,
 ) -> SongAudio:
     """Render every channel of ``song`` and mix them (pure numpy; no audio device).
+
+    ``programs`` are BGMPRG's instruments (224-255) by number.
 
     ``between`` is called after each note: the player's worker passes a zero-length
     sleep, which hands the interpreter lock to the frame loop at once.
@@ -312,7 +380,7 @@ def render_song(
     for channel, notes in sorted(song.channels.items()):
         for index, note in enumerate(notes):
             seed = channel * 100_003 + index
-            first, mono = _note_samples(song, note, rate, seed)
+            first, mono = _note_samples(song, note, rate, seed, programs or {})
             gain = CHANNEL_GAIN * (note.velocity / VOL_MAX) * (note.volume / VOL_MAX)
             left, right = _pan_gains(note.pan)
             stereo = np.outer(mono * gain, (left, right))
@@ -439,7 +507,10 @@ class Bgm:
         self._tracks = [_Track() for _ in range(TRACKS)]
         self._user: dict[int, Song] = {}
         self._presets: dict[int, Song] = {}
-        self._cache: OrderedDict[str, concurrent.futures.Future[tuple[Any, ...]]] = OrderedDict()
+        self._cache: OrderedDict[Hashable, concurrent.futures.Future[tuple[Any, ...]]] = (
+            OrderedDict()
+        )
+        self._programs: dict[int, Voice] = {}
         self._executor: concurrent.futures.ThreadPoolExecutor | None = None
         self._rate = SAMPLE_RATE
         self._channels = 2
@@ -503,6 +574,55 @@ class Bgm:
             return self._user.get(number) or parse("")
         raise OutOfRange(f"song {number} is out of range (0-29 or 128-255)")
 
+    def program(self, *args: object) -> None:
+        """BGMPRG: define instrument 224-255 from a waveform (see :func:`program_voice`).
+
+        Songs rendered from now on use it; one already playing keeps its sound.
+        """
+        instr, v = program_voice(args)
+        self._programs[instr] = v
+
+    # -- song variables
+    def _playing_song(self, track: SupportsIndex) -> tuple[_Track, Song] | None:
+        state = self._tracks[_check("track", track, 0, TRACKS - 1)]
+        if state.song is None or not self.check(track):
+            return None
+        return state, state.song
+
+    def getv(self, track: SupportsIndex, n: SupportsIndex) -> int:
+        """BGMGETV(track,n): ``$n`` of the song playing on the track, -1 if never set
+        or if the track plays nothing ([WIKI] BGMGETV)."""
+        var = _check("variable", n, 0, VARIABLES - 1)
+        playing = self._playing_song(track)
+        if playing is None:
+            return -1
+        state, song = playing
+        return song.variable(var, self._clock() - state.started)
+
+    def setv(self, track: SupportsIndex, n: SupportsIndex, value: SupportsIndex) -> None:
+        """BGMSETV track,n,value: set ``$n`` (0-7) of the playing song to 0-255 from now
+        on ([WIKI] BGMSETV); nothing happens when the track plays nothing.
+
+        The song is parsed again with the change and, with sound, rendered again and
+        picked up from the point it has reached (see the decisions doc).
+        """
+        var = _check("variable", n, 0, VARIABLES - 1)
+        number = _check("value", value, 0, MAX_VARIABLE)
+        playing = self._playing_song(track)
+        if playing is None:
+            return
+        state, song = playing
+        at = song.position(self._clock() - state.started)
+        if song.loop_from is not None and at >= song.loop_from:
+            at = song.loop_from  # the next times round the loop use it from the start
+        state.song = parse(song.text, overrides=(*song.overrides, (at, var, number)))
+        if self.enabled:
+            if state.playing and pygame.mixer.get_init() is not None:
+                _halt(_check("track", track, 0, TRACKS - 1))
+            state.playing, state.queue, state.loop = False, None, None
+            state.audio = self._prepare(state.song)
+            self.update()
+
     # -- playing
     def play(self, track: SupportsIndex, song: Song, vol: SupportsIndex = VOL_MAX) -> None:
         """Start ``song`` on ``track`` (0-7) at ``vol`` (0-127), replacing what it played."""
@@ -557,7 +677,7 @@ class Bgm:
     def check(self, track: SupportsIndex = 0) -> bool:
         """BGMCHK(track): True while the track is playing (by machine time)."""
         state = self._tracks[_check("track", track, 0, TRACKS - 1)]
-        if state.song is None or not state.song.channels:
+        if state.song is None:
             return False
         now = self._clock()
         if state.ends is not None:
@@ -635,9 +755,10 @@ class Bgm:
         """The render of ``song`` in mixer format, started in the worker thread if new."""
         if not self.enabled or not song.channels:
             return None
-        cached = self._cache.get(song.text)
+        key = (song.text, song.overrides, tuple(sorted(self._programs.items())))
+        cached = self._cache.get(key)
         if cached is not None:
-            self._cache.move_to_end(song.text)
+            self._cache.move_to_end(key)
             return cached
         if self._executor is None:
             return_big_blocks()
@@ -645,9 +766,9 @@ class Bgm:
                 max_workers=1, thread_name_prefix="bgm-render", initializer=_lower_priority
             )
         future = self._executor.submit(
-            _render_for_mixer, song, self._rate, self._channels, self._dtype
+            _render_for_mixer, song, self._rate, self._channels, self._dtype, dict(self._programs)
         )
-        self._cache[song.text] = future
+        self._cache[key] = future
         if len(self._cache) > _CACHE_SIZE:
             self._cache.popitem(last=False)
         return future
@@ -709,10 +830,10 @@ def _halt(track: int) -> None:
 
 
 def _render_for_mixer(
-    song: Song, rate: int, channels: int, dtype: type[np.generic]
+    song: Song, rate: int, channels: int, dtype: type[np.generic], programs: dict[int, Voice]
 ) -> tuple[Any, ...]:
     """Worker-thread job: render and convert to the mixer's layout (no pygame calls)."""
-    audio = render_song(song, rate, between=_let_frames_run)
+    audio = render_song(song, rate, between=_let_frames_run, programs=programs)
     parts = (audio.head, audio.first, audio.loop)
     return tuple(None if p is None else mixer_samples(_to_int16(p), channels, dtype) for p in parts)
 

@@ -16,15 +16,24 @@ from __future__ import annotations
 
 import pathlib
 from collections import deque
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from typing import Any, Final
 
 import pygame
 
 from petitcom_shim import charset
+from petitcom_shim import keyboard as kb
 from petitcom_shim.config import DPAD, PAD_BUTTONS, Button, ShimConfig, key_code
 
-__all__ = ["BUTTON_COUNT", "TOUCH_H", "TOUCH_W", "Button", "Input"]
+__all__ = [
+    "BACKSPACE_KEY",
+    "BUTTON_COUNT",
+    "CANCEL_KEY",
+    "TOUCH_H",
+    "TOUCH_W",
+    "Button",
+    "Input",
+]
 
 BUTTON_COUNT: Final = 12
 """Number of DS buttons; BREPEAT takes their bit index 0..11."""
@@ -46,6 +55,32 @@ _CURSOR: Final = ("cursor",)
 #: Clipboard shortcuts reported by Input.edit_keys, by key with Ctrl (Cmd on macOS).
 EDIT_KEYS: Final = ("copy", "paste")
 _EDIT_KEY_CODES: Final = {pygame.K_c: "copy", pygame.K_v: "paste"}
+
+BACKSPACE_KEY: Final = -8
+"""Key event of a backspace (the keyboard's BS key or Backspace); not a PTC code."""
+
+CANCEL_KEY: Final = -27
+"""Key event of a cancel (the keyboard's ESC key or Escape); not a PTC code."""
+
+#: Real keys that are software-keyboard keys without typing a character (KEYBOARD codes).
+_BOARD_KEYS: Final = {
+    pygame.K_ESCAPE: kb.ESC,
+    pygame.K_BACKSPACE: kb.BACKSPACE,
+    pygame.K_RETURN: kb.ENTER,
+    pygame.K_KP_ENTER: kb.ENTER,
+    pygame.K_TAB: kb.TAB,
+    pygame.K_INSERT: kb.INSERT,
+    pygame.K_DELETE: kb.DELETE,
+}
+
+#: Real keys that a window's text input does not carry, as key events: ENTER types
+#: CHR$(13) like the software keyboard's ENTER key ([SBC] ``keyboard_chr``).
+_LINE_KEYS: Final = {
+    pygame.K_RETURN: 0x0D,
+    pygame.K_KP_ENTER: 0x0D,
+    pygame.K_BACKSPACE: BACKSPACE_KEY,
+    pygame.K_ESCAPE: CANCEL_KEY,
+}
 
 
 def _clamp(value: int, low: int, high: int) -> int:
@@ -82,6 +117,12 @@ class Input:
         self._sticks: dict[int, tuple[float, float]] = {}  # instance id -> cursor stick
         self._drops: list[pathlib.Path] = []
         self._typed: deque[int] = deque(maxlen=KEY_BUFFER)  # PTC codes for INKEY$
+        self._board_down = 0  # KEYBOARD code of a real key pressed since the last latch
+        #: While True (a line is being typed), Enter, Backspace and Escape only edit
+        #: the line: they press no DS button, so Backspace (SELECT by default) cannot
+        #: break the program. Other keys bound to SELECT still do.
+        self.text_mode = False
+        self._board = 0
         self._edit_keys: list[str] = []
         self._devices: dict[int, Any] = {}  # instance id -> open Joystick/Controller
         self._controller_ids: set[int] = set()
@@ -108,6 +149,7 @@ class Input:
             self._steer_cursor(steer)
             raw &= ~steer
         self._pressed_since = 0
+        self._board, self._board_down = self._board_down, 0
         self._prev = self._held
         self._held = raw
         for bit in range(BUTTON_COUNT):
@@ -210,11 +252,29 @@ class Input:
         """INKEY$: the oldest character typed and not yet read, or "" (PTC charset).
 
         Unlike the buttons this is a queue, not a per-frame snapshot: PTC buffers
-        what the keyboard types ([EMK], [SBC] ``get_inkey``).
+        what the keyboard types ([EMK], [SBC] ``get_inkey``). Backspace and
+        cancel events (:meth:`read_key`) are skipped: they have no character.
         """
-        if not self._typed:
-            return ""
-        return charset.from_ptc(bytes((self._typed.popleft(),)))
+        while self._typed:
+            code = self._typed.popleft()
+            if code >= 0:
+                return charset.from_ptc(bytes((code,)))
+        return ""
+
+    @property
+    def keyboard_code(self) -> int:
+        """KEYBOARD of the real keyboard: the software key (1-69) matching a PC key
+        pressed in the last frame, for that one frame; 0 otherwise."""
+        return self._board
+
+    def read_key(self) -> int | None:
+        """The oldest typed key event, or None: a PTC code, or one of the negative
+        events :data:`BACKSPACE_KEY` and :data:`CANCEL_KEY` (for a line editor)."""
+        return self._typed.popleft() if self._typed else None
+
+    def queue_keys(self, events: Iterable[int]) -> None:
+        """Queue key events (PTC codes or the negative events) as if typed."""
+        self._typed.extend(events)
 
     def edit_keys(self) -> list[str]:
         """Return the clipboard shortcuts ("copy", "paste") typed since the last call."""
@@ -335,6 +395,14 @@ class Input:
             return
         if key == self._toggle_key:
             self.toggle_cursor()
+            return
+        event = _LINE_KEYS.get(key)
+        if event is not None:
+            self._typed.append(event)  # and, unless a line is being typed, its DS button
+        board = _BOARD_KEYS.get(key) or (kb.key_for_char(key) if 32 <= key < 127 else 0)
+        if board:
+            self._board_down = board
+        if event is not None and self.text_mode:
             return
         mask = self._key_map.get(key)
         if mask:

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import datetime
 import io
+import os
 import random
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -28,6 +30,8 @@ from petitcom_shim.errors import Break, IllegalFunctionCall, OutOfRange
 from petitcom_shim.input import Button, Input
 from petitcom_shim.mml import parse as parse_mml
 from petitcom_shim.numbers import to_int
+from petitcom_shim.romres import RomResources, load_resources
+from petitcom_shim.savearea import SaveArea
 from petitcom_shim.sound import Sound
 from petitcom_shim.video.bg import BGLayer, decode_tile, tile_word
 from petitcom_shim.video.changes import ScreenWatch
@@ -35,7 +39,9 @@ from petitcom_shim.video.chr import ChrStore, ResourceRef, parse_resource
 from petitcom_shim.video.compose import ScreenVideo, Visibility
 from petitcom_shim.video.console import Console
 from petitcom_shim.video.grp import GrpPage, check_page, circle_points, line_points
+from petitcom_shim.video.lineedit import LineEditor
 from petitcom_shim.video.palette import KINDS, parse_rrggbb
+from petitcom_shim.video.panel import Panel
 from petitcom_shim.video.sprites import SpriteScreen, SpriteState, TransformCache
 from petitcom_shim.video.surfaces import new_surface
 
@@ -44,8 +50,6 @@ __all__ = ["FPS", "MAINCNTL_WRAP", "Machine", "SpriteState"]
 FPS = 60
 #: MAINCNTL counts 0..524287 and then wraps, MAINCNTH counting the wraps (see decisions doc).
 MAINCNTL_WRAP = 524288
-#: PNLTYPE's panel names: off, plain panel, alphanumeric, symbol and kana keyboards.
-PANEL_TYPES = ("OFF", "PNL", "KYA", "KYM", "KYK")
 SCREEN_W = 256
 SCREEN_H = 192
 
@@ -93,6 +97,14 @@ class Machine:
             smoothly to the largest size that keeps the aspect, instead of the largest
             whole-number scale (pixel-exact, the default).
         icon: Window icon, a surface (32x32 or 64x64 suit most desktops) or an image file.
+        resources: A folder of CHR/COL resource files the user extracted from their own
+            Petit Computer (``BGF0.PTC``, ``SPU0.PTC``, ``COL0.PTC``, ...; see
+            :mod:`petitcom_shim.romres`): the banks and palettes found there are the
+            defaults, restored by CHRINIT and COLINIT; the rest are the shim's own.
+            A bad file raises :class:`~petitcom_shim.romres.ResourceError` before
+            any window opens.
+        files: The save area folder (LOAD/SAVE/EXEC/DELETE/RENAME/FILES of a program),
+            kept as :attr:`files`; None for a machine without one.
     """
 
     def __init__(
@@ -111,7 +123,14 @@ class Machine:
         select_break: bool = False,
         fit: bool = False,
         icon: pygame.Surface | str | Path | None = None,
+        resources: str | os.PathLike[str] | RomResources | None = None,
+        files: str | Path | None = None,
     ) -> None:
+        if resources is None or isinstance(resources, RomResources):
+            self.resources = resources or RomResources()
+        else:
+            self.resources = load_resources(resources)
+        """The user-supplied ROM resources in use (empty without ``resources``)."""
         self.headless = headless
         self.select_break = select_break
         self.realtime = (not headless) if realtime is None else realtime
@@ -120,6 +139,7 @@ class Machine:
         """The window layout in use ("vertical", "horizontal", "single", "separate")."""
         self._random = random.Random(seed)
         self._frames = 0
+        self._frame_at = time.perf_counter()
         self.input = Input(config)
         self.frontend = create_frontend(
             headless=headless,
@@ -137,11 +157,11 @@ class Machine:
         self.clipboard: Clipboard = MemoryClipboard() if headless else SystemClipboard()
         """Text clipboard (an extension: Petit Computer had none); in memory when headless."""
         self._clock = pygame.time.Clock()
-        self.chr = ChrStore(font.load_font())
+        self.chr = ChrStore(font.load_font(), self.resources.chr)
         transforms = TransformCache()  # the same sprite art on both screens turns once
         self.screens = (
-            ScreenVideo(0, self.chr, _to_ptc, transforms),
-            ScreenVideo(1, self.chr, _to_ptc, transforms),
+            ScreenVideo(0, self.chr, _to_ptc, transforms, self.resources.col),
+            ScreenVideo(1, self.chr, _to_ptc, transforms, self.resources.col),
         )
         self.grp_pages = tuple(GrpPage() for _ in range(4))
         self.vis = Visibility()
@@ -155,8 +175,11 @@ class Machine:
         self._sppage = 0
         self._gpage = 0
         self._xor = False
-        #: The panel PNLTYPE last chose; "OFF" (what the shim always shows) until then.
-        self.panel = "OFF"
+        self._gcolor = 0
+        self._panel = Panel(self.chr, self.screens[1].palettes, _to_ptc)
+        self.screens[1].panel = self._panel
+        self.files = None if files is None else SaveArea(files)
+        """The save area (a folder of .PTC files found by header name and type), or None."""
 
     # -- frame loop ------------------------------------------------------------
     def vsync(self, n: int = 1) -> None:
@@ -172,20 +195,56 @@ class Machine:
         """Alias of :meth:`vsync` for tests."""
         self.vsync(frames)
 
-    def _frame(self) -> None:
+    def busy(self, most: int = 4) -> int:
+        """Keep the machine going while a program computes without VSYNC.
+
+        A BASIC interpreter calls this every few milliseconds of a busy loop: it
+        pumps the window (so it stays responsive and closable) and, for every
+        1/60 s of wall time since the last frame, runs a frame without sleeping
+        (so MAINCNTL keeps counting at 60 per second and the screens keep
+        showing what the program draws, as on the handheld). At most ``most``
+        frames (4 by default) are caught up at once, and only the last of them is
+        composed and shown; a caller with a frame limit passes the frames it has
+        left, so that the limit is never overshot.
+
+        Returns:
+            The number of frames run.
+
+        Raises:
+            Break: as :meth:`vsync`, when SELECT breaks the program.
+        """
+        since = self._frame_at
+        due = int((time.perf_counter() - since) * FPS + 1e-6)
+        if due <= 0:
+            self.running = self.frontend.pump(self.input) and self.running
+            return 0
+        run = min(due, 4, most)
+        if run <= 0:
+            self.running = self.frontend.pump(self.input) and self.running
+            return 0
+        for i in range(run):  # only the last catch-up frame is composed and shown
+            self._frame(sleep=False, show=i == run - 1)
+        if due <= 4:  # keep to the 60 Hz grid; further behind, the lost time is dropped
+            self._frame_at = since + due / FPS
+        return run
+
+    def _frame(self, sleep: bool = True, show: bool = True) -> None:
         self.running = self.frontend.pump(self.input) and self.running
         self.input.latch()
+        inp = self.input
+        inp.queue_keys(self._panel.touch(bool(inp.tchst), inp.tchx, inp.tchy, self.vis.panel))
         if self.select_break and self.input.button(2) & Button.SELECT:
             raise Break()
         for screen in self.screens:
             screen.step()
         self._frames += 1
         self.bgm.update()
-        if not self.headless:
+        if show and not self.headless:
             changed = (self._refresh(0), self._refresh(1))
             self.frontend.present(*self._surfaces, changed=changed)
-        if self.realtime:
+        if self.realtime and sleep:
             self._clock.tick(FPS)
+        self._frame_at = time.perf_counter()
 
     def _refresh(self, s: int) -> bool:
         """Compose screen ``s`` if anything it shows changed since it was last composed.
@@ -237,12 +296,12 @@ class Machine:
         """ACLS: reset visuals (VISIBLE, COLOR/CLS, GRP, sprites, BG, palettes); CHR stays."""
         self.vis = Visibility()
         self._xor = False
+        self._gcolor = 0
         for page in self.grp_pages:
             page.clear(0)
         for screen in self.screens:
             screen.console.color(0, 0)
             screen.console.cls()
-            screen.gcolor = 0
             screen.sprites.spclr()
             for layer in screen.bg.layers:
                 layer.ofs_x.set(0)
@@ -480,9 +539,7 @@ class Machine:
 
     def bgofs(self, layer: int, x: float, y: float, t: int = 0) -> None:
         """BGOFS: scroll offset in pixels (wraps at 512), optionally over t frames."""
-        target = self._bg(layer)
-        target.ofs_x.set(to_int(x), to_int(t))
-        target.ofs_y.set(to_int(y), to_int(t))
+        self._bg(layer).scroll(to_int(x), to_int(y), to_int(t))
 
     def bgchk(self, layer: int) -> bool:
         """BGCHK: True while a timed BGOFS is still moving."""
@@ -495,6 +552,11 @@ class Machine:
     def bgreadw(self, layer: int, x: int, y: int) -> int:
         """BGREAD as the 16-bit tile word."""
         return int(self._bg(layer).map[to_int(y) & 63, to_int(x) & 63])
+
+    def bgreadh(self, layer: int, x: int, y: int) -> str:
+        """BGREAD's string form: the tile word as 4 upper-case hex digits, the form
+        BGPUT's string takes ([WIKI] BGREAD: ``BGPUT 0,3,6,123,4,0,1`` reads "487B")."""
+        return f"{self.bgreadw(layer, x, y):04X}"
 
     def bgcopy(self, layer: int, x1: int, y1: int, x2: int, y2: int, x3: int, y3: int) -> None:
         """BGCOPY: copy a tile block within a layer; the destination wraps at 64."""
@@ -649,15 +711,19 @@ class Machine:
         return self.grp_pages[self._gvideo.grp_draw]
 
     def _c(self, c: int | None) -> int:
-        return self._gvideo.gcolor if c is None else to_int(c) & 0xFF
+        return self._gcolor if c is None else to_int(c) & 0xFF
 
     def gcls(self, c: int | None = None) -> None:
         """GCLS [c]: fill the drawing page with colour c, by default the current GCOLOR."""
         self._page.clear(self._c(c))
 
     def gcolor(self, c: int) -> None:
-        """GCOLOR: default colour of the GRP verbs on this GRP screen."""
-        self._gvideo.gcolor = to_int(c) & 0xFF
+        """GCOLOR c (0-255): default colour of the GRP verbs, one value for both
+        screens ([SBC] graphics.c ``cmd_gcolor`` keeps one ``graphics.color``)."""
+        value = to_int(c)
+        if not 0 <= value <= 255:
+            raise OutOfRange(f"GCOLOR {value} not in 0-255")
+        self._gcolor = value
 
     def gpset(self, x: int, y: int, c: int | None = None) -> None:
         """GPSET: plot one pixel."""
@@ -794,23 +860,116 @@ class Machine:
 
     @property
     def keyboard(self) -> int:
-        """KEYBOARD: the software-keyboard key being touched; always 0, as the shim
-        shows no keyboard panel (type on the real keyboard and read INKEY$)."""
-        return 0
+        """KEYBOARD: the software-keyboard key (1-69) typing this frame, else 0.
+
+        A held key types on its first frame and then auto-repeats (30 frames,
+        then every 4). A key of the real keyboard reads as the KYA key typing the
+        same character (Q is 18, Enter 60, Backspace 15) on the frame it went down.
+        """
+        return self._panel.keyboard_code or self.input.keyboard_code
+
+    @property
+    def panel(self) -> str:
+        """The panel PNLTYPE last chose ("OFF" at start; the keyboard keys may switch it)."""
+        return self._panel.kind
 
     def pnltype(self, kind: str) -> None:
-        """PNLTYPE "OFF"|"PNL"|"KYA"|"KYM"|"KYK": accepted and remembered in
-        :attr:`panel`; the shim draws no panel, the lower screen always shows its
-        layers as with "OFF" (docs/petitcom-decisions.md).
+        """PNLTYPE "OFF"|"PNL"|"KYA"|"KYM"|"KYK": the lower screen's panel or keyboard.
 
         Raises:
             IllegalFunctionCall: any other name.
         """
-        name = str(kind).upper()
-        if name not in PANEL_TYPES:
-            names = ", ".join(PANEL_TYPES)
-            raise IllegalFunctionCall(f"PNLTYPE must be one of {names}, got {kind!r}")
-        self.panel = name
+        self._panel.set_kind(kind)
+
+    def pnlstr(self, x: int, y: int, text: str, c: int = 0) -> None:
+        """PNLSTR x,y,text[,c]: text on the panel's own layer in COL0 palette c."""
+        self._panel.pnlstr(x, y, text, c)
+
+    def key(self, n: int, text: str) -> None:
+        """KEY n,text: what function key n (1-5) of the keyboard types."""
+        self._panel.set_function_key(n, text)
+
+    @property
+    def funcno(self) -> int:
+        """FUNCNO: the function key (1-5) typing this frame, else 0."""
+        return self._panel.funcno
+
+    def iconset(self, slot: int, icon: int) -> None:
+        """ICONSET slot,icon: show icon picture 0-64 in slot 0-3."""
+        self._panel.iconset(slot, icon)
+
+    def iconclr(self, slot: int | None = None) -> None:
+        """ICONCLR [slot]: empty one icon slot or all four."""
+        self._panel.iconclr(slot)
+
+    def iconchk(self) -> int:
+        """ICONCHK(): the icon slot (0-3) touched this frame, else -1."""
+        return self._panel.iconchk
+
+    @property
+    def iconpuse(self) -> bool:
+        """ICONPUSE: whether the ICONPAGE up/down buttons are shown."""
+        return self._panel.iconpuse
+
+    @iconpuse.setter
+    def iconpuse(self, value: bool) -> None:
+        self._panel.set_iconpuse(value)
+
+    @property
+    def iconpage(self) -> int:
+        """ICONPAGE: the icon page 0..ICONPMAX (the up/down buttons change it)."""
+        return self._panel.iconpage
+
+    @iconpage.setter
+    def iconpage(self, value: float) -> None:
+        self._panel.iconpage = value
+
+    @property
+    def iconpmax(self) -> int:
+        """ICONPMAX: the last icon page (0 or more)."""
+        return self._panel.iconpmax
+
+    @iconpmax.setter
+    def iconpmax(self, value: float) -> None:
+        self._panel.iconpmax = value
+
+    def line_input(self, timeout: int | None = None) -> str | None:
+        """Read one line typed on the software or the real keyboard, echoing it on
+        the console as PTC's INPUT does, and return it (without the ENTER).
+
+        The line is edited on the console row the cursor is on, from column 0, up
+        to 32 characters ([SBC] ``shared_input``); BS/Backspace erases the last
+        character; ENTER (or ESC) ends it and moves the cursor to the next line; a
+        cursor blinks where the next character goes. Frames run
+        meanwhile (so the keyboard can be touched).
+
+        Args:
+            timeout: give up after this many frames (None: wait as long as it takes).
+
+        Meanwhile Enter, Backspace and Escape press no DS button
+        (:attr:`Input.text_mode`), so with ``select_break`` Backspace edits
+        instead of breaking; other SELECT keys and buttons still break.
+
+        Returns:
+            The line, or None when it was cancelled (the keyboard's ESC key or
+            Escape), the window was closed or the time ran out.
+        """
+        editor = LineEditor(self._con)
+        frames = 0
+        self.input.text_mode = True
+        try:
+            while self.running and (timeout is None or frames < timeout):
+                editor.blink(frames)
+                self.vsync()
+                frames += 1
+                while not editor.done and (event := self.input.read_key()) is not None:
+                    editor.feed(event)
+                if editor.done:
+                    return editor.text
+            editor.close()
+            return None
+        finally:
+            self.input.text_mode = False
 
     @property
     def date(self) -> str:
@@ -879,3 +1038,24 @@ class Machine:
     def bgmclear(self, n: int | None = None) -> None:
         """BGMCLEAR [n]: forget user song n, or every user song."""
         self.bgm.clear(n)
+
+    def bgmprg(self, *args: int | str) -> None:
+        """BGMPRG instr,[key,][a,d,s,r,]wave$: instrument 224-255 from one waveform cycle."""
+        self.bgm.program(*args)
+
+    def bgmsetv(self, track: int, n: int, value: int) -> None:
+        """BGMSETV track,n,value: set MML variable ``$n`` of the song playing on a track."""
+        self.bgm.setv(track, to_int(n), to_int(value))
+
+    def bgmgetv(self, track: int, n: int) -> int:
+        """BGMGETV(track,n): MML variable ``$n`` of the playing song, -1 if unset/none."""
+        return self.bgm.getv(track, to_int(n))
+
+    @property
+    def sysbeep(self) -> int:
+        """SYSBEEP: 1 while system sounds are on, 0 when off ([WIKI] SYSBEEP)."""
+        return int(self.sound.system_sounds)
+
+    @sysbeep.setter
+    def sysbeep(self, value: float) -> None:
+        self.sound.system_sounds = to_int(value) != 0

@@ -13,20 +13,25 @@ docs/petitcom-decisions.md "BGM and MML" for the choices):
 ``C``-``B`` note; ``#``/``+`` sharp, ``-`` flat, then a length 1-192 and dots
 ``R``       rest, with a length and dots like a note
 ``N``\\ n   note by number 0-127 (N60 = O4 C, middle C) at the current length
-``&``       tie/slur to the next note: no new attack; a different pitch glides
-            in at once (PTC changes pitch on a tie)
+``&``       tie/slur to the next note: no new attack; a different pitch takes
+            over at once (PTC changes pitch on a tie)
+``_``       portamento: like ``&``, but the pitch slides to the next note
 ``O``\\ n   octave 0-8 (default 4); ``<`` one octave up, ``>`` one down (PTC's
             direction, the reverse of most MML)
 ``L``\\ n   default length 1-192 (4 = quarter, default), dots allowed
 ``T``\\ n   tempo 1-512 quarter notes a minute (default 120), for every channel
             from that point of the song on
-``V``\\ n   velocity 0-127 (default 100); ``(``\\ n / ``)``\\ n raise / lower it
+``V``\\ n   velocity 0-127 (default 127); ``(``\\ n / ``)``\\ n raise / lower it
 ``@V``\\ n  channel volume 0-127 (default 127)
 ``@``\\ n   tone 0-255 (our own instruments, see petitcom_shim.bgm)
 ``@E``\\ a,d,s,r  envelope 0-127 each; ``@ER`` back to the tone's own
 ``P``\\ n   pan 0-127 (0 left, 64 centre)
-``Q``\\ n   gate 1-8: a note sounds for n/8 of its length (default 8)
-``[`` … ``]``\\ n   repeat n times (1-255); ``]0`` or a bare ``]`` repeats forever
+``Q``\\ n   gate 0-8: a note sounds for n/8 of its length (default 8; Q0 a 1/16 blip)
+``[`` … ``]``\\ n   repeat n times (1-255); ``]0`` or a bare ``]`` repeats forever,
+            also inside another repeat (what follows is then never played)
+``{NAME=…}`` defines a macro (plays nothing); ``{NAME}`` plays it
+``$``\\ n\\ ``=``\\ v  sets song variable n (0-7) to v (0-255); ``$``\\ n in place of
+            any number reads it (BGMSETV/BGMGETV change and read them)
 ``:``\\ n   the following MML is for channel n (0-7); before any ``:`` it is 0
 ``@D``, ``@MA``, ``@MP``, ``@MON``, ``@MOF``  accepted and ignored (detune,
             tremolo, vibrato)
@@ -62,13 +67,21 @@ __all__ = [
 CHANNELS = 8
 DEFAULT_TEMPO = 120
 DEFAULT_OCTAVE = 4
-DEFAULT_VELOCITY = 100
+DEFAULT_VELOCITY = 127
 MAX_LENGTH = 192
 MAX_TEMPO = 512
 #: Guards against songs that would take too long to render (e.g. nested repeats).
 MAX_NOTES = 20_000
 MAX_SONG_SECONDS = 600.0
 MAX_NESTING = 16
+#: Song variables ``$0``-``$7`` and their values (BGMSETV/BGMGETV).
+VARIABLES = 8
+MAX_VARIABLE = 255
+#: Macros per song (PTC's compiled MML has 16 macro calls) and the longest expansion.
+MAX_MACROS = 16
+MAX_EXPANDED = 65_536
+#: The longest common length of channels' endless loops rendered as one seamless loop.
+MAX_LOOP_WHOLES = 64
 
 _SEMITONES = {"C": 0, "D": 2, "E": 4, "F": 5, "G": 7, "A": 9, "B": 11}
 _IGNORED_AT = ("MON", "MOF", "MA", "MP", "D")
@@ -114,8 +127,10 @@ class Note:
         volume: @V 0-127.
         pan: P 0-127.
         tone: @ 0-255.
-        gate: Q 1-8.
+        gate: Q 0-8.
         envelope: @E, or None for the tone's own.
+        slides: Indexes into ``keys`` whose pitch change slides from the key before
+            (``_``, portamento) instead of switching at once.
     """
 
     start: Fraction
@@ -127,6 +142,7 @@ class Note:
     tone: int = 0
     gate: int = 8
     envelope: Envelope | None = None
+    slides: tuple[int, ...] = ()
 
     @property
     def key(self) -> int:
@@ -143,7 +159,10 @@ class Song:
         tempos: ``(position, bpm)`` changes in whole notes, sorted; starts at 0.
         end: Where the song ends, in whole notes (the longest channel).
         loop_from: Position where the endless part starts, or None.
-        text: The MML it was parsed from.
+        text: The MML it was parsed from (upper case, blanks removed).
+        variables: ``(position, n, value)``: where the song sets ``$n``, in the order
+            the settings happen (BGMGETV reads the latest one).
+        overrides: The BGMSETV changes it was parsed with (see :func:`parse`).
     """
 
     channels: dict[int, tuple[Note, ...]]
@@ -151,6 +170,8 @@ class Song:
     end: Fraction
     loop_from: Fraction | None = None
     text: str = ""
+    variables: tuple[tuple[Fraction, int, int], ...] = ()
+    overrides: tuple[tuple[Fraction, int, int], ...] = ()
 
     @cached_property
     def _tempo_starts(self) -> tuple[tuple[Fraction, ...], tuple[float, ...]]:
@@ -166,6 +187,27 @@ class Song:
         i = max(0, bisect_right(starts, position) - 1)
         pos, bpm = self.tempos[i]
         return before[i] + float(position - pos) * 240.0 / bpm
+
+    def position(self, seconds: float) -> Fraction:
+        """The song position (whole notes) ``seconds`` into a play; a looping song
+        wraps round its loop, so the answer always lies before :attr:`end`."""
+        if self.loops and seconds >= self.duration:
+            span = self.duration - self.loop_start
+            seconds = self.loop_start + (seconds - self.loop_start) % span if span > 0 else 0.0
+        _, before = self._tempo_starts
+        i = max(0, bisect_right(before, seconds) - 1)
+        pos, bpm = self.tempos[i]
+        whole = pos + Fraction(seconds - before[i]).limit_denominator(1 << 20) * Fraction(bpm) / 240
+        return min(whole, self.end)
+
+    def variable(self, n: int, seconds: float) -> int:
+        """``$n`` ``seconds`` into a play (BGMGETV): the latest setting before that
+        point, in a loop also one from the previous time round; -1 if never set."""
+        now = self.position(seconds)
+        found = [v for pos, var, v in self.variables if var == n and pos <= now]
+        if not found and self.loop_from is not None and seconds >= self.loop_start:
+            found = [v for pos, var, v in self.variables if var == n and pos >= self.loop_from]
+        return found[-1] if found else -1
 
     @property
     def duration(self) -> float:
@@ -208,7 +250,17 @@ class _Channel:
     notes: list[Note] = field(default_factory=list)
     tempos: list[tuple[Fraction, float]] = field(default_factory=list)
     tie: bool = False
+    slide: bool = False
     loop_from: Fraction | None = None
+    #: Past an endless repeat: the rest is read for its syntax but never played.
+    dead: bool = False
+    variables: dict[int, int] = field(default_factory=dict)
+    assigned: list[tuple[Fraction, int, int]] = field(default_factory=list)
+    overrides: list[tuple[Fraction, int, int]] = field(default_factory=list)
+
+
+class _Unset(Exception):
+    """A ``$n`` read before anything set it: the command using it is skipped."""
 
 
 class _Reader:
@@ -231,6 +283,15 @@ class _Reader:
 
     def number(self, what: str, low: int, high: int, *, required: bool = True) -> int | None:
         start = self.i
+        if self.peek() == "$":
+            value = self.ch.variables.get(self.variable())
+            if value is None:
+                raise _Unset
+            if not low <= value <= high:
+                raise self.fail(
+                    f"{what} {value} (from ${self.text[start + 1]}) is out of range", start
+                )
+            return value
         sign = 1
         if self.peek() == "-" and low < 0:
             sign = -1
@@ -246,6 +307,23 @@ class _Reader:
         if not low <= value <= high:
             raise self.fail(f"{what} {value} is out of range ({low} to {high})", start)
         return value
+
+    def variable(self) -> int:
+        """The n of ``$n`` at the reader (which is on the ``$``)."""
+        self.i += 1
+        n = self.peek()
+        if not n.isdigit() or int(n) >= VARIABLES:
+            raise self.fail("'$' needs a variable 0-7")
+        self.i += 1
+        return int(n)
+
+    def apply_overrides(self) -> None:
+        """BGMSETV changes that take effect at or before the reader's position."""
+        ch = self.ch
+        while ch.overrides and ch.overrides[0][0] <= ch.pos and not ch.dead:
+            _, n, value = ch.overrides.pop(0)
+            ch.variables[n] = value
+            ch.assigned.append((ch.pos, n, value))
 
     def dots(self, base: Fraction) -> Fraction:
         total, add = base, base
@@ -270,39 +348,44 @@ class _Reader:
             if c == "[":
                 self.repeat(depth)
                 continue
-            self.command()
+            if c != "$":  # the song's own settings at this position come first
+                self.apply_overrides()
+            try:
+                self.command()
+            except _Unset:
+                self.skip_command()
         if stop_at_bracket:
             raise self.fail("'[' is never closed")
 
     def repeat(self, depth: int) -> None:
         if depth >= MAX_NESTING:
             raise self.fail(f"repeats nested deeper than {MAX_NESTING}")
-        open_at = self.i
-        if depth == 0:
-            self.loop_mark = self.ch.pos
         self.i += 1
         body = self.i
+        entered = self.ch.pos
+        self.ch.tie = False  # a tie does not reach into a repeat (its passes start alike)
         self.run(stop_at_bracket=True, depth=depth + 1)
         self.i += 1  # past ']'
         count = self.number("repeat count", 0, 255, required=False)
-        after = self.i
-        if not count:  # ]0 or a bare ]: forever
-            if depth > 0:
-                raise self.fail("an endless repeat cannot be inside another repeat", open_at)
-            rest = self.text[after:]
-            if rest.strip():
-                raise self.fail("nothing may follow an endless repeat in its channel", after)
-            if self.ch.tie:
-                raise self.fail("'&' must be followed by a note", after)
-            # Rewind the first pass: every pass of an endless loop starts from the
-            # same state, so the song repeats exactly (see the decisions doc).
-            self.ch.loop_from = self.loop_mark
+        if self.ch.dead:  # read once for the syntax: this part never plays
+            return
+        if not count:  # ]0 or a bare ]: forever, from this '[' (also inside a repeat)
+            self.ch.tie = False  # a tie into the next time round ties nothing
+            # Every pass of an endless loop starts from the same state, so the song
+            # repeats exactly (see the decisions doc); what follows never plays.
+            self.ch.loop_from = entered
+            self.ch.dead = True
             return
         end = self.i
         for _ in range(count - 1):
             self.i = body
             self.run(stop_at_bracket=True, depth=depth + 1)
         self.i = end
+
+    def skip_command(self) -> None:
+        """Step over the rest of a command whose number came from an unset ``$n``."""
+        while self.peek() and (self.peek().isdigit() or self.peek() in ".,$#+-"):
+            self.i += 1
 
     def command(self) -> None:
         ch, st = self.ch, self.ch.state
@@ -321,13 +404,26 @@ class _Reader:
             self.note(number, self.dots(st.length), at)
         elif c == "R":
             length = self.length()
-            if ch.tie:
-                raise self.fail("'&' must be followed by a note", at)
-            ch.pos += length
-        elif c == "&":
-            if not ch.notes or ch.notes[-1].start + ch.notes[-1].length != ch.pos:
-                raise self.fail("'&' must follow a note", at)
-            ch.tie = True
+            ch.tie = False  # a tie to a rest ties nothing
+            if not ch.dead:
+                ch.pos += length
+        elif c in "&_":
+            # PTC compiles '&' and '_' to codes of their own, so a stray one is no
+            # error; it ties only a note that ends here to the next note.
+            after_note = bool(ch.notes) and ch.notes[-1].start + ch.notes[-1].length == ch.pos
+            ch.tie = after_note and not ch.dead
+            ch.slide = c == "_"
+        elif c == "$":
+            self.i -= 1
+            n = self.variable()
+            if self.peek() != "=":
+                raise self.fail(f"${n} needs '=' and a value 0-{MAX_VARIABLE}")
+            self.i += 1
+            value = self.number(f"${n}", 0, MAX_VARIABLE)
+            assert value is not None
+            if not ch.dead:
+                ch.variables[n] = value
+                ch.assigned.append((ch.pos, n, value))
         elif c == "O":
             value = self.number("O", 0, 8)
             assert value is not None
@@ -347,7 +443,8 @@ class _Reader:
         elif c == "T":
             value = self.number("T", 1, MAX_TEMPO)
             assert value is not None
-            ch.tempos.append((ch.pos, float(value)))
+            if not ch.dead:
+                ch.tempos.append((ch.pos, float(value)))
         elif c == "V":
             value = self.number("V", 0, 127)
             assert value is not None
@@ -361,7 +458,7 @@ class _Reader:
             assert value is not None
             st.pan = value
         elif c == "Q":
-            value = self.number("Q", 1, 8)
+            value = self.number("Q", 0, 8)
             assert value is not None
             st.gate = value
         elif c == "@":
@@ -410,13 +507,18 @@ class _Reader:
         ch, st = self.ch, self.ch.state
         if not 0 <= key <= 127:
             raise self.fail(f"note {key} is outside the keys 0-127 (octave {st.octave})", at)
+        if ch.dead:
+            ch.tie = False
+            return
         if ch.tie:
             ch.tie = False
             prev = ch.notes[-1]
-            keys = prev.keys
+            keys, slides = prev.keys, prev.slides
             if keys[-1][1] != key:
                 keys = (*keys, (prev.length, key))
-            ch.notes[-1] = replace(prev, length=prev.length + length, keys=keys)
+                if ch.slide:
+                    slides = (*slides, len(keys) - 1)
+            ch.notes[-1] = replace(prev, length=prev.length + length, keys=keys, slides=slides)
         else:
             self.budget[0] -= 1
             if self.budget[0] < 0:
@@ -471,8 +573,68 @@ def _normalise(text: str) -> tuple[str, tuple[int, ...]]:
     return "".join(c for _, c in kept).upper(), tuple(i for i, _ in kept)
 
 
-def parse(*mml: str) -> Song:
+def _expand_macros(text: str, origin: tuple[int, ...]) -> tuple[str, tuple[int, ...]]:
+    """Replace ``{NAME=…}`` definitions by nothing and ``{NAME}`` calls by the body.
+
+    A body may call macros defined before the call (they are expanded where they
+    are called); names are a letter then letters, digits or ``_`` (PetitMIDI's
+    ``MMLStack``, PTC-EmkII ``SSEQ::mml``). Kept characters remember where they
+    came from, so errors inside a macro name the place in its definition.
+    """
+    macros: dict[str, list[tuple[int, str]]] = {}
+    out: list[tuple[int, str]] = []
+
+    def close(at: int, source: list[tuple[int, str]]) -> int:
+        depth = 0
+        for j in range(at, len(source)):
+            if source[j][1] == "{":
+                depth += 1
+            elif source[j][1] == "}":
+                depth -= 1
+                if depth == 0:
+                    return j
+        raise _Error(source[at][0], ": '{' is never closed")
+
+    def walk(source: list[tuple[int, str]], depth: int) -> None:
+        i = 0
+        while i < len(source):
+            where, c = source[i]
+            if c == "}":
+                raise _Error(where, ": '}' without a matching '{'")
+            if c != "{":
+                out.append(source[i])
+                if len(out) > MAX_EXPANDED:
+                    raise _Error(where, f": macros expand to more than {MAX_EXPANDED} characters")
+                i += 1
+                continue
+            end = close(i, source)
+            inner = source[i + 1 : end]
+            name = "".join(ch for _, ch in inner).split("=", 1)[0]
+            if not name or not (
+                name[0].isalpha() and all(ch.isalnum() or ch == "_" for ch in name)
+            ):
+                raise _Error(where, f": '{{{name}' is not a macro name")
+            if len(name) < len(inner):  # {NAME=body}: a definition
+                if name not in macros and len(macros) >= MAX_MACROS:
+                    raise _Error(where, f": more than {MAX_MACROS} macros")
+                macros[name] = inner[len(name) + 1 :]
+            elif name not in macros:
+                raise _Error(where, f": macro {{{name}}} is not defined")
+            elif depth >= MAX_NESTING:
+                raise _Error(where, f": macros call each other deeper than {MAX_NESTING}")
+            else:
+                walk(macros[name], depth + 1)
+            i = end + 1
+
+    walk(list(zip(origin, text, strict=True)), 0)
+    return "".join(c for _, c in out), tuple(i for i, _ in out)
+
+
+def parse(*mml: str, overrides: tuple[tuple[Fraction, int, int], ...] = ()) -> Song:
     """Parse MML (several strings are joined, as BGMSET/BGMPLAY join theirs).
+
+    ``overrides`` are BGMSETV changes ``(position, n, value)``: from that position
+    (whole notes) on, ``$n`` reads ``value`` until the MML sets it again.
 
     Raises:
         MmlError: text that is not valid MML, with the position and the reason.
@@ -481,18 +643,19 @@ def parse(*mml: str) -> Song:
     for part in mml:
         if not isinstance(part, str):
             raise TypeError(f"MML must be text, not {type(part).__name__}")
-    text, origin = _normalise("".join(mml))
+    written, origin = _normalise("".join(mml))
+    try:
+        text, kept = _expand_macros(written, tuple(range(len(written))))
+    except _Error as err:
+        raise MmlError(f"MML error at character {origin[err.index] + 1}{err.message}") from None
+    origin = tuple(origin[i] for i in kept)
     budget = [MAX_NOTES]
     try:
         channels = _split_channels(text)
         for channel in channels:
+            channel.overrides = sorted(overrides)
             reader = _Reader(channel, budget)
             reader.run()
-            if channel.tie:
-                raise _Error(
-                    channel.offset + len(channel.text) - 1,
-                    f" (channel {channel.number}): '&' must be followed by a note",
-                )
     except _Error as err:
         where = origin[min(err.index, len(origin) - 1)] + 1 if origin else 1
         raise MmlError(f"MML error at character {where}{err.message}") from None
@@ -503,12 +666,15 @@ def parse(*mml: str) -> Song:
         for pos, bpm in channel.tempos:
             tempos[pos] = bpm
     tempo_map = tuple(sorted(tempos.items()))
+    variables = sorted((v for c in channels for v in c.assigned if v[0] < end), key=lambda v: v[0])
     song = Song(
         channels={c.number: tuple(c.notes) for c in channels if c.notes},
         tempos=tempo_map,
         end=end,
         loop_from=loop_from,
-        text=text,
+        text=written,
+        variables=tuple(variables),
+        overrides=tuple(sorted(overrides)),
     )
     if song.duration > MAX_SONG_SECONDS:
         raise MmlError(f"MML error: the song lasts {song.duration:.0f} s (at most 600 s)")
@@ -519,26 +685,26 @@ def _song_loop(channels: list[_Channel], end: Fraction) -> tuple[Fraction | None
     """The song loops when a channel has an endless repeat.
 
     Channels that loop are unrolled up to the song's end (already done once by
-    the reader); the song's repeating part runs from the latest loop start to
-    the end, and every looping channel's body must fit that part a whole number
-    of times, so that the repeat is seamless.
+    the reader); the song's repeating part runs from the latest loop start for
+    the common length of the loops, so that every channel repeats seamlessly.
+    When that common length is over :data:`MAX_LOOP_WHOLES` whole notes (loops of
+    unrelated lengths), the repeating part is the longest loop and the shorter
+    loops start again with it (decisions doc). An endless repeat that takes no
+    time ends its channel instead.
     """
+    for c in channels:
+        if c.loop_from is not None and c.pos <= c.loop_from:
+            c.loop_from = None
     looping = [c for c in channels if c.loop_from is not None]
     if not looping:
         return None, end
     start = max(c.loop_from for c in looping if c.loop_from is not None)
-    bodies = []
-    for c in looping:
-        assert c.loop_from is not None
-        body = c.pos - c.loop_from
-        if body <= 0:
-            raise MmlError(f"MML error (channel {c.number}): an endless repeat must last some time")
-        bodies.append(body)
+    bodies = [c.pos - c.loop_from for c in looping if c.loop_from is not None]
     period = bodies[0]
     for body in bodies[1:]:
         period = _lcm(period, body)
-    if period > 64:  # whole notes
-        raise MmlError("MML error: the endless repeats of the channels do not line up")
+    if period > MAX_LOOP_WHOLES:
+        period = max(bodies)
     # Unroll each looping channel so that it covers [start, start + period).
     for c in looping:
         assert c.loop_from is not None

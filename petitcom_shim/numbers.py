@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["FIXED_ONE", "to_fixed", "to_int"]
+__all__ = ["FIXED_MAX", "FIXED_MIN", "FIXED_ONE", "fixed_text", "to_fixed", "to_int"]
 
 #: 1.0 in PTC's 20.12 fixed point.
 FIXED_ONE = 4096
+#: The largest and smallest 20.12 words (524287.999... and -524288), as raw integers.
+FIXED_MAX = 2**31 - 1
+FIXED_MIN = -(2**31)
 
 
 def to_fixed(value: float) -> float:
@@ -31,3 +34,27 @@ def to_int(value: float) -> int:
     if isinstance(value, int):
         return value
     return math.floor(to_fixed(value))
+
+
+def fixed_text(raw: int) -> str:
+    """PRINT/STR$ text of a 20.12 number given as its raw word (value * 4096).
+
+    PTC prints at most three decimals without trailing zeros: it adds 2/4096 to
+    the fraction and truncates to thousandths, so 2/3 prints as ``0.666`` and a
+    fraction under 0.0005 vanishes (``1.0001`` prints ``1``). Negative numbers
+    are the magnitude after ``-``; a fraction that vanishes leaves no ``-0``,
+    and one that reaches 1000 thousandths carries into the units (``0.9995``
+    prints ``1``; [SBC] prints a stray character there).
+    [SBC] ``fixp_to_char`` (its tests are checked on the handheld); the choice
+    against rounding is recorded in docs/petitcom-decisions.md.
+    """
+    sign = "-" if raw < 0 else ""
+    mag = -raw if raw < 0 else raw
+    whole = mag >> 12
+    thousandths = (((mag & 0xFFF) + 2) * 1000) >> 12
+    if thousandths == 1000:  # 4094/4096 and up: the carry reaches the units
+        whole, thousandths = whole + 1, 0
+    if not thousandths:
+        return f"{sign}{whole}" if whole else "0"
+    digits = f"{thousandths:03d}".rstrip("0")
+    return f"{sign}{whole}.{digits}"

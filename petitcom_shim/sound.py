@@ -703,6 +703,8 @@ class Sound:
         self._dtype: type[np.generic] = np.int16
         self._cache: OrderedDict[tuple[int, int, int, int], Any] = OrderedDict()
         self._playing: list[Any] = []
+        self.system_sounds = True
+        """SYSBEEP: whether the system's own sounds (key clicks, dialogs) play."""
         self.enabled = enabled and self._open()
 
     def _open(self) -> bool:
@@ -776,6 +778,11 @@ class Sound:
         except pygame.error as err:  # the device went away mid-run: go quiet
             _log.info("BEEP is silent from now on (%s)", err)
             self.enabled = False
+
+    def system_beep(self, n: SupportsIndex = 0) -> None:
+        """A system sound (a panel key click, ...): BEEP n unless SYSBEEP is off."""
+        if self.system_sounds:
+            self.beep(n)
 
     def close(self) -> None:
         """Stop this object's effects and release the mixer if this object opened it."""

@@ -167,7 +167,7 @@ def window_icon() -> pygame.Surface:
 class ArtTarget(Protocol):
     """The machine verbs :func:`load_art` needs (a subset of petitcom_shim.Machine)."""
 
-    def chrload(self, res: str, source: str | Path, start: int = 0) -> int: ...
+    def chrload(self, res: str, source: str | Path | pygame.Surface, start: int = 0) -> int: ...
     def colset(self, kind: str, n: int, rrggbb: str) -> None: ...
     def bgpage(self, s: int) -> None: ...
     def sppage(self, s: int) -> None: ...
@@ -178,13 +178,28 @@ def data_path(name: str) -> Path:
     return Path(str(resources.files("royalnine") / "data" / name))
 
 
+def _blank_tiles(count: int) -> pygame.Surface:
+    """An 8-bit surface of ``count`` blank 8x8 tiles (16 a row) for CHRLOAD."""
+    import pygame
+
+    return pygame.Surface((128, count // 16 * 8), depth=8)
+
+
 def load_art(m: ArtTarget) -> None:
-    """Load both CHR sheets and every palette onto both screens."""
+    """Load both CHR sheets and every palette onto both screens.
+
+    The banks the sheets go into are blanked first: the machine's default banks
+    hold art of their own (as Petit Computer's do), and the game's sprites and
+    tiles reach past the end of its sheets into tiles it expects empty.
+    """
     sp, bg = data_path(SHEET_SP), data_path(SHEET_BG)
     for screen, suffix in ((0, "U"), (1, "L")):
         m.sppage(screen)
         m.bgpage(screen)
-        m.chrload("SPU0" if screen == 0 else "SPS0L", sp)
+        sprites = "SPU0" if screen == 0 else "SPS0L"
+        m.chrload(sprites, _blank_tiles(2048 if screen == 0 else 512))
+        m.chrload(sprites, sp)
+        m.chrload(f"BGU0{suffix}", _blank_tiles(1024))
         m.chrload(f"BGU0{suffix}", bg)
         for pal in range(16):
             m.colset("BG", pal * 16 + 15, TEXT_COLOURS[pal])

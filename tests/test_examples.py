@@ -37,6 +37,21 @@ PLANS: dict[str, tuple[int, Plan]] = {
         },
     ),
     "02_ptc_files": (60, {}),
+    "03_keyboard": (
+        120,
+        {
+            3: [("touch", 128, 108)],  # H on the KYA keyboard
+            4: [("untouch",)],
+            6: [("touch", 152, 84)],  # I
+            7: [("untouch",)],
+            9: [("touch", 240, 132)],  # ENTER
+            10: [("untouch",)],
+            30: [("touch", 190, 178)],  # icon slot 1
+            31: [("untouch",)],
+            40: [("touch", 150, 185)],  # ICONPAGE down
+            41: [("untouch",)],
+        },
+    ),
 }
 
 
@@ -128,5 +143,20 @@ def test_example_two_writes_files_that_load_and_scan_back(tmp_path: Path) -> Non
         assert (lower.palettes.words[0] == upper.palettes.words[0]).all()
         assert machine.grp_pages[0].pixels.any()
         assert (machine.grp_pages[1].pixels == machine.grp_pages[0].pixels).all()
+    finally:
+        machine.close()
+
+
+def test_example_three_reads_a_name_typed_on_the_keyboard() -> None:
+    path = EXAMPLES / "03_keyboard.py"
+    frames, plan = PLANS[path.stem]
+    machine = PlannedMachine(plan)
+    try:
+        _load(path).run(machine, frames)
+        codes = machine.screens[0].console.codes
+        assert bytes(codes[1, :2]) == b"HI"
+        assert bytes(codes[2, :10]) == b"HELLO, HI!"
+        assert bytes(codes[10, :11]) == b"LAST ICON 1"
+        assert machine.iconpage == 1
     finally:
         machine.close()

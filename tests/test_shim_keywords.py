@@ -47,7 +47,7 @@ def test_window_text_input_reaches_inkey(m: Machine) -> None:
 
 def test_keyboard_is_zero_without_a_panel(m: Machine) -> None:
     """KEYBOARD = key code 1-69 touched on the software keyboard ([SBC] sys_keyboard);
-    the shim shows none, so 0."""
+    with PNLTYPE "OFF" there is none to touch, so 0."""
     m.input.touch(100, 150)
     m.vsync()
     assert m.keyboard == 0
@@ -70,12 +70,16 @@ def test_date_and_time_formats(m: Machine) -> None:
     assert re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d:[0-5]\d", m.time)
 
 
-def _coverage_rows() -> list[tuple[list[str], str]]:
-    """(keywords, shim cell) of every row of the coverage table in the decisions doc."""
+def _coverage_text() -> str:
     doc = Path(__file__).resolve().parent.parent / "docs" / "petitcom-decisions.md"
     text = doc.read_text(encoding="utf-8").split("## Keyword coverage", 1)[1]
+    return text.split("\n## ", 1)[0]
+
+
+def _coverage_rows() -> list[tuple[list[str], str]]:
+    """(keywords, shim cell) of every row of the coverage table in the decisions doc."""
     rows = []
-    for line in text.splitlines():
+    for line in _coverage_text().splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) != 3 or cells[0] in ("Keyword", "---") or cells[0].startswith("("):
             continue
@@ -85,19 +89,26 @@ def _coverage_rows() -> list[tuple[list[str], str]]:
 
 
 def test_coverage_table_matches_the_machine() -> None:
-    """docs/petitcom-decisions.md: a "Yes" keyword exists on Machine (its lower-case
-    name, or the names given in backticks); a plain "No" one does not."""
+    """docs/petitcom-decisions.md lists all 112 PTC v2 hardware keywords: a "Yes" one
+    exists on Machine (its lower-case name, or the names given in backticks); a "No"
+    or "Impossible" one does not; the count the doc states is the table's."""
     rows = _coverage_rows()
-    assert sum(len(k) for k, _ in rows) == 109
+    assert sum(len(k) for k, _ in rows) == 112
     have = 0
     for keywords, shim in rows:
+        assert shim.startswith("Yes") or shim in ("No", "Impossible"), shim
         named = re.findall(r"`(\w+)", shim)
         names = named if len(named) == len(keywords) else [k.lower().rstrip("$") for k in keywords]
         if shim.startswith("Yes"):
             have += len(keywords)
             missing = [n for n in names if not hasattr(Machine, n)]
             assert not missing, f"table says Yes but Machine lacks {missing}"
-        elif shim == "No":
+        else:
             present = [n for n in names if hasattr(Machine, n)]
-            assert not present, f"table says No but Machine has {present}"
-    assert have == 87
+            assert not present, f"table says {shim} but Machine has {present}"
+    stated = re.search(r"the shim has \*\*(\d+)\*\*", _coverage_text())
+    assert stated is not None and int(stated.group(1)) == have
+    assert {k for keys, shim in rows if shim == "Impossible" for k in keys} == {
+        "SENDFILE",
+        "RECVFILE",
+    }

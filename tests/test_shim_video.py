@@ -122,8 +122,10 @@ def test_chrset_chrread_round_trip_and_init(m: Machine) -> None:
     pattern = "0123456789ABCDEF" * 4
     m.chrset("SPU3", 200, pattern.lower())
     assert m.chrread("SPU3", 200) == pattern
+    default = m.chrread("SPU4", 200)
     m.chrinit("SPU3")
-    assert m.chrread("SPU3", 200) == "0" * 64
+    assert m.chrread("SPU3", 200) != pattern and m.chrread("SPU3", 200) != "0" * 64
+    assert m.chrread("SPU4", 200) == default
     with pytest.raises(IllegalFunctionCall):
         m.chrset("SPU0", 0, "0" * 63)
     with pytest.raises(IllegalFunctionCall):
@@ -134,9 +136,10 @@ def test_chrset_chrread_round_trip_and_init(m: Machine) -> None:
 
 def test_resource_suffix_follows_page(m: Machine) -> None:
     m.bgpage(1)
+    upper = m.chrread("BGU1U", 5)
     m.chrset("BGU1", 5, "F" * 64)
     assert m.chrread("BGU1L", 5) == "F" * 64
-    assert m.chrread("BGU1U", 5) == "0" * 64
+    assert m.chrread("BGU1U", 5) == upper != "F" * 64
 
 
 def test_font_lives_in_bgf0_with_ink_15(m: Machine) -> None:
@@ -338,7 +341,9 @@ def test_sphit_finds_lowest_overlapping_id(m: Machine) -> None:
     m.spcol(0, 0, 0, 16, 16, True, 0x02)
     assert m.sphit(0) and m.sphitno == 9  # groups 1 and 2 do not meet
     m.spofs(9, 16, 0)
-    assert not m.sphit(0)  # touching edges do not collide
+    assert m.sphit(0) and m.sphitno == 9  # touching edges collide ([SBC] sprites.c is_hit)
+    m.spofs(9, 17, 0)
+    assert not m.sphit(0)
 
 
 def test_sphit_sweep_reports_first_contact(m: Machine) -> None:
@@ -358,11 +363,11 @@ def test_sphitrc_and_scaled_hitbox(m: Machine) -> None:
     m.sphome(4, 8, 8)
     m.spofs(4, 100, 100)
     assert m.sphitrc(4, 107, 107, 2, 2)
-    assert not m.sphitrc(4, 108, 92, 5, 5)
+    assert not m.sphitrc(4, 109, 92, 5, 5)
     m.spscale(4, 200)
-    assert m.sphitrc(4, 108, 90, 5, 5)  # the box grew about the home point
+    assert m.sphitrc(4, 109, 90, 5, 5)  # the box grew about the home point
     m.spcol(4, 0, 0, 16, 16, False)
-    assert not m.sphitrc(4, 108, 90, 5, 5)
+    assert not m.sphitrc(4, 109, 90, 5, 5)
 
 
 # -- §5 GRP --------------------------------------------------------------------

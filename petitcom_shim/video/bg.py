@@ -18,7 +18,7 @@ import pygame
 from petitcom_shim.errors import IllegalFunctionCall, OutOfRange
 from petitcom_shim.numbers import to_int
 from petitcom_shim.video.chr import ChrStore
-from petitcom_shim.video.interp import Tween
+from petitcom_shim.video.interp import Tween, landing
 from petitcom_shim.video.palette import KEY_PIXEL, Palettes
 from petitcom_shim.video.surfaces import RLE_AFTER, keyed_surface
 
@@ -98,6 +98,13 @@ class BGLayer:
         """Re-render the whole map at the next composition."""
         self.all_dirty = True
         self.dirty.clear()
+
+    def scroll(self, x: int, y: int, frames: int) -> None:
+        """BGOFS: go to offset (x, y) now, or over ``frames`` frames in PTC's fixed-point
+        steps (which may stop short of the target, see :func:`landing`)."""
+        for tween, target in ((self.ofs_x, x), (self.ofs_y, y)):
+            end = landing(tween.value, target, frames) if frames > 0 else target
+            tween.set(end, frames)
 
     @property
     def moving(self) -> bool:

@@ -109,7 +109,7 @@ class ScreenWatch:
 
     # -- one comparison per kind ------------------------------------------------
     def _check_display(self, video: ScreenVideo, vis: Visibility) -> bool:
-        """VISIBLE (the panel flag draws nothing), GPRIO, BGCLIP, whole-pixel BG offsets."""
+        """VISIBLE, GPRIO, BGCLIP, whole-pixel BG offsets and the lower screen's panel."""
         offsets = tuple(
             (math.floor(layer.ofs_x.value) % 512, math.floor(layer.ofs_y.value) % 512)
             for layer in video.bg.layers
@@ -117,6 +117,7 @@ class ScreenWatch:
         key = (
             vis.console, vis.bg0, vis.bg1, vis.sprites, vis.graphics,
             video.gprio, tuple(video.bg.clip), offsets,
+            None if video.panel is None else video.panel.look(vis.panel),
         )  # fmt: skip
         if key == self._display:
             return False

@@ -14,6 +14,7 @@ decides.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +23,7 @@ import numpy.typing as npt
 import pygame
 
 from petitcom_shim.errors import IllegalFunctionCall, OutOfRange
+from petitcom_shim.video.default_art import default_bank
 
 __all__ = [
     "FAMILIES",
@@ -117,11 +119,20 @@ class ChrStore:
     """All CHR banks of the machine, with a version counter per (family, screen).
 
     ``font`` is the (256, 8, 8) glyph table (1 = ink) that BGF0 resets to; its
-    ink becomes pixel value :data:`INK` so COLOR palette n paints it.
+    ink becomes pixel value :data:`INK` so COLOR palette n paints it. ``defaults``
+    maps bank names (``"SPU0"``, no screen letter) to (256, 8, 8) tiles that bank
+    starts with and CHRINIT restores on both screens (the user's ROM resources,
+    petitcom_shim.romres); other banks start with the shim's own art
+    (petitcom_shim.video.default_art) and BGF0 with the font.
     """
 
-    def __init__(self, font: npt.NDArray[np.uint8]) -> None:
+    def __init__(
+        self,
+        font: npt.NDArray[np.uint8],
+        defaults: Mapping[str, npt.NDArray[np.uint8]] | None = None,
+    ) -> None:
         self._font = (np.asarray(font, dtype=np.uint8) != 0).astype(np.uint8) * INK
+        self._defaults = dict(defaults or {})
         self.tiles: dict[tuple[str, int], npt.NDArray[np.uint8]] = {}
         self.version: dict[tuple[str, int], int] = {}
         for family, (count, screens) in FAMILIES.items():
@@ -188,11 +199,10 @@ class ChrStore:
 
     def _reset(self, ref: ResourceRef) -> None:
         bank = self.bank(ref)
-        bank[:] = 0
-        if ref.family == "BGF":
-            bank[:] = self._font
-        elif ref.family == "BGD" and ref.bank == 0:
-            bank[SOLID_TILE] = INK
+        given = self._defaults.get(f"{ref.family}{ref.bank}")
+        ours = self._font if ref.family == "BGF" else default_bank(ref.family, ref.bank)
+        source = given if given is not None else ours
+        bank[:] = 0 if source is None else source
 
     def _touch(self, ref: ResourceRef) -> None:
         self.version[ref.family, ref.screen] += 1

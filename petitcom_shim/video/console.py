@@ -15,7 +15,7 @@ import numpy.typing as npt
 import pygame
 
 from petitcom_shim.errors import OutOfRange
-from petitcom_shim.numbers import to_int
+from petitcom_shim.numbers import FIXED_ONE, fixed_text, to_int
 from petitcom_shim.video.chr import SOLID_TILE, ChrStore
 from petitcom_shim.video.palette import Palettes
 from petitcom_shim.video.surfaces import keyed_surface, new_surface
@@ -28,13 +28,13 @@ _NEWLINE = 0x0D
 
 
 def format_number(value: float) -> str:
-    """Format a number as PRINT shows it: integers plain, fractions to at most 3 decimals."""
+    """Format a number as PRINT shows it: the value as 20.12 fixed point, in PTC's
+    text (integers plain, fractions to at most 3 decimals, :func:`fixed_text`)."""
     if isinstance(value, bool):
         return "1" if value else "0"
-    if isinstance(value, int) or float(value).is_integer():
-        return str(int(value))
-    text = f"{value:.3f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
+    if isinstance(value, int):
+        return str(value)
+    return fixed_text(round(float(value) * FIXED_ONE))
 
 
 def _grid(rows: list[bytearray]) -> npt.NDArray[np.uint8]:
@@ -118,9 +118,11 @@ class Console:
         self._all_dirty = True
 
     def chkchr(self, x: int, y: int) -> int:
-        """CHKCHR: the character code in a cell (0 for a cleared cell)."""
+        """CHKCHR: the character code in a cell (0 for a cleared cell), -1 for a
+        place off the console ([SBC] console.c ``func_chkchr``)."""
+        x, y = to_int(x), to_int(y)
         if not (0 <= x < COLS and 0 <= y < ROWS):
-            raise OutOfRange(f"CHKCHR({x},{y}) outside the console")
+            return -1
         return self._codes[y][x]
 
     @property
@@ -197,11 +199,19 @@ class Console:
             if self.csrx == COLS:
                 self._newline(scroll=False)
 
+    def settle(self) -> None:
+        """Scroll now if the cursor waits below the last row (after the bottom-right
+        cell was filled), so the cursor is on a row of the console."""
+        if self.csry >= ROWS:
+            self._scroll()
+
     def _tab(self) -> None:
-        target = (self.csrx // self._tabstep + 1) * self._tabstep
-        if target >= COLS:
-            self._newline()
-            return
+        """``,``: spaces up to the next TABSTEP column; past the last one they run to the
+        end of the line, overwriting it, and wrap without scrolling ([SBC] console.c
+        ``cmd_print``; tests/test_console.c "the stupid corner")."""
+        if self.csry >= ROWS:  # waiting after the bottom-right cell: scroll first
+            self._scroll()
+        target = min(COLS, (self.csrx // self._tabstep + 1) * self._tabstep)
         self._write(b" " * (target - self.csrx))
 
     def _newline(self, scroll: bool = True) -> None:

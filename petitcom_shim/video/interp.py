@@ -5,9 +5,19 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Tween", "TweenArray"]
+__all__ = ["Tween", "TweenArray", "landing"]
 
 _NOWHERE = (np.zeros(0, np.intp), np.zeros(0, np.intp))
+
+
+def landing(start: float, target: float, frames: int) -> float:
+    """Where PTC's timed move of ``frames`` equal steps from ``start`` toward ``target``
+    ends: each step is the 20.12 fixed-point distance divided by ``frames``, cut toward
+    zero (C integer division), so an inexact division lands short of the target
+    ([SBC] sprites.c ``cmd_spofs``, background.c ``cmd_bgofs``)."""
+    raw = round((target - start) * 4096)
+    step = abs(raw) // frames * (1 if raw >= 0 else -1)
+    return start + step * frames / 4096
 
 
 class Tween:

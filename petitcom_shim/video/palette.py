@@ -12,6 +12,8 @@ palette is not published); see docs/petitcom-decisions.md.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 import numpy.typing as npt
 
@@ -170,8 +172,13 @@ class Palettes:
     their caches are stale.
     """
 
-    def __init__(self) -> None:
-        self.words = [d.copy() for d in _DEFAULTS]
+    def __init__(self, defaults: Mapping[int, npt.NDArray[np.uint16]] | None = None) -> None:
+        given = defaults or {}
+        #: What COLINIT restores: the user's ROM palettes where given, else ours.
+        self.defaults = tuple(
+            np.asarray(given[k], dtype=np.uint16) if k in given else _DEFAULTS[k] for k in range(3)
+        )
+        self.words = [d.copy() for d in self.defaults]
         self.version = [0, 0, 0]
         self._luts: list[npt.NDArray[np.uint32] | None] = [None, None, None]
 
@@ -193,11 +200,11 @@ class Palettes:
         kinds = range(3) if kind is None else (kind,)
         for k in kinds:
             if n is None:
-                self.words[k][:] = _DEFAULTS[k]
+                self.words[k][:] = self.defaults[k]
             else:
                 if not 0 <= n <= 255:
                     raise OutOfRange(f"colour number {n} not in 0-255")
-                self.words[k][n] = _DEFAULTS[k][n]
+                self.words[k][n] = self.defaults[k][n]
             self._touch(k)
 
     def copy_palette(self, src_kind: int, pal: int) -> None:

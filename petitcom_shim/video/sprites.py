@@ -22,7 +22,7 @@ import pygame
 from petitcom_shim.errors import IllegalFunctionCall, OutOfRange
 from petitcom_shim.numbers import to_int
 from petitcom_shim.video.chr import ChrStore
-from petitcom_shim.video.interp import TweenArray
+from petitcom_shim.video.interp import TweenArray, landing
 from petitcom_shim.video.palette import KEY_PIXEL, Palettes
 from petitcom_shim.video.surfaces import surface_from_pixels
 
@@ -369,9 +369,22 @@ class SpriteScreen:
         self._new_look(sp)
 
     def spofs(self, sid: int, x: float, y: float, t: int = 0) -> None:
-        """SPOFS: move (over t frames) from the current, possibly mid-move, position."""
+        """SPOFS: move (over t frames) from the current, possibly mid-move, position.
+
+        With a time the sprite moves by one fixed step a frame, the distance divided
+        by t in 20.12 fixed point and cut toward zero, so it lands up to t/4096 short
+        of the target where the division is not exact ([SBC] sprites.c ``cmd_spofs``
+        and ``step_sprites``; its test moves 0 to 64 over 4 frames in steps of 16).
+        """
         self.live(sid, "SPOFS")
-        self._motion.set(sid, _XY, (_s16(x), _s16(y)), int(t))
+        frames = int(t)
+        target = (_s16(x), _s16(y))
+        if frames > 0:
+            here = self.position(sid)
+            target = tuple(  # type: ignore[assignment]
+                landing(start, end, frames) for start, end in zip(here, target, strict=True)
+            )
+        self._motion.set(sid, _XY, target, frames)
 
     def sphome(self, sid: int, hx: int, hy: int) -> None:
         """SPHOME: home point, each kept as a signed 8-bit value."""
@@ -581,8 +594,8 @@ class SpriteScreen:
                vec_b: tuple[float, float]) -> HitResult | None:  # fmt: skip
         """Earliest t in [0, 1] at which a's box overlaps box_b, both moving along their vectors.
 
-        At time t a box sits at ``now - (1 - t) * vec``; overlap is strict (touching
-        edges do not collide).
+        At time t a box sits at ``now - (1 - t) * vec``; boxes whose edges touch
+        collide ([SBC] sprites.c ``is_hit``: a projection inside ``min <= d <= max``).
         """
         ax, ay = self.position(a.sid)
         al, at, ar, ab = a.hitbox(ax - a.vec[0], ay - a.vec[1], self.scale(a.sid))
@@ -592,9 +605,9 @@ class SpriteScreen:
         dy = a.vec[1] - vec_b[1]
         t0, t1 = 0.0, 1.0
         for lo_a, hi_a, lo_b, hi_b, d in ((al, ar, bl, br, dx), (at, ab, bt, bb, dy)):
-            # overlap on this axis while lo_a + d*t < hi_b and lo_b < hi_a + d*t
+            # overlap on this axis while lo_a + d*t <= hi_b and lo_b <= hi_a + d*t
             if d == 0:
-                if not (lo_a < hi_b and lo_b < hi_a):
+                if not (lo_a <= hi_b and lo_b <= hi_a):
                     return None
                 continue
             enter = (lo_b - hi_a) / d
@@ -603,7 +616,7 @@ class SpriteScreen:
                 enter, leave = leave, enter
             t0 = max(t0, enter)
             t1 = min(t1, leave)
-            if t0 >= t1:
+            if t0 > t1:
                 return None
         return HitResult(ax - (1 - t0) * a.vec[0], ay - (1 - t0) * a.vec[1], t0)
 

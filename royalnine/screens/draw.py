@@ -183,8 +183,13 @@ class SpriteBoard:
             else:
                 if (old.chr, old.pal, old.prio) != (look.chr, look.pal, look.prio):
                     m.spchr(sid, look.chr, look.pal, 0, 0, look.prio)
+                target = (look.x + look.hx, look.y + look.hy)
                 if (old.x, old.y) != (look.x, look.y):
-                    m.spofs(sid, look.x + look.hx, look.y + look.hy, t)
+                    m.spofs(sid, *target, t)
+                elif not m.spchk(sid) & 1 and tuple(m.spread(sid)[:2]) != target:
+                    # A glide steps in fixed point as on PTC and can end a pixel
+                    # short of its target: put the sprite exactly there.
+                    m.spofs(sid, *target)
             self.current[sid] = look
         if log is not None:
             log.clear(self.screen, sprites=True)

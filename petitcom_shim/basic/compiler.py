@@ -1,0 +1,707 @@
+"""The compiler: parsed PTC lines to Python source, one function per basic block.
+
+A tree walker cannot reach the speed goal (issue 14 §3), so a program becomes
+Python code: every *block* — a run of statements entered only at its top (a
+label's line, the statement after a GOSUB, FOR, VSYNC, NEXT, STOP or a
+waiting keyword) — is a function ``b<N>()`` that runs its statements and
+returns the index of the next block. The runtime calls blocks in a loop
+(:meth:`petitcom_shim.basic.runtime.Runtime.execute`). Numbers are raw 20.12
+``int`` words, strings ``bytes``; variables are globals of the generated
+module (``v_A`` number, ``s_A`` string, ``a_A``/``t_A`` arrays), so the
+runtime keeps them across DIRECT lines and CONT. Each generated source line
+remembers its PTC line, so an error reports PTC's line without any per-line
+bookkeeping at run time.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from petitcom_shim.basic import registry
+from petitcom_shim.basic.errors import BasicError
+from petitcom_shim.basic.parser import BUILTIN_FUNCTIONS, Expr, Line, Stmt, parse_line
+
+__all__ = ["Compiled", "compile_program", "split_lines", "var_key"]
+
+_LO, _HI = -(2**31), 2**31 - 1
+_CMP = {"==": "==", "!=": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
+#: Deepest expression PTC programs get ("Formula too complex" beyond; it also
+#: keeps the generated Python within the parser's nesting limit).
+MAX_NESTING = 60
+_WAITING = frozenset({"INPUT", "LINPUT"})
+_PLACEHOLDER = re.compile("\x00([^\x00]*)\x00")
+
+
+def split_lines(source: bytes) -> list[bytes]:
+    """A program's lines: CR (PTC), LF or CRLF endings; no empty last line."""
+    text = source.replace(b"\r\n", b"\r").replace(b"\n", b"\r")
+    lines = text.split(b"\r")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    return lines
+
+
+def var_key(name: str) -> str:
+    """The generated-code global holding variable ``name`` ("A" -> "v_A", "A$" -> "s_A")."""
+    return f"s_{name[:-1]}" if name.endswith("$") else f"v_{name}"
+
+
+def arr_key(name: str) -> str:
+    """The global holding array ``name`` ("A" -> "a_A", "A$" -> "t_A")."""
+    return f"t_{name[:-1]}" if name.endswith("$") else f"a_{name}"
+
+
+@dataclass
+class Compiled:
+    """A compiled program (or DIRECT line).
+
+    Attributes:
+        source: the generated Python source (for debugging and tests).
+        nblocks: number of blocks; block ``nblocks`` is the end of the program.
+        labels: label -> (block index, line number).
+        data: DATA items in program order, each (line number, item bytes).
+        data_lines: line number -> index of the first DATA item at or after it.
+        pylines: generated source line (1-based) -> PTC line number.
+        scalars: the variable keys the code uses (created as 0 / "" when missing).
+        arrays: the array keys the code uses.
+        keywords: the registered keywords the code calls, by index (the generated
+            code reads them from the global ``_K_<unit>``).
+        unit: the unit's name.
+    """
+
+    source: str
+    nblocks: int
+    labels: dict[str, tuple[int, int]]
+    data: list[tuple[int, bytes]]
+    data_lines: dict[int, int]
+    pylines: list[int]
+    scalars: set[str] = field(default_factory=set)
+    arrays: set[str] = field(default_factory=set)
+    keywords: list[registry.Keyword] = field(default_factory=list)
+    unit: str = "program"
+    #: Work units of each block for ``--speed dsi`` (10 a statement, 1 an expression node).
+    costs: list[int] = field(default_factory=list)
+    #: The PTC line each block starts on.
+    block_lines: list[int] = field(default_factory=list)
+
+
+class _Block:
+    def __init__(self, line: int) -> None:
+        self.code: list[tuple[int, str]] = []  # (ptc line, python line without indent)
+        self.globals: set[str] = set()
+        self.line = line
+        self.cost = 0
+
+
+def _is_str(e: Expr) -> bool:
+    """The type of an expression: True for a string."""
+    kind = e[0]
+    if kind == "str":
+        return True
+    if kind in ("num", "un"):
+        return False
+    if kind in ("var", "arr", "sys", "call"):
+        return str(e[1]).endswith("$")
+    if kind == "bin":
+        if e[1] in ("+", "*"):
+            return _is_str(e[2])
+        return False
+    return False
+
+
+def _has_call(e: Expr) -> bool:
+    kind = e[0]
+    if kind == "call":
+        return True
+    if kind == "bin":
+        return _has_call(e[2]) or _has_call(e[3])
+    if kind == "un":
+        return _has_call(e[2])
+    if kind == "arr":
+        return any(_has_call(i) for i in e[2])
+    return False
+
+
+def _nodes(tree: object) -> int:
+    """Number of tuples in a parse tree (the size of a statement, for --speed dsi)."""
+    if isinstance(tree, tuple):
+        return 1 + sum(_nodes(x) for x in tree)
+    if isinstance(tree, list):
+        return sum(_nodes(x) for x in tree)
+    return 0
+
+
+def _splits(stmts: list[Stmt]) -> bool:
+    """True if a statement list needs block boundaries inside it."""
+    for s in stmts:
+        kind = s[0]
+        if kind in ("gosub", "for", "next", "vsync", "stop"):
+            return True
+        if kind == "on" and s[2] == "gosub":
+            return True
+        if kind == "kw" and s[1] in _WAITING:
+            return True
+        if kind == "if" and (_splits(s[2]) or _splits(s[3])):
+            return True
+    return False
+
+
+class _Compiler:
+    def __init__(self, lines: list[Line], unit: str) -> None:
+        self.lines = lines
+        self.kw_list = f"_K_{unit}"
+        self.blocks: list[_Block] = []
+        self.labels: dict[str, tuple[int, int]] = {}
+        self.data: list[tuple[int, bytes]] = []
+        self.data_lines: dict[int, int] = {}
+        self.scalars: set[str] = set()
+        self.arrays: set[str] = set()
+        self.keywords: list[registry.Keyword] = []
+        self._kw_index: dict[str, int] = {}
+        self.ln = 0
+        self.nesting = 0
+        self.depth = 0
+        self.indent = 0
+        self.tmp = 0
+        # FOR skip targets: id of a FOR statement -> the NEXT statement that closes it
+        self.for_next: dict[int, int] = {}
+        self.after_next: dict[int, int] = {}  # id(NEXT stmt) -> block after it
+        self.next_for: dict[int, str] = {}  # id(NEXT stmt) -> its FOR's variable
+        self.fixups: list[tuple[_Block, int, str, int]] = []
+
+    # -- blocks ----------------------------------------------------------------
+    @property
+    def cur(self) -> _Block:
+        return self.blocks[-1]
+
+    def emit(self, text: str) -> None:
+        self.cur.code.append((self.ln, "    " * self.indent + text))
+
+    def new_block(self) -> int:
+        """Close the current block (falling through) and start the next one."""
+        index = len(self.blocks)
+        if self.blocks:
+            saved = self.indent
+            self.indent = 0
+            self.emit(f"return {index}")
+            self.indent = saved
+        self.blocks.append(_Block(self.ln))
+        return index
+
+    def temp(self) -> str:
+        self.tmp += 1
+        return f"_t{self.tmp}"
+
+    def kw_ref(self, kw: registry.Keyword) -> str:
+        if kw.name + kw.kind not in self._kw_index:
+            self._kw_index[kw.name + kw.kind] = len(self.keywords)
+            self.keywords.append(kw)
+        return f"{self.kw_list}[{self._kw_index[kw.name + kw.kind]}]"
+
+    # -- program -----------------------------------------------------------
+    def compile(self) -> None:
+        self._pair_for_next()
+        self.blocks.append(_Block(1))
+        for number, line in enumerate(self.lines, start=1):
+            self.ln = number
+            if line.data:
+                self.data_lines.setdefault(number, len(self.data))
+                self.data.extend((number, item) for item in line.data)
+            if line.label is not None:
+                if self.cur.code:
+                    self.new_block()
+                self.labels.setdefault(line.label, (len(self.blocks) - 1, number))
+            self.stmts(line.stmts)
+        self.ln = len(self.lines)
+        self.new_block()  # the end block index; never run (the runtime ends there)
+        self.blocks.pop()
+
+    def _pair_for_next(self) -> None:
+        """Each FOR's closing NEXT in program order ([SBC]: the loop that never
+        enters skips to the matching NEXT, nesting counted)."""
+        flat: list[Stmt] = []
+
+        def walk(stmts: list[Stmt]) -> None:
+            for s in stmts:
+                if s[0] in ("for", "next"):
+                    flat.append(s)
+                elif s[0] == "if":
+                    walk(s[2])
+                    walk(s[3])
+
+        for line in self.lines:
+            walk(line.stmts)
+        stack: list[Stmt] = []
+        for s in flat:
+            if s[0] == "for":
+                stack.append(s)
+            elif stack:
+                opener = stack.pop()
+                self.for_next[id(opener)] = id(s)
+                self.next_for[id(s)] = str(opener[1])
+
+    # -- statements ------------------------------------------------------------
+    def stmts(self, stmts: list[Stmt]) -> None:
+        for s in stmts:
+            self.stmt(s)
+
+    def stmt(self, s: Stmt) -> None:
+        try:
+            if not self.depth:  # an IF's cost already counts the statements inside it
+                self.cur.cost += 10 + _nodes(s)
+            getattr(self, "s_" + s[0])(s)
+        except BasicError as exc:
+            self.emit(f"_err({exc.message!r})")
+        except RecursionError:
+            self.emit("_err('Formula too complex')")
+
+    def s_error(self, s: Stmt) -> None:
+        self.emit(f"_err({s[1]!r}, {s[2]!r})")
+
+    def s_data(self, s: Stmt) -> None:
+        pass
+
+    def s_let(self, s: Stmt) -> None:
+        self.assign(s[1], s[2])
+
+    def assign(self, target: Expr, value: Expr) -> None:
+        is_str = str(target[1]).endswith("$")
+        if _is_str(value) != is_str:
+            raise BasicError("Type mismatch")
+        code = self.ex(value)
+        self.store(target, code)
+
+    def store(self, target: Expr, code: str) -> None:
+        """Emit the assignment of the Python expression ``code`` to a target."""
+        kind, name = target[0], str(target[1])
+        if kind == "var":
+            key = var_key(name)
+            self.scalars.add(key)
+            self.cur.globals.add(key)
+            self.emit(f"{key} = {code}")
+        elif kind == "arr":
+            key = arr_key(name)
+            self.arrays.add(key)
+            idx = [self.num(i) for i in target[2]]
+            method = "s1" if len(idx) == 1 else "s2"
+            self.emit(f"{key}.{method}({', '.join(idx)}, {code})")
+        elif kind == "sys":
+            self.emit(f"_setsys({name!r}, {code})")
+        else:
+            raise BasicError("Syntax error")
+
+    def s_print(self, s: Stmt) -> None:
+        items = s[1]
+        newline = True
+        for item in items:
+            if item == ";":
+                newline = False
+            elif item == ",":
+                self.emit("_tab()")
+                newline = False
+            else:
+                newline = True
+                if _is_str(item):
+                    self.emit(f"_pr({self.ex(item)})")
+                else:
+                    self.emit(f"_prn({self.ex(item)})")
+        if newline:
+            self.emit("_nl()")
+
+    def s_if(self, s: Stmt) -> None:
+        self.depth += 1
+        try:
+            self.if_branches(s)
+        finally:
+            self.depth -= 1
+
+    def if_branches(self, s: Stmt) -> None:
+        cond, then, other = s[1], s[2], s[3]
+        test = self.cond(cond)
+        if not _splits(then) and not _splits(other):
+            self.emit(f"if {test}:")
+            self.indent += 1
+            self.emit("pass")
+            self.stmts(then)
+            self.indent -= 1
+            if other:
+                self.emit("else:")
+                self.indent += 1
+                self.emit("pass")
+                self.stmts(other)
+                self.indent -= 1
+            return
+        # Linear form: jumps between blocks.
+        jump_else = self.placeholder(f"if not ({test}): return ")
+        self.stmts(then)
+        jump_end = self.placeholder("return ") if other else None
+        else_block = self.new_block()
+        self.fix(jump_else, else_block)
+        if other and jump_end is not None:
+            self.stmts(other)
+            end_block = self.new_block()
+            self.fix(jump_end, end_block)
+
+    def placeholder(self, text: str) -> tuple[_Block, int]:
+        self.emit(text + "{}")
+        return self.cur, len(self.cur.code) - 1
+
+    def fix(self, where: tuple[_Block, int], target: int) -> None:
+        block, i = where
+        ln, text = block.code[i]
+        block.code[i] = (ln, text.replace("{}", str(target)))
+
+    def jump_code(self, target: Expr) -> str:
+        """Python expression for the block index of a GOTO/GOSUB target."""
+        if target[0] == "label":
+            return f"\x00LABEL{target[1]}\x00"
+        if not _is_str(target):
+            raise BasicError("Type mismatch")
+        return f"_label({self.ex(target)})"
+
+    def s_goto(self, s: Stmt) -> None:
+        self.emit(f"return {self.jump_code(s[1])}")
+
+    def s_gosub(self, s: Stmt) -> None:
+        dest = self.jump_code(s[1])
+        ret = len(self.blocks)
+        self.emit(f"_gosub({ret})")
+        self.emit(f"return {dest}")
+        self.new_block()
+
+    def s_on(self, s: Stmt) -> None:
+        value = self.num(s[1])
+        dests = ", ".join(repr(str(t[1])) if t[0] == "label" else self.jump_code(t) for t in s[3])
+        t = self.temp()
+        self.emit(f"{t} = {value} >> 12")
+        self.emit(f"if 0 <= {t} < {len(s[3])}:")
+        self.indent += 1
+        if s[2] == "gosub":
+            ret = len(self.blocks)
+            self.emit(f"_gosub({ret})")
+        self.emit(f"return _on(({dests},), {t})")
+        self.indent -= 1
+        if s[2] == "gosub":
+            self.new_block()
+
+    def s_return(self, s: Stmt) -> None:
+        self.emit("return _return()")
+
+    def s_end(self, s: Stmt) -> None:
+        self.emit("_end()")
+
+    def s_stop(self, s: Stmt) -> None:
+        self.emit(f"_stop({len(self.blocks)})")
+        self.new_block()
+
+    def s_clear(self, s: Stmt) -> None:
+        self.emit("_clear()")
+
+    def s_vsync(self, s: Stmt) -> None:
+        self.emit(f"_vsync({self.num(s[1])}, {len(self.blocks)})")
+        self.new_block()
+
+    def s_for(self, s: Stmt) -> None:
+        _, name, start, end, step = s
+        key = var_key(name)
+        self.scalars.add(key)
+        self.cur.globals.add(key)
+        self.emit(f"{key} = {self.num(start)}")
+        step_code = "4096" if step is None else self.num(step)
+        body = len(self.blocks)
+        skip = self.for_next.get(id(s))
+        after = "-1" if skip is None else f"\x00NEXT{skip}\x00"
+        self.emit(f"_for({key!r}, {self.num(end)}, {step_code}, {body}, {after})")
+        self.new_block()
+
+    def s_next(self, s: Stmt) -> None:
+        name = s[1]
+        after = len(self.blocks)
+        self.after_next[id(s)] = after
+        guess = name if name is not None else self.next_for.get(id(s))
+        if guess is not None:
+            key = var_key(guess)
+            self.scalars.add(key)
+            self.cur.globals.add(key)
+            # Fast path: the innermost loop is the expected variable's (nearly always).
+            self.emit(f"if _FS and _FS[-1][0] == {key!r}:")
+            self.indent += 1
+            e = self.temp()
+            t = self.temp()
+            self.emit(f"{e} = _FS[-1]")
+            self.emit(f"{key} = {t} if {_LO} <= ({t} := {key} + {e}[2]) <= {_HI} else _ovf()")
+            self.emit(f"if ({key} <= {e}[1]) if {e}[3] else ({key} >= {e}[1]): return {e}[4]")
+            self.emit("_FS.pop()")
+            self.indent -= 1
+            self.emit("else:")
+            self.indent += 1
+        slow = "None" if name is None else repr(var_key(name))
+        self.emit(f"return _next({slow}, {after})")
+        if guess is not None:
+            self.indent -= 1
+        self.new_block()
+
+    def s_dim(self, s: Stmt) -> None:
+        for name, dims in s[1]:
+            key = arr_key(name)
+            self.arrays.add(key)
+            self.emit(f"{key}.dim({', '.join(self.num(d) for d in dims)})")
+
+    def s_read(self, s: Stmt) -> None:
+        for target in s[1]:
+            is_str = str(target[1]).endswith("$")
+            self.store(target, "_read_s()" if is_str else "_read_n()")
+
+    def s_restore(self, s: Stmt) -> None:
+        target = s[1]
+        if target is None:
+            self.emit("_restore(None)")
+        elif target[0] == "label":
+            self.emit(f"_restore({str(target[1]).encode('ascii')!r})")
+        else:
+            if not _is_str(target):
+                raise BasicError("Type mismatch")
+            self.emit(f"_restore({self.ex(target)})")
+
+    def s_sort(self, s: Stmt) -> None:
+        _, desc, start, count, names = s
+        keys = []
+        for name in names:
+            key = arr_key(name)
+            self.arrays.add(key)
+            keys.append(key)
+        self.emit(f"_sort({desc}, {self.num(start)}, {self.num(count)}, ({', '.join(keys)},))")
+
+    def s_swap(self, s: Stmt) -> None:
+        a, b = s[1], s[2]
+        if str(a[1]).endswith("$") != str(b[1]).endswith("$"):
+            raise BasicError("Type mismatch")
+        ta, tb = self.temp(), self.temp()
+        self.emit(f"{ta} = {self.ex(a)}")
+        self.emit(f"{tb} = {self.ex(b)}")
+        self.store(a, tb)
+        self.store(b, ta)
+
+    def s_kw(self, s: Stmt) -> None:
+        _, name, args, seps = s
+        kw = registry.lookup("statement", name)
+        assert kw is not None
+        if kw.direct_only:
+            raise BasicError("Illegal function call")
+        ref = self.kw_ref(kw)
+        codes = self.args(kw, args)
+        waiting = name in _WAITING
+        if waiting:
+            self.emit(f"_resume({len(self.blocks)})")
+        extra = f", {seps!r}" if kw.seps else ""
+        self.emit(f"{ref}.handler(_rt, [{', '.join(codes)}]{extra})")
+        if waiting:
+            self.new_block()
+
+    def args(self, kw: registry.Keyword, args: list[Expr | None]) -> list[str]:
+        out: list[str] = []
+        for a in args:
+            if a is None:
+                out.append("None")
+            elif a[0] == "group":
+                out.extend(self.ex(x) for x in a[1])
+            elif kw.refs and a[0] in ("var", "arr"):
+                out.append(self.ref(a))
+            else:
+                out.append(self.ex(a))
+        return out
+
+    def ref(self, a: Expr) -> str:
+        name = str(a[1])
+        if a[0] == "var":
+            key = var_key(name)
+            self.scalars.add(key)
+            return f"_ref({name!r}, {key!r})"
+        key = arr_key(name)
+        self.arrays.add(key)
+        return f"_aref({name!r}, {key}, {', '.join(self.num(i) for i in a[2])})"
+
+    # -- expressions -------------------------------------------------------
+    def num(self, e: Expr) -> str:
+        if _is_str(e):
+            raise BasicError("Type mismatch")
+        return self.ex(e)
+
+    def text(self, e: Expr) -> str:
+        if not _is_str(e):
+            raise BasicError("Type mismatch")
+        return self.ex(e)
+
+    def cond(self, e: Expr) -> str:
+        """A Python truth test for a PTC condition (nonzero is true)."""
+        if e[0] == "bin" and e[1] in _CMP:
+            return self.compare(e)
+        if (
+            e[0] == "bin"
+            and e[1] in ("AND", "OR")
+            and all(x[0] == "bin" and x[1] in _CMP for x in (e[2], e[3]))
+            and not _has_call(e)
+        ):
+            word = "and" if e[1] == "AND" else "or"
+            return f"({self.compare(e[2])} {word} {self.compare(e[3])})"
+        if _is_str(e):
+            raise BasicError("Type mismatch")
+        return f"{self.ex(e)} != 0"
+
+    def compare(self, e: Expr) -> str:
+        a, b = e[2], e[3]
+        if _is_str(a) != _is_str(b):
+            raise BasicError("Type mismatch")
+        return f"({self.ex(a)} {_CMP[e[1]]} {self.ex(b)})"
+
+    def ex(self, e: Expr) -> str:
+        self.nesting += 1
+        try:
+            if self.nesting > MAX_NESTING:
+                raise BasicError("Formula too complex")
+            return self.ex_inner(e)
+        finally:
+            self.nesting -= 1
+
+    def ex_inner(self, e: Expr) -> str:
+        kind = e[0]
+        if kind == "num":
+            return str(e[1])
+        if kind == "str":
+            if len(e[1]) > 256:
+                raise BasicError("String too long")
+            return repr(e[1])
+        if kind == "var":
+            key = var_key(str(e[1]))
+            self.scalars.add(key)
+            return key
+        if kind == "arr":
+            key = arr_key(str(e[1]))
+            self.arrays.add(key)
+            idx = [self.num(i) for i in e[2]]
+            return f"{key}.{'g1' if len(idx) == 1 else 'g2'}({', '.join(idx)})"
+        if kind == "sys":
+            return self.sysvar(str(e[1]))
+        if kind == "call":
+            return self.call(str(e[1]), e[2])
+        if kind == "un":
+            op, inner = e[1], e[2]
+            code = self.num(inner)
+            if op == "-":
+                return f"_neg({code})"
+            if op == "!":
+                return f"(4096 if {code} == 0 else 0)"
+            return f"_not({code})"
+        if kind == "bin":
+            return self.binary(str(e[1]), e[2], e[3])
+        raise BasicError("Syntax error")
+
+    def binary(self, op: str, a: Expr, b: Expr) -> str:
+        if op in _CMP:
+            return f"(4096 if {self.compare(('bin', op, a, b))} else 0)"
+        if _is_str(a):
+            if op == "+":
+                return f"_cat({self.ex(a)}, {self.text(b)})"
+            if op == "*":
+                return f"_rep({self.ex(a)}, {self.num(b)})"
+            raise BasicError("Type mismatch")
+        x, y = self.ex(a), self.num(b)
+        if op in ("+", "-"):
+            t = self.temp()
+            return f"({t} if {_LO} <= ({t} := {x} {op} {y}) <= {_HI} else _ovf())"
+        names = {"*": "_mul", "/": "_div", "%": "_mod", "AND": "_and", "OR": "_or", "XOR": "_xor"}
+        return f"{names[op]}({x}, {y})"
+
+    def sysvar(self, name: str) -> str:
+        constants = {"TRUE": "4096", "FALSE": "0", "CANCEL": "-4096"}
+        if name in constants:
+            return constants[name]
+        if name in ("RESULT", "ERR", "ERL", "VERSION", "FREEVAR", "FREEMEM", "MEM$",
+                    "PRGNAME$", "PACKAGE$"):  # fmt: skip
+            return f"_sys({name!r})"
+        kw = registry.lookup("sysvar", name)
+        if kw is None:
+            raise BasicError("Syntax error")
+        return f"{self.kw_ref(kw)}.handler(_rt)"
+
+    def call(self, name: str, args: list[Expr]) -> str:
+        if name in BUILTIN_FUNCTIONS:
+            return self.builtin(name, args)
+        kw = registry.lookup("function", name)
+        if kw is None:
+            raise BasicError("Syntax error")
+        codes = self.args(kw, list(args))
+        return f"{self.kw_ref(kw)}.handler(_rt, [{', '.join(codes)}])"
+
+    def builtin(self, name: str, args: list[Expr]) -> str:
+        kinds = {
+            "ASC": "s", "LEN": "s", "VAL": "s", "CHR$": "n", "HEX$": "nn", "INSTR": None,
+            "LEFT$": "sn", "RIGHT$": "sn", "MID$": "snn", "STR$": "n", "SUBST$": "snns",
+        }  # fmt: skip
+        want = kinds.get(name, "n" * len(args))
+        if name == "INSTR":
+            want = "ssn"
+        codes = []
+        for kind, a in zip(want or "", args, strict=False):
+            codes.append(self.text(a) if kind == "s" else self.num(a))
+        if name == "PI":
+            return "12867"
+        fname = "_f_" + name.replace("$", "S")
+        return f"{fname}({', '.join(codes)})"
+
+
+def compile_lines(lines: list[Line], unit: str = "program") -> Compiled:
+    """Compile parsed lines (see :func:`compile_program`)."""
+    comp = _Compiler(lines, unit)
+    comp.compile()
+
+    def resolve(what: str) -> str:
+        """A placeholder's block index: a label's block or the block after a NEXT."""
+        if what.startswith("NEXT"):
+            return str(comp.after_next.get(int(what[4:]), -1))
+        label = what[5:]
+        if label in comp.labels:
+            return str(comp.labels[label][0])
+        return f"_L({label!r})"  # not in this unit: found (or not) at run time
+
+    out: list[str] = []
+    pylines: list[int] = [0]
+    for index, block in enumerate(comp.blocks):
+        out.append(f"def b{index}():")
+        pylines.append(block.line)
+        if block.globals:
+            out.append(f"    global {', '.join(sorted(block.globals))}")
+            pylines.append(block.line)
+        if not block.code or not block.code[-1][1].startswith("return"):
+            block.code.append((block.code[-1][0] if block.code else block.line,
+                               f"return {index + 1}"))  # fmt: skip
+        for ln, text in block.code:
+            out.append("    " + _PLACEHOLDER.sub(lambda m: resolve(m.group(1)), text))
+            pylines.append(ln)
+    out.append(f"B = [{', '.join(f'b{i}' for i in range(len(comp.blocks)))}]")
+    pylines.append(0)
+    labels = comp.labels
+    return Compiled(
+        source="\n".join(out) + "\n",
+        nblocks=len(comp.blocks),
+        labels=labels,
+        data=comp.data,
+        data_lines=comp.data_lines,
+        pylines=pylines,
+        scalars=comp.scalars,
+        arrays=comp.arrays,
+        keywords=comp.keywords,
+        unit=unit,
+        costs=[b.cost for b in comp.blocks],
+        block_lines=[b.line for b in comp.blocks],
+    )
+
+
+def compile_program(source: bytes, unit: str = "program") -> Compiled:
+    """Compile a whole program (PTC bytes, CR/LF/CRLF line endings).
+
+    ``unit`` names the compiled unit: units loaded into one runtime (the
+    program, DIRECT lines) keep their keyword tables apart by it.
+    """
+    return compile_lines([parse_line(raw) for raw in split_lines(source)], unit)

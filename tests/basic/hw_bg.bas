@@ -1,0 +1,1 @@
+BGPUT 0,2,3,65,1,1,0BGREAD (0,2,3),C,P,H,V:?C;" ";P;" ";H;" ";VBGREAD (0,2,3),T$:?T$BGFILL 1,0,0,3,3,7BGREAD(1,3,3),C,P,H,V:?C?BGCHK(0)

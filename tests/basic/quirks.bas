@@ -1,0 +1,1 @@
+print "lower"a=1 b=2:?a+b? "Q" 'commentREM commentBEEP 30,,127x$="ab":?X$

@@ -1,0 +1,1 @@
+A$="HELLO"?LEN(A$);LEFT$(A$,2);RIGHT$(A$,3);MID$(A$,1,3)?MID$(A$,20,3);"|";MID$(A$,0,32)?ASC("A");CHR$(66);HEX$(255);HEX$(10,4)?INSTR(A$,"LL");INSTR(A$,"Z");INSTR(A$,"");INSTR(A$,"L",3)?STR$(12.5)+"!";VAL("12AB");VAL("-0.5");VAL("&H1F")?SUBST$(A$,1,3,"IPP")?"AB"*3;"AB"+"CD"B$="X"*256:?LEN(B$)B$=B$+"Y"

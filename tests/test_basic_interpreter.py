@@ -1,0 +1,267 @@
+"""The Interpreter API: RUN, DIRECT lines, STOP/CONT, frame limits, breaks, bad input, speed."""
+
+from __future__ import annotations
+
+import pytest
+
+from petitcom_shim import Button, Machine
+from petitcom_shim.basic import BasicError, Interpreter, RunResult, statement
+from petitcom_shim.basic.consoletext import console_text
+from petitcom_shim.basic.registry import KEYWORDS
+
+
+def run(source: bytes, **kwargs: object) -> tuple[RunResult, Machine, Interpreter]:
+    machine = Machine(headless=True)
+    basic = Interpreter(machine, seed=3)
+    basic.load(source)
+    frames = kwargs.get("max_frames", 600)
+    assert frames is None or isinstance(frames, int)
+    return basic.run(max_frames=frames), machine, basic
+
+
+def screen(machine: Machine) -> list[str]:
+    return [line.rstrip() for line in console_text(machine).split("\n")[:24]]
+
+
+def test_run_result_and_source() -> None:
+    result, machine, basic = run(b"A=1\r?A+1\r")
+    assert result == RunResult("ended", 0, None, None)
+    assert basic.source == b"A=1\r?A+1\r"
+    assert screen(machine)[0] == "2"
+
+
+def test_line_endings_lf_and_crlf() -> None:
+    for source in (b"?1\n?2\n", b"?1\r\n?2\r\n", b"?1\r?2"):
+        _, machine, _ = run(source)
+        assert screen(machine)[:2] == ["1", "2"]
+
+
+def test_direct_lines_share_the_programs_variables() -> None:
+    result, machine, basic = run(b'A=41:B$="X"\r')
+    assert result.status == "ended"
+    assert basic.direct(b"?A+1;B$").status == "ended"
+    assert basic.direct(b"C=5").status == "ended"
+    assert basic.direct(b"?C*2").status == "ended"
+    assert screen(machine)[:2] == ["42X", "10"]
+
+
+def test_direct_error_has_no_line() -> None:
+    machine = Machine(headless=True)
+    basic = Interpreter(machine)
+    result = basic.direct(b"?1/0")
+    assert result == RunResult("error", 0, "Division by zero", None)
+    assert screen(machine)[0] == "Division by zero"
+
+
+def test_stop_and_cont() -> None:
+    result, machine, basic = run(b"?1\rSTOP\r?2\r")
+    assert result.status == "stopped" and result.line == 2
+    assert basic.cont().status == "ended"
+    assert screen(machine)[:2] == ["1", "2"]
+    assert basic.cont().error == "Can't continue"
+
+
+def test_frame_limit_stops_and_cont_goes_on() -> None:
+    result, machine, basic = run(b"@L:VSYNC 1:N=N+1:IF N<10 GOTO @L\r?N\r", max_frames=4)
+    assert result.status == "stopped" and result.frames == 4
+    assert basic.cont().status == "ended"
+    assert screen(machine)[0] == "10"
+
+
+def test_select_breaks_a_waiting_program() -> None:
+    machine = Machine(headless=True)
+    basic = Interpreter(machine)
+    basic.load(b"@L:VSYNC 1:GOTO @L\r")
+    machine.input.press(Button.SELECT)
+    result = basic.run(max_frames=100)
+    assert result.status == "stopped"
+    assert result.frames <= 2
+    assert machine.select_break is False  # restored after the run
+
+
+def test_start_is_a_button_not_a_break() -> None:
+    machine = Machine(headless=True)
+    basic = Interpreter(machine)
+    basic.load(b"VSYNC 1:?BUTTON() AND 1024\r")
+    machine.input.press(Button.START)
+    assert basic.run(max_frames=100).status == "ended"
+    assert screen(machine)[0] == "1024"
+
+
+def test_busy_loop_without_vsync_stops_at_the_frame_limit() -> None:
+    result, _, _ = run(b"@L:GOTO @L\r", max_frames=2)
+    assert result.status == "stopped"
+    assert result.frames >= 2
+
+
+def test_maincntl_counts_during_a_busy_loop() -> None:
+    result, machine, _ = run(b'A=MAINCNTL\r@L:IF MAINCNTL<A+3 GOTO @L\r?"OK"\r', max_frames=600)
+    assert result.status == "ended"
+    assert screen(machine)[0] == "OK"
+
+
+def test_closed_window_stops_the_program() -> None:
+    machine = Machine(headless=True)
+    basic = Interpreter(machine)
+    basic.load(b"@L:VSYNC 1:GOTO @L\r")
+    machine.running = False
+    assert basic.run().status == "stopped"
+
+
+@pytest.mark.parametrize(
+    ("source", "message", "line"),
+    [
+        (b'?1\r?"A"+\r', "Syntax error", 2),
+        (b"@R:GOSUB @R\r", "Out of memory", 1),
+        (b"DIM A[300000]\r", "Out of memory", 1),
+        (b"DIM A[600000]\r", "Overflow", 1),
+        (b'A$="X"*300\r', "String too long", 1),
+        (b"?\x01\x02\xff\r", "Syntax error", 1),
+        (b'A=1:B=A+"X"\r', "Type mismatch", 1),
+    ],
+)
+def test_errors(source: bytes, message: str, line: int) -> None:
+    result, _, _ = run(source)
+    assert (result.status, result.error, result.line) == ("error", message, line)
+
+
+def test_garbage_source_is_a_clear_error() -> None:
+    garbage = bytes(range(256)) * 40
+    result, _, _ = run(garbage)
+    assert result.status == "error"
+    assert result.error == "Syntax error"
+
+
+def test_100k_line() -> None:
+    """A 100 kB line is PTC's "Formula too complex" when it runs, never a hang or a traceback."""
+    for line in (b"A=1" + b"+1" * 50000, b"?" + b"(" * 100000, b"?" + b"-" * 100000 + b"1"):
+        result, _, _ = run(b"?1\r" + line + b"\r")
+        assert (result.status, result.error, result.line) == ("error", "Formula too complex", 2)
+    result, _, _ = run(b'A$="' + b"X" * 100000 + b'"\r?LEN(A$)\r')
+    assert (result.status, result.error) == ("error", "String too long")
+
+
+def test_a_syntax_error_in_a_line_never_run_does_not_stop_the_program() -> None:
+    result, machine, _ = run(b'GOTO @E\r?1+\r@E\r?"E"\r')
+    assert result.status == "ended"
+    assert screen(machine)[0] == "E"
+
+
+def test_dsi_speed_takes_about_as_long_as_the_handheld() -> None:
+    """Issue 14 §3: the handheld took 120 and 300 frames (frames are counted, not timed)."""
+    loops = ((b"FOR I=0 TO 100000:NEXT", 120), (b"@L:I=I+1:IF I<100000 GOTO @L", 300))
+    for source, frames in loops:
+        machine = Machine(headless=True)
+        basic = Interpreter(machine, speed="dsi")
+        basic.load(source)
+        result = basic.run()
+        assert result.status == "ended"
+        assert abs(result.frames - frames) <= frames * 0.1
+
+
+def test_bad_speed() -> None:
+    with pytest.raises(ValueError):
+        Interpreter(Machine(headless=True), speed="fast")  # type: ignore[arg-type]
+
+
+def test_registered_statement_with_refs_and_errors() -> None:
+    """A keyword module's statement: outputs by Ref, a BasicError names the keyword."""
+
+    @statement("TWICE", 2, 2, refs=True)
+    def twice(rt: object, args: list[object]) -> None:
+        from petitcom_shim.basic.runtime import Runtime
+
+        assert isinstance(rt, Runtime)
+        value = rt.value(args[0])  # type: ignore[arg-type]
+        if not isinstance(value, int):
+            raise BasicError("Type mismatch")
+        args[1].set(value * 2)  # type: ignore[attr-defined]
+
+    try:
+        result, machine, _ = run(b'A=4:TWICE A,B:?B\rTWICE "X",C\r')
+        assert screen(machine)[:2] == ["8", "Type mismatch (TWICE:2)"]
+        assert result.line == 2
+    finally:
+        del KEYWORDS[("statement", "TWICE")]
+
+
+def test_rnd_is_seeded() -> None:
+    outs = []
+    for _ in range(2):
+        _, machine, _ = run(b'FOR I=1 TO 5:?RND(100);" ";:NEXT\r')
+        outs.append(screen(machine)[0])
+    assert outs[0] == outs[1]
+    assert len(set(outs[0].split())) > 1
+
+
+def test_inkey_and_button_read_the_machines_input() -> None:
+    machine = Machine(headless=True)
+    basic = Interpreter(machine)
+    basic.load(b"A$=INKEY$():B$=INKEY$():C$=INKEY$()\rVSYNC 1:?A$;B$;LEN(C$);BUTTON() AND 16\r")
+    machine.input.type_text("HI")
+    machine.input.press(Button.A)
+    assert basic.run(max_frames=10).status == "ended"
+    assert screen(machine)[0] == "HI016"
+
+
+def test_bgmsetd_reads_strings_up_to_the_first_number() -> None:
+    result, machine, _ = run(
+        b'BGMSETD 128,@S:BGMPLAY 128:?BGMCHK()\rEND\r@S\rDATA "T120O4CDEF",GAB\rDATA 0\r'
+    )
+    assert result.status == "ended"
+    assert screen(machine)[0] == "1"
+
+
+def test_machine_busy_keeps_sixty_frames_a_second_of_wall_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Machine.busy runs the frames the wall clock says are due, on the 60 Hz grid."""
+    import petitcom_shim.machine as machine_module
+
+    now = [100.0]
+    monkeypatch.setattr(machine_module.time, "perf_counter", lambda: now[0])
+    machine = Machine(headless=True)
+    assert machine.busy() == 0
+    for _ in range(240):  # two seconds in steps of 1/120 s
+        now[0] += 1 / 120
+        machine.busy()
+    assert machine.maincntl == 120
+    now[0] += 10  # far behind: at most 4 frames are caught up, the rest dropped
+    assert machine.busy() == 4
+    assert machine.maincntl == 124
+
+
+def test_cont_after_a_direct_line_still_calls_the_programs_keywords() -> None:
+    """DIRECT lines are compiled separately; CONT must not mix up keyword tables."""
+    result, machine, basic = run(b'LOCATE 0,0:?"A"\rSTOP\rLOCATE 5,5:?"B"\r')
+    assert result.status == "stopped"
+    assert basic.direct(b"?CHKCHR(0,0)").status == "ended"
+    assert basic.cont().status == "ended"
+    assert screen(machine)[5] == "     B"
+
+
+def test_err_and_erl_after_an_error() -> None:
+    result, machine, basic = run(b"?1\r?1/0\r")
+    assert result.error == "Division by zero"
+    assert basic.direct(b'?ERR;" ";ERL').status == "ended"
+    assert screen(machine)[2] == "15 2"  # ERR 15 is "Division by zero" in PTC's table
+
+
+def test_system_variables_of_the_interpreter() -> None:
+    result, machine, _ = run(
+        b"F=FREEMEM:DIM A[1000]:?F-FREEMEM\r?VERSION==&H2020;FREEVAR>0\r"
+        b'MEM$="KEEP":?MEM$;LEN(PRGNAME$);LEN(PACKAGE$)\rTABSTEP=8:?TABSTEP\r'
+    )
+    assert result.status == "ended"
+    assert screen(machine)[:4] == ["1000", "11", "KEEP00", "8"]
+
+
+def test_a_readonly_system_variable_cannot_be_assigned() -> None:
+    result, _, _ = run(b"CSRX=3\r")
+    assert (result.status, result.error) == ("error", "Syntax error")
+
+
+def test_keyword_state_belongs_to_one_interpreter() -> None:
+    run(b"SYSBEEP=0\r")
+    _, machine, _ = run(b"?SYSBEEP\r")
+    assert screen(machine)[0] == "1"
