@@ -14,8 +14,10 @@ No test writes into the machine's own devices: a device is a private copy of
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -75,11 +77,29 @@ class Target:
             if expected is not None:
                 assert self.received == expected
 
+    def ended(self, status: int, err: str) -> None:
+        """A command's exit: a refusal is status 1 and one line naming the path; a write
+        is status 0 and says nothing on stderr."""
+        if self.refused:
+            assert status == 1 and len(err.splitlines()) == 1 and str(self.path) in err
+        else:
+            assert status == 0 and err == ""
+
     def close(self) -> None:
         """Close the FIFO's reading end if the test did not check it."""
         if self._reader is not None:
             os.close(self._reader)
             self._reader = None
+
+
+@contextlib.contextmanager
+def made(kind: str, folder: Path) -> Iterator[Target]:
+    """:func:`make` for a ``with`` block, which closes the FIFO's reading end after it."""
+    target = make(kind, folder)
+    try:
+        yield target
+    finally:
+        target.close()
 
 
 def make(kind: str, folder: Path) -> Target:

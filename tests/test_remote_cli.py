@@ -226,23 +226,16 @@ def test_an_output_that_is_not_a_regular_file_is_written_into_or_refused(
 ) -> None:
     """Issue 18 item 6: `remote export /dev/null` replaced /dev/null with a regular file."""
     home = tmp_path / "home"
-    target = special_outputs.make(kind, tmp_path)
-    try:
+    with special_outputs.made(kind, tmp_path) as target:
         if command == "export":
             ok(capsys, home, "host")
             status = main(["remote", "export", "--home", str(home), str(target.path)])
         else:
             status = main(["remote", "host", "--home", str(home), "--out", str(target.path)])
-        err = capsys.readouterr().err
-        if target.refused:
-            assert status == 1 and len(err.splitlines()) == 1 and str(target.path) in err
-        else:
-            assert status == 0 and err == ""
+        target.ended(status, capsys.readouterr().err)
         target.check()
         if command == "export" and target.received:
             assert target.received.decode().startswith("# Royal Nine")
-    finally:
-        target.close()
 
 
 def test_export_to_dash_prints_the_transcript(

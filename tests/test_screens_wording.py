@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from test_game_ui import console_row, make_app, tap
 
-from royalnine.app import InputFrame
+from royalnine.app import App, InputFrame
 from royalnine.core import Match, MatchConfig
 from royalnine.i18n import TEXTS, tr
 from royalnine.screens.autoplay import AutoPlayer
@@ -69,6 +69,16 @@ def _choose(value: str, scene: PauseScene) -> tuple[InputFrame, InputFrame]:
     return InputFrame(touch_down=item.rect.centre), InputFrame(touch_up=item.rect.centre)
 
 
+def placing(tmp_path: Path) -> tuple[App, MatchScene]:
+    """A 1-round match against the CPU, played by stylus up to this seat's placing."""
+    app = make_app(tmp_path, rounds=1)
+    player = AutoPlayer(app, mode="cpu", seed=3)
+    while not (isinstance(app.scene, MatchScene) and app.scene.state == "place"):
+        player.step()
+    assert isinstance(app.scene, MatchScene)
+    return app, app.scene
+
+
 def test_the_controls_page_and_the_guide_name_hint_and_full_screen(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     app.switch(RulesScene(back=TitleScene(), page=4))
@@ -88,12 +98,7 @@ def test_no_english_text_counts_with_a_plural_that_a_count_of_1_would_break() ->
 
 
 def test_a_move_onto_the_centre_says_the_centre_is_for_the_common_card(tmp_path: Path) -> None:
-    app = make_app(tmp_path, rounds=1)
-    player = AutoPlayer(app, mode="cpu", seed=3)
-    while not (isinstance(app.scene, MatchScene) and app.scene.state == "place"):
-        player.step()
-    scene = app.scene
-    assert isinstance(scene, MatchScene)
+    app, scene = placing(tmp_path)
     card = scene.view().hand[0]
     from royalnine.screens.layout import HAND_RECTS
 
@@ -105,12 +110,7 @@ def test_a_move_onto_the_centre_says_the_centre_is_for_the_common_card(tmp_path:
 
 
 def test_the_hint_value_stays_until_a_card_moves(tmp_path: Path) -> None:
-    app = make_app(tmp_path, rounds=1)
-    player = AutoPlayer(app, mode="cpu", seed=3)
-    while not (isinstance(app.scene, MatchScene) and app.scene.state == "place"):
-        player.step()
-    scene = app.scene
-    assert isinstance(scene, MatchScene)
+    app, _ = placing(tmp_path)
     tap(app, *BUTTON_RECTS[Zone.HINT].centre)
     app.step(300)  # far longer than a message shows
     assert "Hint" in console_row(app, 1, 6)

@@ -4,6 +4,7 @@ path that is not a regular file gets when written."""
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -46,12 +47,24 @@ def test_a_missing_file_is_not_found(tmp_path: Path) -> None:
 # --- write_output: an output path never replaces what is not a regular file -----
 
 
+def spy_on_fsync(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """From now on, each os.fsync adds whether it synced a folder (True) or a file."""
+    synced: list[bool] = []
+    real = os.fsync
+
+    def spy(fd: int) -> None:
+        synced.append(stat.S_ISDIR(os.fstat(fd).st_mode))
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", spy)
+    return synced
+
+
 @pytest.mark.parametrize("kind", special_outputs.KINDS)
 def test_write_output_writes_into_or_refuses_what_is_not_a_regular_file(
     tmp_path: Path, kind: str
 ) -> None:
-    target = special_outputs.make(kind, tmp_path)
-    try:
+    with special_outputs.made(kind, tmp_path) as target:
         if target.refused:
             with pytest.raises(files.OutputRefused) as err:
                 files.write_output(target.path, b"data")
@@ -59,8 +72,6 @@ def test_write_output_writes_into_or_refuses_what_is_not_a_regular_file(
         else:
             files.write_output(target.path, b"data")
         target.check(None if target.refused else b"data")
-    finally:
-        target.close()
 
 
 def test_write_output_replaces_a_regular_file_atomically_keeping_its_mode(
@@ -69,16 +80,7 @@ def test_write_output_replaces_a_regular_file_atomically_keeping_its_mode(
     path = tmp_path / "out.bin"
     path.write_bytes(b"old")
     path.chmod(0o640)
-    synced: list[bool] = []
-    real = os.fsync
-
-    def spy(fd: int) -> None:
-        import stat
-
-        synced.append(stat.S_ISDIR(os.fstat(fd).st_mode))
-        real(fd)
-
-    monkeypatch.setattr(os, "fsync", spy)
+    synced = spy_on_fsync(monkeypatch)
     files.write_output(path, b"new")
     assert path.read_bytes() == b"new" and (path.stat().st_mode & 0o777) == 0o640
     assert synced == [False, True]  # the data, then the folder after the rename
@@ -106,18 +108,9 @@ def test_the_ptc_writer_syncs_the_folder_after_its_rename(
     """SAVE and the QR set writer go through files.write_atomic (issue 18 item 7)."""
     from petitcom_shim import ptcfile, ptcres
 
-    synced: list[bool] = []
-    real = os.fsync
-
-    def spy(fd: int) -> None:
-        import stat
-
-        synced.append(stat.S_ISDIR(os.fstat(fd).st_mode))
-        real(fd)
-
     assert not hasattr(ptcfile, "write_atomic")  # one writer for the shim, in files
     assert ptcres.files.write_atomic is files.write_atomic
-    monkeypatch.setattr(os, "fsync", spy)
+    synced = spy_on_fsync(monkeypatch)
     files.write_atomic(tmp_path / "A.PTC", b"PX01")
     assert synced == [False, True]
 
@@ -128,15 +121,12 @@ def test_a_screenshot_never_replaces_a_fifo_or_device(tmp_path: Path) -> None:
     m = Machine(headless=True)
     try:
         for kind in ("fifo", "link_to_device", "fifo_no_reader"):
-            target = special_outputs.make(kind, tmp_path)
-            try:
+            with special_outputs.made(kind, tmp_path) as target:
                 if target.refused:
                     with pytest.raises(files.OutputRefused):
                         m.screenshot(target.path)
                 else:
                     m.screenshot(target.path)
                 target.check()
-            finally:
-                target.close()
     finally:
         m.close()

@@ -331,20 +331,13 @@ def test_cli_output_that_is_not_a_regular_file_is_written_into_or_refused(
     qrs = tmp_path / "qrs"
     assert qrcli.main(["to-qr", str(source), "-o", str(qrs)]) == 0
     capsys.readouterr()
-    target = special_outputs.make(kind, tmp_path)
-    try:
+    with special_outputs.made(kind, tmp_path) as target:
         if command == "from-qr":
             status = qrcli.main(["from-qr", str(qrs), "-o", str(target.path)])
         else:
             status = qrcli.main(["encode", "--hex", "00ff", "-o", str(target.path)])
-        err = capsys.readouterr().err
-        if target.refused:
-            assert status == 1 and len(err.splitlines()) == 1 and str(target.path) in err
-        else:
-            assert status == 0 and err == ""
+        target.ended(status, capsys.readouterr().err)
         target.check(source.read_bytes() if command == "from-qr" else None)
-    finally:
-        target.close()
 
 
 @pytest.mark.parametrize("command", ["from-qr", "to-qr", "encode"])

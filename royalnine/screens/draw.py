@@ -296,9 +296,19 @@ def box(m: Machine, screen: int, rect: Rect, pal: int = art.BG_BUTTON) -> None:
     tx, ty, tw, th = rect.tiles
     for j in range(th):
         row = 0 if j == 0 else (2 if j == th - 1 else 1)
-        for i in range(tw):
-            col = 0 if i == 0 else (2 if i == tw - 1 else 1)
-            m.bgput(0, tx + i, ty + j, art.TILE_BUTTON + row * 3 + col, pal, 0, 0)
+        _tile_row(m, tx, ty + j, tw, art.TILE_BUTTON + row * 3, pal)
+    _log_box(screen, rect)
+
+
+def _tile_row(m: Machine, tx: int, ty: int, tw: int, first_tile: int, pal: int) -> None:
+    """One row of ``tw`` tiles on BG0 from a 3-column set: left, middle (repeated), right."""
+    for i in range(tw):
+        col = 0 if i == 0 else (2 if i == tw - 1 else 1)
+        m.bgput(0, tx + i, ty, first_tile + col, pal, 0, 0)
+
+
+def _log_box(screen: int, rect: Rect) -> None:
+    """Record a box drawn on BG0 for the text-fit check (once, latest last)."""
     if log is not None:
         log.boxes = [b for b in log.boxes if b != (screen, rect)] + [(screen, rect)]
 
@@ -428,17 +438,11 @@ def stacked_row(
     """
     m.bgpage(screen)
     tx, ty, tw, _ = rect.tiles
-    edge_rows = [(ty - 1, 0 if first else 1)] + ([(ty + 1, 2)] if last else [])
-    for row, kind in edge_rows:
-        for i in range(tw):
-            col = 0 if i == 0 else (2 if i == tw - 1 else 1)
-            m.bgput(0, tx + i, row, art.TILE_STACK + kind * 3 + col, pal, 0, 0)
-    for i in range(tw):
-        col = 0 if i == 0 else (2 if i == tw - 1 else 1)
-        m.bgput(0, tx + i, ty, art.TILE_BUTTON + 3 + col, pal, 0, 0)
-    box = Rect(rect.x, rect.y - 8, rect.w, 24)
-    if log is not None:
-        log.boxes = [b for b in log.boxes if b != (screen, box)] + [(screen, box)]
+    _tile_row(m, tx, ty - 1, tw, art.TILE_STACK + (0 if first else 3), pal)
+    _tile_row(m, tx, ty, tw, art.TILE_BUTTON + 3, pal)  # the nine-patch's middle row
+    if last:
+        _tile_row(m, tx, ty + 1, tw, art.TILE_STACK + 6, pal)
+    _log_box(screen, Rect(rect.x, rect.y - 8, rect.w, 24))
     inner = Rect(rect.x + 8, rect.y, max(0, rect.w - 16), 8)
     centred(m, screen, ty, label, colour, left=tx, width=tw, box=inner)
 
