@@ -43,8 +43,9 @@ class Target:
         """The command must refuse this target (one line, non-zero exit)."""
         return self.kind in REFUSED
 
-    def check(self, expected: bytes | None = None) -> None:
-        """The target is still what it was; written targets got ``expected`` (or something)."""
+    def check(self, expected: bytes | None = None, *, refused: bool | None = None) -> None:
+        """The target is still what it was; written targets got ``expected`` (or something).
+        ``refused``: the command refused it (default: :attr:`refused`)."""
         info = os.lstat(self.path)
         if self.kind.startswith("fifo"):
             assert stat.S_ISFIFO(info.st_mode), "the FIFO was replaced"
@@ -57,7 +58,7 @@ class Target:
             assert self._link_to is not None and Path(os.readlink(self.path)) == self._link_to
             if self.kind == "link_to_device":
                 assert stat.S_ISCHR(os.stat(self.path).st_mode)
-            else:
+            elif self._link_to.read_bytes() != b"old":
                 self.received = self._link_to.read_bytes()
         if self._reader is not None:
             chunks = []
@@ -72,15 +73,16 @@ class Target:
             os.close(self._reader)
             self._reader = None
             self.received = b"".join(chunks)
-        if self.kind in ("fifo", "link_to_file"):
+        written = not (self.refused if refused is None else refused)
+        if written and self.kind in ("fifo", "link_to_file"):
             assert self.received, "nothing was written into it"
             if expected is not None:
                 assert self.received == expected
 
-    def ended(self, status: int, err: str) -> None:
+    def ended(self, status: int, err: str, *, refused: bool | None = None) -> None:
         """A command's exit: a refusal is status 1 and one line naming the path; a write
-        is status 0 and says nothing on stderr."""
-        if self.refused:
+        is status 0 and says nothing on stderr. ``refused``: as in :meth:`check`."""
+        if self.refused if refused is None else refused:
             assert status == 1 and len(err.splitlines()) == 1 and str(self.path) in err
         else:
             assert status == 0 and err == ""

@@ -287,5 +287,5 @@ def test_a_save_with_a_wrongly_typed_option_is_damaged(field: str, value: object
     host, _guest = start(43)
     doc = json.loads(host.to_json())
     doc[field] = value
-    with pytest.raises(BadCode, match=f"damaged remote match file: {field} is not"):
+    with pytest.raises(BadCode, match=f"damaged remote match file: '{field}' is not"):
         RemoteSession.from_json(json.dumps(doc))

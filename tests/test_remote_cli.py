@@ -232,8 +232,10 @@ def test_an_output_that_is_not_a_regular_file_is_written_into_or_refused(
             status = main(["remote", "export", "--home", str(home), str(target.path)])
         else:
             status = main(["remote", "host", "--home", str(home), "--out", str(target.path)])
-        target.ended(status, capsys.readouterr().err)
-        target.check()
+        # --out is checked before anything is done: anything but a regular file is refused
+        refused = target.refused or (command != "export" and target.kind != "link_to_file")
+        target.ended(status, capsys.readouterr().err, refused=refused)
+        target.check(refused=refused)
         if command == "export" and target.received:
             assert target.received.decode().startswith("# Royal Nine")
 
