@@ -22,6 +22,7 @@ import numpy.typing as npt
 import pygame
 
 from petitcom_shim import charset, files, font, ptcres
+from petitcom_shim import keyboard as kb
 from petitcom_shim.bgm import Bgm, parse_play_args
 from petitcom_shim.clipboard import Clipboard, MemoryClipboard, SystemClipboard
 from petitcom_shim.config import ShimConfig
@@ -32,7 +33,7 @@ from petitcom_shim.mml import parse as parse_mml
 from petitcom_shim.numbers import to_int
 from petitcom_shim.romres import RomResources, load_resources
 from petitcom_shim.savearea import SaveArea
-from petitcom_shim.sound import Sound
+from petitcom_shim.sound import Beep, Sound
 from petitcom_shim.video.bg import BGLayer, decode_tile, tile_word
 from petitcom_shim.video.changes import ScreenWatch
 from petitcom_shim.video.chr import ChrStore, ResourceRef, parse_resource
@@ -89,10 +90,11 @@ class Machine:
         title: Window title.
         config: Key bindings and window settings (see ``petitcom_shim.config``).
         audio: Enable sound; defaults to ``not headless``.
-        select_break: SELECT ends the program as on PTC: the next ``vsync``/``wait``
-            after SELECT goes down raises :class:`~petitcom_shim.errors.Break`. Off by
-            default, so a program can use SELECT as an ordinary button; also settable
-            later as the attribute of the same name.
+        select_break: SELECT (or the panel's RUN/STOP key) ends the program as on
+            PTC: the next ``vsync``/``wait`` after SELECT goes down raises
+            :class:`~petitcom_shim.errors.Break`. Off by default, so a program can use
+            SELECT as an ordinary button; also settable later as the attribute of the
+            same name.
         fit: Fit mode: a resized, maximised or fullscreen window scales the screens
             smoothly to the largest size that keeps the aspect, instead of the largest
             whole-number scale (pixel-exact, the default).
@@ -233,8 +235,12 @@ class Machine:
         self.input.latch()
         inp = self.input
         inp.queue_keys(self._panel.touch(bool(inp.tchst), inp.tchx, inp.tchy, self.vis.panel))
-        if self.select_break and self.input.button(2) & Button.SELECT:
-            raise Break()
+        if self._panel.fired:
+            self.sound.system_beep(Beep.CLICK)  # the key click; SYSBEEP=0 silences it
+        if self.select_break and (
+            self.input.button(2) & Button.SELECT or self._panel.just_pressed == kb.RUN_STOP
+        ):
+            raise Break()  # SELECT, or the panel's RUN/STOP key, stops the program
         for screen in self.screens:
             screen.step()
         self._frames += 1
@@ -869,6 +875,16 @@ class Machine:
         return self._panel.keyboard_code or self.input.keyboard_code
 
     @property
+    def panel_key(self) -> int:
+        """The panel's touch area pressed down this frame (no auto-repeat), else 0:
+        what KEYBOARD reports (1-69) and the keys it does not: 70 HELP, 71
+        RUN/STOP, 72 EDIT, 80/81 the ICONPAGE buttons, 90-93 the icons, 101-105
+        the function keys (codes in :mod:`petitcom_shim.keyboard`). DIRECT mode
+        reads RUN/STOP and EDIT here; only a touch presses them (no PC key stands
+        for them). A held key acts once."""
+        return self._panel.just_pressed
+
+    @property
     def panel(self) -> str:
         """The panel PNLTYPE last chose ("OFF" at start; the keyboard keys may switch it)."""
         return self._panel.kind
@@ -938,8 +954,9 @@ class Machine:
         the console as PTC's INPUT does, and return it (without the ENTER).
 
         The line is edited on the console row the cursor is on, from column 0, up
-        to 32 characters ([SBC] ``shared_input``); BS/Backspace erases the last
-        character; ENTER (or ESC) ends it and moves the cursor to the next line; a
+        to 32 characters ([SBC] ``shared_input``); LEFT/RIGHT move the cursor in
+        it, typing inserts there and BS/Backspace erases the character before
+        it; ENTER (or ESC) ends it and moves the cursor to the next line; a
         cursor blinks where the next character goes. Frames run
         meanwhile (so the keyboard can be touched).
 
@@ -962,6 +979,9 @@ class Machine:
                 editor.blink(frames)
                 self.vsync()
                 frames += 1
+                arrows = self.input.button(1)  # held arrows repeat, as BREPEAT says
+                if arrows & (Button.LEFT | Button.RIGHT) and not editor.done:
+                    editor.move(-1 if arrows & Button.LEFT else 1)
                 while not editor.done and (event := self.input.read_key()) is not None:
                     editor.feed(event)
                 if editor.done:

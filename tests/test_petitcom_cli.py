@@ -308,3 +308,14 @@ def test_key_map_lets_enter_and_backspace_type() -> None:
     keys = petitcomcli._config().keys
     assert not {"return", "enter", "backspace"} & set(keys)
     assert keys["right ctrl"] == Button.START and keys["escape"] == Button.SELECT
+
+
+def test_help_says_how_to_break(capsys: pytest.CaptureFixture[str]) -> None:
+    """--help names the break key: SELECT (Esc) only, START being an ordinary button
+    ([SBC]'s main loop sets ERR_BREAK on SELECT alone)."""
+    with pytest.raises(SystemExit) as exit_info:
+        petitcomcli.main(["--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    assert "Esc or Right Shift  SELECT: breaks a running program" in out
+    assert "START is a button programs read" in out

@@ -63,6 +63,19 @@ class UsageError(Exception):
     """Bad usage or an unreadable file: one line, exit status 2."""
 
 
+#: The keys of a window, shown by --help (README.md has the full map).
+KEYS_HELP = """\
+keys in a window:
+  Esc or Right Shift  SELECT: breaks a running program (as on PTC, where only
+                      SELECT is reserved: START is a button programs read with
+                      BUTTON); CONT goes on. Also leaves the editor.
+  Right Ctrl          START
+  arrows; X Z S A Q W the d-pad; A B X Y L R (these letters also type)
+  typing, Enter, Backspace  the keyboard (INKEY$, INPUT, the DIRECT prompt)
+  the lower screen    the touch screen: the software keyboard, its RUN/STOP key
+                      (runs, or breaks a running program) and EDIT key"""
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse with one-line errors (no usage block) and exit status 2."""
 
@@ -74,6 +87,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog=PROG,
         description="Run Petit Computer (SmileBASIC v2) programs. Without a command: DIRECT mode.",
+        epilog=KEYS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     commands = parser.add_subparsers(dest="command", parser_class=_Parser)
     run = commands.add_parser("run", help="run a program (.PTC, raw PRG, QR set or UTF-8 text)")

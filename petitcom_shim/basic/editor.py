@@ -151,13 +151,15 @@ def _draw(it: Interpreter, editor: Editor) -> None:
     m.color(TEXT_COLOR, 0)
 
 
-def edit(it: Interpreter, frames: int | None = None) -> None:
+def edit(it: Interpreter, frames: int | None = None, line: int = 1) -> None:
     """Edit the program in memory until SELECT (Esc) or the window closes; then load it.
 
-    ``frames`` stops after that many frames (for tests).
+    The cursor starts at the beginning of program line ``line`` (1-based; past the
+    end, the last line). ``frames`` stops after that many frames (for tests).
     """
     m = it.machine
     editor = Editor(it.source)
+    editor.cy = min(max(line, 1), len(editor.lines)) - 1
     name, package = it.rt.prgname, it.rt.package
     _draw(it, editor)
     while m.running and (frames is None or frames > 0):
