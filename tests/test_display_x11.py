@@ -295,8 +295,12 @@ def test_play_with_the_separate_layout_opens_a_window_per_monitor(
                 (bottom, xserver.monitors[0]),
             ):
                 assert mx <= x and x + w <= mx + mw and my <= y and y + h <= my + mh
-        else:
-            assert bottom[1] == top[1] + top[3]  # one monitor: stacked like the handheld
+        else:  # one monitor: both on it, apart (stacked like the handheld, or side by side)
+            mx, my, mw, mh = xserver.monitors[0]
+            for x, y, w, h in (top, bottom):
+                assert mx <= x and x + w <= mx + mw and my <= y and y + h <= my + mh
+            apart_x = top[0] + top[2] <= bottom[0] or bottom[0] + bottom[2] <= top[0]
+            assert apart_x or top[1] + top[3] <= bottom[1]
     finally:
         proc.kill()
         proc.wait()

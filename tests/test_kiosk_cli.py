@@ -16,6 +16,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+import special_outputs
 
 from petitcom_shim.config import ConfigError, load_config
 from royalnine.cli import main
@@ -410,3 +411,16 @@ def test_a_world_readable_shim_toml_with_a_pin_is_reported(tmp_path: Path) -> No
     assert "every user can read it" in world_readable_secret(path)
     path.chmod(0o600)
     assert world_readable_secret(path) == ""
+
+
+@pytest.mark.parametrize("kind", special_outputs.KINDS)
+def test_stats_csv_into_what_is_not_a_regular_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
+) -> None:
+    """Issue 18 item 6: --stats-csv given a device, FIFO or link replaced it with a file."""
+    with special_outputs.made(kind, tmp_path) as target:
+        status = main(["kiosk", "--home", str(tmp_path / "h"), "--stats-csv", str(target.path)])
+        target.ended(status, capsys.readouterr().err)
+        target.check()
+        if target.received:
+            assert target.received.decode().startswith("section,key,field,value")
