@@ -140,8 +140,8 @@ def display_origin(display: int) -> tuple[int, int]:
     """
     try:
         sizes = pygame.display.get_desktop_sizes()
-        if display >= len(sizes):
-            return (0, 0)
+        if display >= len(sizes) or pygame.display.get_num_displays() < 2:
+            return (0, 0)  # a single monitor is the whole desktop
         probe = pygame.Window(
             "probe",
             (_PROBE_SIZE, _PROBE_SIZE),
