@@ -319,3 +319,15 @@ def test_help_says_how_to_break(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "Esc or Right Shift  SELECT: breaks a running program" in out
     assert "START is a button programs read" in out
+
+
+def test_no_display_found_is_exit_2_not_an_invisible_window(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no display SDL falls back to its offscreen driver by itself: a window
+    nobody sees (DIRECT mode would then never end). The command says so instead."""
+    for name in ("SDL_VIDEODRIVER", "DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+    code, out, err = run(capsys, "run", program(tmp_path, "?1\n"), "--frames", "1", "--json")
+    assert (code, out) == (2, "")
+    assert err.startswith("petitcom: no display to open a window on") and err.count("\n") == 1

@@ -183,12 +183,13 @@ def make_machine(*, headless: bool, files_dir: Path, resources: Path | None, tit
     """A Machine for the command: its save area and the user's ROM resources (``--resources``).
 
     Raises:
-        UsageError: the resources folder is missing or holds a bad file.
+        UsageError: the resources folder is missing or holds a bad file, or a
+            window is asked for and there is no display to show it on.
     """
     if resources is not None and not resources.is_dir():
         raise UsageError(f"--resources {resources}: not a folder")
     try:
-        return Machine(
+        machine = Machine(
             headless=headless,
             files=files_dir,
             title=title,
@@ -197,6 +198,26 @@ def make_machine(*, headless: bool, files_dir: Path, resources: Path | None, tit
         )
     except ResourceError as err:
         raise UsageError(f"--resources: {err}") from None
+    if not headless and _invisible():
+        machine.close()
+        raise UsageError(
+            "no display to open a window on (is DISPLAY or WAYLAND_DISPLAY set?); use --headless"
+        )
+    return machine
+
+
+def _invisible() -> bool:
+    """SDL fell back, by itself, to a video driver that shows nothing (no display was found).
+
+    Without this a window-mode run on a machine with no display would go on
+    in an invisible window that no one can close (DIRECT mode never ends).
+    A driver the user chose with ``SDL_VIDEODRIVER`` (tests, CI) is kept.
+    """
+    return (
+        not os.environ.get("SDL_VIDEODRIVER")
+        and pygame.display.get_init()
+        and pygame.display.get_driver() in ("offscreen", "dummy")
+    )
 
 
 def _outcome(result: RunResult) -> dict[str, object]:
