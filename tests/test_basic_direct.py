@@ -50,6 +50,12 @@ def test_backspace_edits_the_line(machine: Machine) -> None:
     assert lines[3:6] == ["?3", "3", "OK"]
 
 
+def test_backspace_goes_back_over_a_wrapped_line(machine: Machine) -> None:
+    """A typed line longer than a row wraps; backspace deletes back across the wrap."""
+    lines = typed(machine, "?" + "9" * 35 + "\\x08" * 33 + "\\r")
+    assert lines[3:7] == ["?99", "99", "OK", ""]
+
+
 def test_errors_show_and_the_prompt_comes_back(machine: Machine) -> None:
     lines = typed(machine, 'GOTO @NOWHERE\\r\n?"STILL"\\r\nCONT\\r')
     assert lines[3:9] == ["GOTO @NOWHERE", "Undefined label", "OK", '?"STILL"', "STILL", "OK"]
