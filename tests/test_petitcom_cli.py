@@ -310,6 +310,21 @@ def test_key_map_lets_enter_and_backspace_type() -> None:
     assert keys["right ctrl"] == Button.START and keys["escape"] == Button.SELECT
 
 
+def test_typing_t_does_not_toggle_the_stylus_cursor() -> None:
+    """T types in this command, so it is not the cursor toggle: after typing "T" the
+    A button (the X key) must stay a button, not a tap on the software keyboard."""
+    import pygame
+
+    from petitcom_shim.input import Input
+
+    inp = Input(petitcomcli._config())
+    inp.key_down(pygame.K_t)
+    inp.key_up(pygame.K_t)
+    assert not inp.cursor_visible
+    inp.key_down(pygame.K_F9)
+    assert inp.cursor_visible
+
+
 def test_help_says_how_to_break(capsys: pytest.CaptureFixture[str]) -> None:
     """--help names the break key: SELECT (Esc) only, START being an ordinary button
     ([SBC]'s main loop sets ERR_BREAK on SELECT alone)."""

@@ -55,6 +55,8 @@ __all__ = ["main"]
 PROG = "petitcom"
 #: Keys that type (CHR$(13), CHR$(8)) and so are no DS buttons under this command.
 _TYPING_KEYS = ("return", "enter", "backspace")
+#: The key that shows or hides the stylus cursor (the shim's default, T, types here).
+CURSOR_TOGGLE_KEY = "f9"
 #: The most frames ``--frames`` takes: about 97 days of handheld time.
 MAX_FRAMES = 500_000_000
 
@@ -73,7 +75,8 @@ keys in a window:
   arrows; X Z S A Q W the d-pad; A B X Y L R (these letters also type)
   typing, Enter, Backspace  the keyboard (INKEY$, INPUT, the DIRECT prompt)
   the lower screen    the touch screen: the software keyboard, its RUN/STOP key
-                      (runs, or breaks a running program) and EDIT key"""
+                      (runs, or breaks a running program) and EDIT key
+  F9                  shows or hides a stylus cursor: the d-pad moves it, A touches"""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -176,6 +179,10 @@ def _config() -> ShimConfig:
     config = ShimConfig()
     config.keys = {k: v for k, v in config.keys.items() if k not in _TYPING_KEYS}
     config.keys["right ctrl"] = Button.START
+    # The shim's default, T, types here: every T typed at the prompt or into INKEY$
+    # would show or hide the stylus cursor, and A (the X key) then taps the lower
+    # screen, so "NEXT" could come out as "NEXHT".
+    config.cursor_toggle_key = CURSOR_TOGGLE_KEY
     return config
 
 
