@@ -346,3 +346,30 @@ def test_no_display_found_is_exit_2_not_an_invisible_window(
     code, out, err = run(capsys, "run", program(tmp_path, "?1\n"), "--frames", "1", "--json")
     assert (code, out) == (2, "")
     assert err.startswith("petitcom: no display to open a window on") and err.count("\n") == 1
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("option", ["--console", "--screenshot", "-o"])
+def test_an_output_folder_that_cannot_be_written_is_one_line_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str
+) -> None:
+    """/proc takes no new files: the write fails after the checks, and says so in one line."""
+    src = program(tmp_path, "?1\n")
+    out_path = "/proc/petitcom-out.txt"
+    if option == "-o":
+        argv: tuple[str | Path, ...] = ("pack", src, "-o", out_path)
+    else:
+        argv = ("run", src, "--headless", option, out_path)
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    assert err.startswith(f"petitcom: {out_path}: ") and err.endswith("; not written\n")
+    assert err.count("\n") == 1
+
+
+def test_an_output_named_dash_is_a_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "run", program(tmp_path, "?7\n"), "--headless", "--console", "-")
+    assert (code, out) == (0, "")
+    assert (tmp_path / "-").read_text(encoding="utf-8").startswith("7 ")

@@ -33,7 +33,6 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
@@ -155,19 +154,19 @@ def _check_output(path: Path) -> None:
         raise UsageError(f"{path}: the folder {path.parent} does not exist")
 
 
-def _write_output(path: Path, write: Callable[[Path], object]) -> None:
-    """Write through a temporary file next to ``path`` (same suffix) and rename it over."""
+def _write_output(path: Path, write: Callable[[], object]) -> None:
+    """Run ``write`` for ``path`` (atomic through ``files.write_output``), as a one-line error.
+
+    Callers pass the absolute path on, so a file named ``-`` is a file, not stdout.
+
+    Raises:
+        UsageError: ``path`` is no regular file, or it or its folder cannot be written.
+    """
     _check_output(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix, dir=path.parent)
-    os.close(fd)
     try:
-        write(Path(tmp))
-        os.replace(tmp, path)
-    except BaseException as err:
-        Path(tmp).unlink(missing_ok=True)
-        if isinstance(err, OSError):
-            raise UsageError(f"{path}: cannot write it ({err.strerror or err})") from None
-        raise
+        write()
+    except OSError as err:
+        raise UsageError(f"{files.output_error(path, err)}; not written") from None
 
 
 # ------------------------------------------------------------------ run
@@ -266,9 +265,11 @@ def _run(args: argparse.Namespace) -> int:
             direct.after_run(it, result)
         if args.console is not None:
             text = console_text(machine)
-            _write_output(args.console, lambda p: p.write_text(text, encoding="utf-8"))
+            _write_output(
+                args.console, lambda: files.write_output(args.console.absolute(), text.encode())
+            )
         if args.screenshot is not None:
-            _write_output(args.screenshot, lambda p: machine.screenshot(p))
+            _write_output(args.screenshot, lambda: machine.screenshot(args.screenshot.absolute()))
     finally:
         machine.close()
     if args.json:
@@ -300,7 +301,7 @@ def _pack(args: argparse.Namespace) -> int:
     program = _read_program(args.source)
     name = progfile.name_from(args.output)
     file = ptcfile.PtcFile.of(name, "PRG", ptcfile.prg_payload(program.text))
-    _write_output(args.output, lambda p: p.write_bytes(file.to_bytes()))
+    _write_output(args.output, lambda: files.write_output(args.output.absolute(), file.to_bytes()))
     print(f"{args.output}: PRG file {name}, {len(program.text)} bytes of program", flush=True)
     return 0
 
