@@ -580,9 +580,12 @@ def _expand_macros(text: str, origin: tuple[int, ...]) -> tuple[str, tuple[int, 
     are called); names are a letter then letters, digits or ``_`` (PetitMIDI's
     ``MMLStack``, PTC-EmkII ``SSEQ::mml``). Kept characters remember where they
     came from, so errors inside a macro name the place in its definition.
+    Calls count against the same budget as the characters they produce, so
+    macros that call empty ones many times over stop as soon as one that grows.
     """
     macros: dict[str, list[tuple[int, str]]] = {}
     out: list[tuple[int, str]] = []
+    calls = [0]
 
     def close(at: int, source: list[tuple[int, str]]) -> int:
         depth = 0
@@ -603,8 +606,8 @@ def _expand_macros(text: str, origin: tuple[int, ...]) -> tuple[str, tuple[int, 
                 raise _Error(where, ": '}' without a matching '{'")
             if c != "{":
                 out.append(source[i])
-                if len(out) > MAX_EXPANDED:
-                    raise _Error(where, f": macros expand to more than {MAX_EXPANDED} characters")
+                if len(out) + calls[0] > MAX_EXPANDED:
+                    raise _Error(where, f": macros expand to more than {MAX_EXPANDED} steps")
                 i += 1
                 continue
             end = close(i, source)
@@ -623,6 +626,9 @@ def _expand_macros(text: str, origin: tuple[int, ...]) -> tuple[str, tuple[int, 
             elif depth >= MAX_NESTING:
                 raise _Error(where, f": macros call each other deeper than {MAX_NESTING}")
             else:
+                calls[0] += 1
+                if len(out) + calls[0] > MAX_EXPANDED:
+                    raise _Error(where, f": macros expand to more than {MAX_EXPANDED} steps")
                 walk(macros[name], depth + 1)
             i = end + 1
 

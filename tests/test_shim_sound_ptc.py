@@ -9,6 +9,7 @@ command of its own next to ``&``; ``]0`` repeats for ever).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from fractions import Fraction
 
@@ -54,6 +55,17 @@ def test_macros_define_then_play() -> None:
 def test_macro_errors_point_into_the_definition() -> None:
     with pytest.raises(MmlError, match="character 5 "):
         parse("{A=CX}{A}")
+
+
+def test_macros_calling_empty_macros_many_times_over_stop_early() -> None:
+    """Sixteen macros, each calling the one before four times, would walk 4**15 empty
+    calls (a hang, since nothing is produced to hit the size limit): refused at once."""
+    names = "ABCDEFGHIJKLMNOP"
+    mml = "{A=}" + "".join(
+        f"{{{n}={{{p}}}{{{p}}}{{{p}}}{{{p}}}}}" for p, n in itertools.pairwise(names)
+    )
+    with pytest.raises(MmlError, match="macros expand to more than"):
+        parse(mml + "{P}C")
 
 
 def test_endless_repeat_inside_a_repeat_loops_from_its_own_bracket() -> None:
