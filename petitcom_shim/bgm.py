@@ -39,6 +39,7 @@ import pygame.sndarray
 
 from petitcom_shim.errors import IllegalFunctionCall, OutOfRange
 from petitcom_shim.mml import MAX_VARIABLE, VARIABLES, Envelope, Note, Song, parse
+from petitcom_shim.numbers import to_int
 from petitcom_shim.sound import (
     MIXER_CHANNELS,
     SAMPLE_RATE,
@@ -159,11 +160,12 @@ def program_voice(args: tuple[object, ...]) -> tuple[int, Voice]:
         raise IllegalFunctionCall(
             "BGMPRG takes instr,[key,][a,d,s,r,]wave$ with a waveform string last"
         )
-    numbers = args[:-1]
-    if not all(isinstance(a, int) for a in numbers):
+    if not all(isinstance(a, int | float) for a in args[:-1]):
         raise IllegalFunctionCall("BGMPRG's instrument, key and envelope are numbers")
-    instr = _check("instrument", numbers[0], PROGRAMS.start, PROGRAMS.stop - 1)  # type: ignore[arg-type]
-    rest = [int(n) for n in numbers[1:]]  # type: ignore[call-overload]
+    # Fractions are dropped as for every PTC verb (BASIC's K/2 is a fraction).
+    numbers = [to_int(a) for a in args[:-1]]  # type: ignore[arg-type]
+    instr = _check("instrument", numbers[0], PROGRAMS.start, PROGRAMS.stop - 1)
+    rest = numbers[1:]
     key = _check("key", rest.pop(0), 0, 127) if len(rest) in (1, 5) else 60
     wave = args[-1]
     if len(wave) // 2 not in PROGRAM_SAMPLES or len(wave) % 2:

@@ -154,6 +154,9 @@ def test_bgmsetv_and_bgmgetv(m: Machine) -> None:
         m.bgmsetv(4, 8, 0)
     with pytest.raises(OutOfRange):
         m.bgmsetv(4, 1, 256)
+    # BASIC hands fractions over: every argument is floored, the track too.
+    m.bgmsetv(4.9, 2.5, 81.7)  # type: ignore[arg-type]
+    assert m.bgmgetv(4.2, 2.9) == 81  # type: ignore[arg-type]
 
 
 def test_bgmprg_defines_an_instrument_from_a_waveform(m: Machine) -> None:
@@ -177,10 +180,19 @@ def test_bgmprg_defines_an_instrument_from_a_waveform(m: Machine) -> None:
     assert 230 in m.bgm._programs
 
 
+def test_bgmprg_drops_fractions_as_every_ptc_verb() -> None:
+    """BASIC hands numbers over as fractions (``K/7``): they are floored, not refused."""
+    wave = "7F" * 32 + "80" * 32
+    instr, voice = program_voice((224.9, 60 / 7, 127.5, 0, 127, 0, wave))
+    assert instr == 224 and voice.root == 8
+    assert voice == program_voice((224, 8, 127, 0, 127, 0, wave))[1]
+
+
 @pytest.mark.parametrize(
     ("args", "error"),
     [
         ((223, "00" * 64), OutOfRange),
+        ((224, "60", "00" * 64), IllegalFunctionCall),
         ((224, "00" * 63), IllegalFunctionCall),
         ((224, "GG" * 64), IllegalFunctionCall),
         ((224, 1, 2, "00" * 64), IllegalFunctionCall),
