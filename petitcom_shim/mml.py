@@ -366,7 +366,11 @@ class _Reader:
         self.ch.tie = False  # a tie does not reach into a repeat (its passes start alike)
         self.run(stop_at_bracket=True, depth=depth + 1)
         self.i += 1  # past ']'
-        count = self.number("repeat count", 0, 255, required=False)
+        try:
+            count = self.number("repeat count", 0, 255, required=False)
+        except _Unset:  # the repeat reads an unset $n: it is skipped, the body plays once
+            self.skip_command()
+            count = 1
         if self.ch.dead:  # read once for the syntax: this part never plays
             return
         if not count:  # ]0 or a bare ]: forever, from this '[' (also inside a repeat)

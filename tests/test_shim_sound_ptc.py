@@ -57,6 +57,14 @@ def test_macro_errors_point_into_the_definition() -> None:
         parse("{A=CX}{A}")
 
 
+def test_a_repeat_count_from_an_unset_variable_skips_the_repeat() -> None:
+    """A command reading an unset ``$n`` is skipped (decisions doc); for ``]$n`` that
+    leaves the body played once, as does a count of 1 (not an internal error)."""
+    assert keys("[C]$1 D") == [60, 62]
+    assert keys("[[C]$1 D]2") == [60, 62, 60, 62]
+    assert keys("$1=3 [C]$1") == [60, 60, 60]
+
+
 def test_macros_calling_empty_macros_many_times_over_stop_early() -> None:
     """Sixteen macros, each calling the one before four times, would walk 4**15 empty
     calls (a hang, since nothing is produced to hit the size limit): refused at once."""
