@@ -612,10 +612,18 @@ class Bgm:
         if playing is None:
             return
         state, song = playing
-        at = song.position(self._clock() - state.started)
-        if song.loop_from is not None and at >= song.loop_from:
+        now = self._clock() - state.started
+        at = song.position(now)
+        looped = song.loop_from is not None and at >= song.loop_from
+        if looped and song.loop_from is not None:
             at = song.loop_from  # the next times round the loop use it from the start
-        state.song = parse(song.text, overrides=(*song.overrides, (at, var, number)))
+        change = (at, var, number)
+        if change in song.overrides or (not looped and song.variable(var, now) == number):
+            return  # the song plays on unchanged: no parse, no render
+        # A later change of $n at the same point replaces the earlier one, so a
+        # program setting it every frame of a loop keeps one override, not thousands.
+        kept = tuple(o for o in song.overrides if o[:2] != (at, var))
+        state.song = parse(song.text, overrides=(*kept, change))
         if self.enabled:
             if state.playing and pygame.mixer.get_init() is not None:
                 _halt(_check("track", track, 0, TRACKS - 1))

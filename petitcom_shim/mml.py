@@ -644,7 +644,8 @@ def parse(*mml: str, overrides: tuple[tuple[Fraction, int, int], ...] = ()) -> S
     """Parse MML (several strings are joined, as BGMSET/BGMPLAY join theirs).
 
     ``overrides`` are BGMSETV changes ``(position, n, value)``: from that position
-    (whole notes) on, ``$n`` reads ``value`` until the MML sets it again.
+    (whole notes) on, ``$n`` reads ``value`` until the MML sets it again; of two at
+    the same position, the later one in ``overrides`` wins.
 
     Raises:
         MmlError: text that is not valid MML, with the position and the reason.
@@ -653,6 +654,8 @@ def parse(*mml: str, overrides: tuple[tuple[Fraction, int, int], ...] = ()) -> S
     for part in mml:
         if not isinstance(part, str):
             raise TypeError(f"MML must be text, not {type(part).__name__}")
+    # By position; among equal positions in the order given, so the later one wins.
+    ordered = tuple(sorted(overrides, key=lambda o: o[0]))
     written, origin = _normalise("".join(mml))
     try:
         text, kept = _expand_macros(written, tuple(range(len(written))))
@@ -663,7 +666,7 @@ def parse(*mml: str, overrides: tuple[tuple[Fraction, int, int], ...] = ()) -> S
     try:
         channels = _split_channels(text)
         for channel in channels:
-            channel.overrides = sorted(overrides)
+            channel.overrides = list(ordered)
             reader = _Reader(channel, budget)
             reader.run()
     except _Error as err:
@@ -684,7 +687,7 @@ def parse(*mml: str, overrides: tuple[tuple[Fraction, int, int], ...] = ()) -> S
         loop_from=loop_from,
         text=written,
         variables=tuple(variables),
-        overrides=tuple(sorted(overrides)),
+        overrides=ordered,
     )
     if song.duration > MAX_SONG_SECONDS:
         raise MmlError(f"MML error: the song lasts {song.duration:.0f} s (at most 600 s)")

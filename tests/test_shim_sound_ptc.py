@@ -167,6 +167,29 @@ def test_bgmsetv_and_bgmgetv(m: Machine) -> None:
     assert m.bgmgetv(4.2, 2.9) == 81  # type: ignore[arg-type]
 
 
+def test_the_latest_bgmsetv_wins(m: Machine) -> None:
+    """Two BGMSETV of one variable at the same point of the song (the same frame, or
+    anywhere in its loop): the later value is the one heard and read, even when it is
+    the smaller one."""
+    m.bgmset(130, "$1=60 N$1 N$1 N$1 N$1")
+    m.bgmplay(3, 130)
+    m.vsync(30)
+    m.bgmsetv(3, 1, 72)
+    m.bgmsetv(3, 1, 65)
+    song = m.bgm._tracks[3].song
+    assert m.bgmgetv(3, 1) == 65
+    assert song is not None and [n.key for n in song.channels[0]] == [60, 65, 65, 65]
+    m.bgmset(129, "$2=60 [R N$2]")
+    m.bgmplay(4, 129)
+    m.vsync(90)  # into the loop: every change lands on the loop's start
+    for frame in range(300):
+        m.bgmsetv(4, 2, 80 - frame % 3)
+        m.vsync()
+    song = m.bgm._tracks[4].song
+    assert song is not None and len(song.overrides) == 1  # not one per call
+    assert m.bgmgetv(4, 2) == 78 and [n.key for n in song.channels[0]] == [78]
+
+
 def test_bgmprg_defines_an_instrument_from_a_waveform(m: Machine) -> None:
     """[EMK] ``bgmprg_``: instr,[key,][a,d,s,r,]wave$ with 64 or 128 samples."""
     square = "7F" * 32 + "80" * 32
