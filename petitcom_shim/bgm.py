@@ -777,7 +777,11 @@ class Bgm:
         )
         self._cache[key] = future
         if len(self._cache) > _CACHE_SIZE:
-            self._cache.popitem(last=False)
+            _, old = self._cache.popitem(last=False)
+            if all(state.audio is not old for state in self._tracks):
+                # Not rendered yet and wanted by no track (e.g. a song BGMSETV has
+                # changed since): drop it, so the worker's queue stays short.
+                old.cancel()
         return future
 
     def close(self) -> None:
