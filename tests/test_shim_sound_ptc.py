@@ -19,7 +19,7 @@ import pytest
 from petitcom_shim import IllegalFunctionCall, Machine, OutOfRange
 from petitcom_shim.bgm import program_voice, render, render_song
 from petitcom_shim.mml import DEFAULT_VELOCITY, MmlError, parse
-from petitcom_shim.sound import SAMPLE_RATE
+from petitcom_shim.sound import SAMPLE_RATE, Beep
 
 
 @pytest.fixture
@@ -253,3 +253,17 @@ def test_sysbeep_switches_the_system_sounds(m: Machine) -> None:
     m.sysbeep = 0
     m.sound.system_beep(6)
     assert played == [5]
+
+
+def test_sysbeep_silences_the_panel_key_clicks(m: Machine) -> None:
+    """A panel key that types clicks (a system sound); with SYSBEEP=0 it types in silence."""
+    played: list[int] = []
+    m.sound.beep = lambda n=0, *a: played.append(int(n))  # type: ignore[method-assign,assignment,misc]
+    m.pnltype("KYA")
+    for sysbeep in (1, 0):
+        m.sysbeep = sysbeep
+        m.input.touch(40, 60)  # the "2" key of the top row
+        m.vsync()
+        m.input.untouch()
+        m.vsync()
+    assert played == [Beep.CLICK] and m.inkey() + m.inkey() == "22"
