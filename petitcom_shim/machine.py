@@ -1065,11 +1065,11 @@ class Machine:
 
     def bgmsetv(self, track: int, n: int, value: int) -> None:
         """BGMSETV track,n,value: set MML variable ``$n`` of the song playing on a track."""
-        self.bgm.setv(track, to_int(n), to_int(value))
+        self.bgm.setv(to_int(track), to_int(n), to_int(value))
 
     def bgmgetv(self, track: int, n: int) -> int:
         """BGMGETV(track,n): MML variable ``$n`` of the playing song, -1 if unset/none."""
-        return self.bgm.getv(track, to_int(n))
+        return self.bgm.getv(to_int(track), to_int(n))
 
     @property
     def sysbeep(self) -> int:
