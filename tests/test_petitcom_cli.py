@@ -373,3 +373,22 @@ def test_an_output_named_dash_is_a_file(
     code, out, _ = run(capsys, "run", program(tmp_path, "?7\n"), "--headless", "--console", "-")
     assert (code, out) == (0, "")
     assert (tmp_path / "-").read_text(encoding="utf-8").startswith("7 ")
+
+
+def test_stdout_closed_early_is_one_line_exit_2(tmp_path: Path) -> None:
+    """`petitcom run --json | true`: the reader is gone when the JSON line is written."""
+    import subprocess
+    import sys
+
+    src = program(tmp_path, "?1\n")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "petitcom_shim.basic.cli", "run", str(src), "--headless", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"},
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 2
+    assert err == "petitcom: standard output was closed before all was written\n"

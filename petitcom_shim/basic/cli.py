@@ -345,6 +345,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `petitcom list X | head`, `petitcom run --json | true`
+        # Point stdout at nothing so the interpreter's last flush does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print(f"{PROG}: standard output was closed before all was written", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover
