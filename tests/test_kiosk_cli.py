@@ -317,23 +317,25 @@ def run_until(
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
-    assert proc.stderr is not None
-    fd = proc.stderr.fileno()
-    os.set_blocking(fd, False)
-    seen = b""
-    end = time.monotonic() + 30
-    while text.encode() not in seen and proc.poll() is None and time.monotonic() < end:
-        with contextlib.suppress(BlockingIOError):
-            seen += os.read(fd, 65536)
-        time.sleep(0.05)
-    if stop and proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-    try:
+    try:  # whatever happens here, the kiosk does not outlive the test
+        assert proc.stderr is not None
+        fd = proc.stderr.fileno()
+        os.set_blocking(fd, False)
+        seen = b""
+        end = time.monotonic() + 30
+        while text.encode() not in seen and proc.poll() is None and time.monotonic() < end:
+            with contextlib.suppress(BlockingIOError):
+                seen += os.read(fd, 65536)
+            time.sleep(0.05)
+        if stop and proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
         code = proc.wait(timeout=30)
+        os.set_blocking(fd, True)
+        return code, (seen + proc.stderr.read()).decode("utf-8", "backslashreplace")
     finally:
-        proc.kill()
-    os.set_blocking(fd, True)
-    return code, (seen + proc.stderr.read()).decode("utf-8", "backslashreplace")
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
