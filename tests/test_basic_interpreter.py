@@ -238,3 +238,30 @@ def test_cont_after_a_direct_line_still_calls_the_programs_keywords() -> None:
     assert basic.direct(b"?CHKCHR(0,0)").status == "ended"
     assert basic.cont().status == "ended"
     assert screen(machine)[5] == "     B"
+
+
+def test_err_and_erl_after_an_error() -> None:
+    result, machine, basic = run(b"?1\r?1/0\r")
+    assert result.error == "Division by zero"
+    assert basic.direct(b'?ERR;" ";ERL').status == "ended"
+    assert screen(machine)[2] == "15 2"  # ERR 15 is "Division by zero" in PTC's table
+
+
+def test_system_variables_of_the_interpreter() -> None:
+    result, machine, _ = run(
+        b"F=FREEMEM:DIM A[1000]:?F-FREEMEM\r?VERSION==&H2020;FREEVAR>0\r"
+        b'MEM$="KEEP":?MEM$;LEN(PRGNAME$);LEN(PACKAGE$)\rTABSTEP=8:?TABSTEP\r'
+    )
+    assert result.status == "ended"
+    assert screen(machine)[:4] == ["1000", "11", "KEEP00", "8"]
+
+
+def test_a_readonly_system_variable_cannot_be_assigned() -> None:
+    result, _, _ = run(b"CSRX=3\r")
+    assert (result.status, result.error) == ("error", "Syntax error")
+
+
+def test_keyword_state_belongs_to_one_interpreter() -> None:
+    run(b"SYSBEEP=0\r")
+    _, machine, _ = run(b"?SYSBEEP\r")
+    assert screen(machine)[0] == "1"

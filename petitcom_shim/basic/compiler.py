@@ -257,7 +257,7 @@ class _Compiler:
             self.emit("_err('Formula too complex')")
 
     def s_error(self, s: Stmt) -> None:
-        self.emit(f"_err({s[1]!r})")
+        self.emit(f"_err({s[1]!r}, {s[2]!r})")
 
     def s_data(self, s: Stmt) -> None:
         pass

@@ -15,20 +15,19 @@ bind_sysvar("TIME$", "time")
 bind_sysvar("MAINCNTL", "maincntl")
 bind_sysvar("MAINCNTH", "maincnth")
 
-_sysbeep = [4096]
-
 
 def _set_sysbeep(rt: Runtime, value: Value) -> None:
     if isinstance(value, bytes):
         raise BasicError("Type mismatch")
-    _sysbeep[0] = 4096 if value else 0
+    rt.state["SYSBEEP"] = 4096 if value else 0
 
 
 @sysvar("SYSBEEP", setter=_set_sysbeep)
 def _get_sysbeep(rt: Runtime) -> int:
     """SYSBEEP: whether system sounds play (TRUE by default); the shim's own UI
     makes no system sounds, so only the value is kept."""
-    return _sysbeep[0]
+    value: int = rt.state.get("SYSBEEP", 4096)
+    return value
 
 
 def _split3(value: Value | None, sep: bytes, name: str) -> list[int]:

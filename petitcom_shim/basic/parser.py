@@ -65,7 +65,7 @@ class Line:
 
     Attributes:
         label: the label defined at its start ("@MAIN"), or None.
-        stmts: its statements (a Syntax error becomes a ``("error", message)``
+        stmts: its statements (a Syntax error becomes a ``("error", message, keyword)``
             statement where it was found, so the line runs up to there as on PTC).
         data: the DATA items of the line, in order (bytes; quoted items keep
             their quotes so READ can tell them from numbers).
@@ -156,7 +156,7 @@ class _Parser:
             try:
                 stmt = self.stmt()
             except BasicError as exc:
-                out.append(("error", exc.message))
+                out.append(("error", exc.message, exc.keyword))
                 self.i = len(self.t) - 1
                 return out
             out.append(stmt)
@@ -344,9 +344,9 @@ class _Parser:
                 break
         flat = sum(len(a[1]) if a is not None and a[0] == "group" else 1 for a in args)
         if flat < kw.min_args:
-            raise BasicError("Missing operand")
+            raise BasicError("Missing operand", keyword=kw.name)
         if kw.max_args is not None and flat > kw.max_args:
-            raise BasicError("Syntax error")
+            raise BasicError("Syntax error", keyword=kw.name)
         return ("kw", kw.name, args, seps)
 
     def _is_group(self) -> bool:
@@ -460,7 +460,7 @@ class _Parser:
 
 def parse_line(raw: bytes) -> Line:
     """Parse one line (without its line ending). Never raises: errors become
-    ``("error", message)`` statements that raise when the line runs."""
+    ``("error", message, keyword)`` statements that raise when the line runs."""
     try:
         toks = tokenize(raw)
     except BasicError as exc:
@@ -471,5 +471,5 @@ def parse_line(raw: bytes) -> Line:
                 label = str(head[0].value) if head[0].kind == "label" else None
             except BasicError:
                 label = None
-        return Line(label, [("error", exc.message)], [])
+        return Line(label, [("error", exc.message, "")], [])
     return _Parser(raw, toks).line()

@@ -24,7 +24,6 @@ from petitcom_shim import Machine
 from petitcom_shim.basic import functions, numbers, registry
 from petitcom_shim.basic.compiler import (
     Compiled,
-    arr_key,
     compile_lines,
     compile_program,
     split_lines,
@@ -34,7 +33,7 @@ from petitcom_shim.basic.errors import BasicError
 from petitcom_shim.basic.parser import parse_line
 from petitcom_shim.errors import Break, OutOfRange, PetitcomError
 
-__all__ = ["Interpreter", "RunResult", "Runtime"]
+__all__ = ["Arr", "ArrRef", "Interpreter", "RunResult", "Runtime", "VarRef"]
 
 #: Nesting of GOSUB and FOR together before "Out of memory" ([SBC] stack.h
 #: ``CALL_STACK_MAX 256``: one stack holds both).
@@ -213,6 +212,7 @@ class Runtime:
         ns: the variables (and the helpers compiled code calls).
         result: RESULT as a raw number.
         mem: MEM$; prgname: PRGNAME$; package: PACKAGE$ (bytes).
+        state: per-interpreter values of keyword modules (e.g. SYSBEEP).
     """
 
     def __init__(self, interp: Interpreter, machine: Machine, speed: str, seed: int | None) -> None:
@@ -227,6 +227,9 @@ class Runtime:
         self.prgname = b""
         self.package = b""
         self.cells = 0
+        #: Per-interpreter state of keyword modules, by a key of their choosing
+        #: (module globals would be shared by every interpreter in the process).
+        self.state: dict[str, Any] = {}
         self.fors: list[list[Any]] = []
         self.gosubs: list[int] = []
         self.scalars: set[str] = set()
@@ -298,8 +301,9 @@ class Runtime:
         self.data_ptr = 0
 
     # -- flow ----------------------------------------------------------------
-    def error(self, message: str) -> None:
-        raise BasicError(message)
+    def error(self, message: str, keyword: str = "") -> None:
+        """Raise PTC error ``message`` (found when compiling; raised when the line runs)."""
+        raise BasicError(message, keyword=keyword)
 
     def end(self) -> int:
         raise _End()
@@ -635,6 +639,7 @@ class Interpreter:
         """
         self.source = bytes(source)
         self._program = None
+        self.rt.program = None
         self._can_continue = False
 
     def new(self) -> None:
@@ -738,6 +743,3 @@ class Interpreter:
         if 0 <= block < len(starts):
             return starts[block]
         return starts[-1] if starts else None
-
-
-__all__ += ["Arr", "ArrRef", "VarRef", "arr_key"]
