@@ -234,7 +234,8 @@ def test_a_full_chord_does_not_clip() -> None:
         ("O9 C", "O 9 is out of range"),
         ("[C4", "never closed"),
         ("C4]", "without a matching"),
-        (":8 C", "channel 8 is out of range"),
+        (":16 C", "channel 16 is out of range"),
+        ("@32768 C", "@ 32768 is out of range"),
         ("T0 C", "T 0 is out of range"),
         ("C200", "length 200 is out of range"),
         ("O8 B <C", "'<' takes the octave above 8"),
@@ -266,6 +267,19 @@ def test_error_names_the_position() -> None:
         parse("CDEF Z")
     with pytest.raises(MmlError, match=r"character 4 \(channel 1\)"):
         parse("C", ":1X")  # positions count in the strings joined
+
+
+def test_what_real_ptc_songs_use_is_accepted() -> None:
+    """A public PTC v2 game's songs (docs/compat.md) use channels above 7, more than
+    16 macros, macro names starting with ``_``, tones above 255 and @ML: PTC plays
+    them, so none of it is refused."""
+    song = parse(":10 C :15 D")
+    assert sorted(song.channels) == [10, 15]
+    defs = "".join(f"{{M{i}=C}}" for i in range(40))
+    assert len(parse(defs + "{M0}{M39}").channels[0]) == 2
+    assert len(parse("{_A=C}{B_1=D}{_A}{B_1}").channels[0]) == 2
+    assert parse("@274 C @366 D").channels[0][1].tone == 366
+    assert len(parse("@ML48,1,4,48 C").channels[0]) == 1
 
 
 def test_accepted_but_unmodelled_commands_parse() -> None:
