@@ -464,6 +464,15 @@ class _Compiler:
                 raise BasicError("Type mismatch")
             self.emit(f"_restore({self.ex(target)})")
 
+    def s_sort(self, s: Stmt) -> None:
+        _, desc, start, count, names = s
+        keys = []
+        for name in names:
+            key = arr_key(name)
+            self.arrays.add(key)
+            keys.append(key)
+        self.emit(f"_sort({desc}, {self.num(start)}, {self.num(count)}, ({', '.join(keys)},))")
+
     def s_swap(self, s: Stmt) -> None:
         a, b = s[1], s[2]
         if str(a[1]).endswith("$") != str(b[1]).endswith("$"):
@@ -632,7 +641,7 @@ class _Compiler:
         }  # fmt: skip
         want = kinds.get(name, "n" * len(args))
         if name == "INSTR":
-            want = "nss" if len(args) == 3 else "ss"
+            want = "ssn"
         codes = []
         for kind, a in zip(want or "", args, strict=False):
             codes.append(self.text(a) if kind == "s" else self.num(a))

@@ -10,6 +10,7 @@ it can (VAL("12AB") = 12, VAL("&H4FE4HR") = &H4FE4).
 from __future__ import annotations
 
 import math
+import struct
 
 from petitcom_shim.basic import numbers
 from petitcom_shim.basic.errors import BasicError
@@ -43,17 +44,28 @@ def _count(raw: int) -> int:
     return n
 
 
+def _f32(x: float) -> float:
+    """``x`` rounded to a single-precision float, as the handheld computes maths
+    ([SBC] test_int_math: POW(524287.984,1) is 524287+3968/4096, the nearest
+    float32, and POW(524287.985,1) overflows)."""
+    try:
+        value: float = struct.unpack("f", struct.pack("f", x))[0]
+    except OverflowError:
+        return math.copysign(math.inf, x)
+    return value
+
+
 def _real(raw: int) -> float:
-    return numbers.to_float(raw)
+    return _f32(numbers.to_float(raw))
 
 
 def _res(x: float) -> int:
-    return numbers.from_float(x)
+    return numbers.from_float(_f32(x))
 
 
 def f_ABS(a: int) -> int:
-    """|a| (ABS(-524288) is Overflow: the word has no +524288)."""
-    return numbers.check(-a if a < 0 else a)
+    """|a|; ABS(-524288) stays -524288, the 32-bit word wrapping ([SBC] test_int_math)."""
+    return a if a >= 0 or a == numbers.FIXED_MIN else -a
 
 
 def f_SIN(a: int) -> int:
@@ -99,14 +111,16 @@ def f_FLOOR(a: int) -> int:
 
 
 def f_POW(a: int, b: int) -> int:
-    """a to the power b."""
+    """a to the power b, in single precision: a result beyond float range is
+    "Illegal function call" (POW(999,999)), one beyond 20.12 "Overflow"
+    (POW(999,9)) ([SBC] test_int_math)."""
     try:
-        value = math.pow(_real(a), _real(b))
-    except (ValueError, ZeroDivisionError):
+        value = _f32(math.pow(_real(a), _real(b)))
+    except (ValueError, ZeroDivisionError, OverflowError):
         raise BasicError("Illegal function call") from None
-    except OverflowError:
-        return numbers.overflow()
-    return _res(value)
+    if math.isinf(value) or math.isnan(value):
+        raise BasicError("Illegal function call")
+    return numbers.from_float(value)
 
 
 def f_SGN(a: int) -> int:
@@ -147,34 +161,26 @@ def f_CHRS(a: int) -> bytes:
 
 
 def f_HEXS(a: int, digits: int | None = None) -> bytes:
-    """Hexadecimal of the integer part; negative numbers as 20-bit two's
-    complement (HEX$(-1) is "FFFFF"); with ``digits`` (1-5) zero-padded."""
+    """Hexadecimal of the integer part (floored); negative numbers as 20-bit two's
+    complement (HEX$(-5) is "FFFFB"); with ``digits`` (1-5) the last that many
+    digits, zero-padded (HEX$(9,3) is "009", HEX$(-9,2) "F7") ([SBC] test_int_func)."""
     n = numbers.to_int(a) & 0xFFFFF
-    text = f"{n:X}"
-    if digits is not None:
-        width = numbers.to_int(digits)
-        if not 0 <= width <= 5:
-            raise BasicError("Illegal function call")
-        if len(text) > width:
-            raise BasicError("Illegal function call")
-        text = text.rjust(width, "0")
-    return text.encode("ascii")
+    if digits is None:
+        return f"{n:X}".encode("ascii")
+    width = numbers.to_int(digits)
+    if not 1 <= width <= 5:
+        raise BasicError("Illegal function call")
+    return f"{n:05X}"[-width:].encode("ascii")
 
 
-def f_INSTR(*args: int | bytes) -> int:
-    """INSTR([start,] s, sub): index of ``sub`` in ``s`` from ``start``, -1 if
-    absent; an empty ``sub`` is found at 0."""
-    if len(args) == 3:
-        start_raw, s, sub = args
-        assert isinstance(start_raw, int)
-        start = _count(start_raw)
-    else:
-        s, sub = args[0], args[1]
-        start = 0
-    assert isinstance(s, bytes) and isinstance(sub, bytes)
+def f_INSTR(s: bytes, sub: bytes, start: int | None = None) -> int:
+    """INSTR(s, sub[, start]): index of ``sub`` in ``s`` from ``start``, -1 if
+    absent; an empty ``sub`` is found at 0 ([SBC] test_int_func: the start comes
+    last, INSTR(A$,"A",1) finds nothing in "ABC...")."""
+    first = 0 if start is None else _count(start)
     if not sub:
         return 0
-    return s.find(sub, start) << 12
+    return s.find(sub, first) << 12
 
 
 def f_LEFTS(s: bytes, n: int) -> bytes:

@@ -12,8 +12,13 @@ bind_statement("CLS", "cls", 0, 0)
 bind_function("CHKCHR", "chkchr", 2, 2)
 
 
+#: The largest TABSTEP: a larger value is taken as 16 ([SBC] test_int_vars:
+#: "TABSTEP=30" leaves 16). Below 1 is taken as 1 (our choice).
+TABSTEP_MAX = 16
+
+
 def _set_tabstep(rt: Runtime, value: Value) -> None:
-    rt.machine.tabstep = num(value)
+    rt.machine.tabstep = min(max(num(value), 1), TABSTEP_MAX)
 
 
 bind_sysvar("CSRX", "csrx")

@@ -30,13 +30,14 @@ def _get_sysbeep(rt: Runtime) -> int:
     return value
 
 
-def _split3(value: Value | None, sep: bytes, name: str) -> list[int]:
-    """The three 2- or 4-digit fields of "YYYY/MM/DD" or "HH:MM:SS"
-    ([SBC] cmd_dtread: digits by position; 9999/99/99 is accepted)."""
+def _split3(value: Value | None, sep: bytes, widths: tuple[int, int, int]) -> list[int]:
+    """The three digit fields of "YYYY/MM/DD" or "HH:MM:SS", each of exactly its
+    width; any digits are accepted (9999/99/99 is fine), another shape is
+    "Illegal function call" ([SBC] test_int_func DTREAD/TMREAD cases)."""
     if not isinstance(value, bytes):
         raise BasicError("Type mismatch")
     parts = value.split(sep)
-    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+    if [len(p) for p in parts] != list(widths) or not all(p.isdigit() for p in parts):
         raise BasicError("Illegal function call")
     return [int(p) for p in parts]
 
@@ -51,10 +52,10 @@ def _assign(refs: list[Any], values: list[int]) -> None:
 @statement("DTREAD", 4, 4, refs=True)
 def _dtread(rt: Runtime, args: list[Any]) -> None:
     """DTREAD (date$),Y,M,D."""
-    _assign(args[1:], _split3(rt.value(args[0]), b"/", "DTREAD"))
+    _assign(args[1:], _split3(rt.value(args[0]), b"/", (4, 2, 2)))
 
 
 @statement("TMREAD", 4, 4, refs=True)
 def _tmread(rt: Runtime, args: list[Any]) -> None:
     """TMREAD (time$),H,M,S."""
-    _assign(args[1:], _split3(rt.value(args[0]), b":", "TMREAD"))
+    _assign(args[1:], _split3(rt.value(args[0]), b":", (2, 2, 2)))

@@ -45,6 +45,7 @@ BUILTIN_SYSVARS = frozenset(
 LANGUAGE = frozenset(
     {"PRINT", "IF", "FOR", "NEXT", "GOTO", "GOSUB", "ON", "RETURN", "END", "STOP",
      "DIM", "DATA", "READ", "RESTORE", "CLEAR", "SWAP", "VSYNC", "WAIT", "ELSE", "THEN",
+     "SORT", "RSORT",
      "TO", "STEP"}
 )  # fmt: skip
 
@@ -184,15 +185,22 @@ class _Parser:
         self.next()
         return ("let", target, self.expr())
 
-    def lvalue_rest(self, name: str) -> Expr:
-        if self.peek().is_op("["):
+    def subscript(self) -> list[Expr]:
+        """``[i]``, ``[i,j]``; PTC also takes ``(`` and ``)``, even mixed (``A[2)``,
+        [SBC] test_int_vars)."""
+        self.next()
+        idx = [self.expr()]
+        if self.peek().is_op(","):
             self.next()
-            idx = [self.expr()]
-            if self.peek().is_op(","):
-                self.next()
-                idx.append(self.expr())
-            self.expect("]")
-            return ("arr", name, idx)
+            idx.append(self.expr())
+        if not self.peek().is_op("]", ")"):
+            raise BasicError("Syntax error")
+        self.next()
+        return idx
+
+    def lvalue_rest(self, name: str) -> Expr:
+        if self.peek().is_op("[", "("):
+            return ("arr", name, self.subscript())
         if name in BUILTIN_SYSVARS or registry.lookup("sysvar", name) is not None:
             return ("sys", name)
         if name in BUILTIN_FUNCTIONS or name in LANGUAGE:
@@ -278,7 +286,7 @@ class _Parser:
             arrays = []
             while True:
                 tok2 = self.next()
-                if tok2.kind != "name" or not self.peek().is_op("["):
+                if tok2.kind != "name" or not self.peek().is_op("[", "("):
                     raise BasicError("Syntax error")
                 target = self.lvalue_rest(str(tok2.value))
                 arrays.append((target[1], target[2]))
@@ -305,6 +313,20 @@ class _Parser:
             a = self.lvalue()
             self.expect(",")
             return ("swap", a, self.lvalue())
+        if name in ("SORT", "RSORT"):
+            start = self.expr()
+            self.expect(",")
+            count = self.expr()
+            names = []
+            while self.peek().is_op(","):
+                self.next()
+                tok2 = self.next()
+                if tok2.kind != "name":
+                    raise BasicError("Syntax error")
+                names.append(str(tok2.value))
+            if not names:
+                raise BasicError("Missing operand")
+            return ("sort", name == "RSORT", start, count, names)
         if name in ("VSYNC", "WAIT"):
             count = ("num", 4096) if self.at_stmt_end() else self.expr()
             return ("vsync", count)
@@ -314,6 +336,10 @@ class _Parser:
         items: list[Any] = []
         while not self.at_stmt_end():
             tok = self.peek()
+            if tok.kind == "name" and (
+                tok.value in LANGUAGE or registry.lookup("statement", str(tok.value))
+            ):
+                break  # the next statement, with no colon (?"A"?"B", [SBC] test_console)
             if tok.is_op(";", ","):
                 self.next()
                 items.append(str(tok.value))
@@ -434,7 +460,7 @@ class _Parser:
             else:
                 kw = registry.lookup("function", name)
                 if kw is None:
-                    raise BasicError("Syntax error")
+                    return self.lvalue_rest(name)  # A(1): an array element
                 low, high = kw.min_args, kw.max_args if kw.max_args is not None else 99
             self.next()
             args: list[Expr] = []

@@ -150,6 +150,25 @@ class Arr:
         data[self._k2(i, j)] = value
 
 
+def sort_arrays(descending: bool, start: int, count: int, arrays: tuple[Arr, ...]) -> None:
+    """SORT/RSORT start,count,A[,B...]: sort elements start..start+count-1 of the
+    first 1D array (numbers by value, strings by character code) and move the
+    elements of the others the same way ([SBC] test_int_vars "SORT")."""
+    first, n = numbers.to_int(start), numbers.to_int(count)
+    if first < 0 or n < 0:
+        raise BasicError("Out of range")
+    columns = []
+    for arr in arrays:
+        data = arr.data if arr.data is not None else arr._auto(False)
+        if arr.m or first + n > arr.n:
+            raise BasicError("Subscript out of range")
+        columns.append(data)
+    key = columns[0]
+    order = sorted(range(first, first + n), key=lambda i: key[i], reverse=descending)
+    for data in columns:
+        data[first : first + n] = [data[i] for i in order]
+
+
 class VarRef:
     """A :class:`registry.Ref` to a plain variable."""
 
@@ -258,7 +277,7 @@ class Runtime:
             _restore=self.restore, _pr=self.print_text, _prn=self.print_number,
             _tab=self.print_tab, _nl=self.print_newline, _sys=self.get_sys,
             _setsys=self.set_sys, _ref=self.ref, _aref=ArrRef, _resume=self.set_resume,
-            _on=self.on,
+            _on=self.on, _sort=sort_arrays,
         )  # fmt: skip
         for name in dir(functions):
             if name.startswith("f_"):

@@ -1,0 +1,1 @@
+?A,B,C,?"X"?,,,,,,,,0PRINT 7,8;9;10,11?"TEST"?"TEST"A$="0"*64:?A$,LEN(A$)LOCATE 3,20:LOCATE 32,9:?CSRX;CSRY
