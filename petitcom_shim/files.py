@@ -79,3 +79,22 @@ def read_file(path: str | os.PathLike[str], limit: int) -> bytes:
         raise FileRefused(f"cannot read it ({exc.strerror or exc})") from None
     finally:
         os.close(fd)
+
+
+def check_output(path: str | os.PathLike[str]) -> None:
+    """Refuse to write over anything but a regular file (or nothing): never replace a FIFO,
+    device, folder or socket, or a link to one.
+
+    Raises:
+        NotRegularFile: ``path`` exists and is not a regular file.
+    """
+    try:
+        info = os.stat(Path(path))
+    except FileNotFoundError:
+        if os.path.islink(path):  # a dangling link: writing would replace the link
+            raise NotRegularFile("a link to nothing", is_dir=False) from None
+        return
+    except OSError as exc:
+        raise FileRefused(f"cannot look at it ({exc.strerror or exc})") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise NotRegularFile("not a regular file", is_dir=stat.S_ISDIR(info.st_mode))

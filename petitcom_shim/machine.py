@@ -30,6 +30,7 @@ from petitcom_shim.input import Button, Input
 from petitcom_shim.mml import parse as parse_mml
 from petitcom_shim.numbers import to_int
 from petitcom_shim.romres import RomResources, load_resources
+from petitcom_shim.savearea import SaveArea
 from petitcom_shim.sound import Sound
 from petitcom_shim.video.bg import BGLayer, decode_tile, tile_word
 from petitcom_shim.video.changes import ScreenWatch
@@ -101,6 +102,8 @@ class Machine:
             defaults, restored by CHRINIT and COLINIT; the rest are the shim's own.
             A bad file raises :class:`~petitcom_shim.romres.ResourceError` before
             any window opens.
+        files: The save area folder (LOAD/SAVE/EXEC/DELETE/RENAME/FILES of a program),
+            kept as :attr:`files`; None for a machine without one.
     """
 
     def __init__(
@@ -120,6 +123,7 @@ class Machine:
         fit: bool = False,
         icon: pygame.Surface | str | Path | None = None,
         resources: str | os.PathLike[str] | RomResources | None = None,
+        files: str | Path | None = None,
     ) -> None:
         if resources is None or isinstance(resources, RomResources):
             self.resources = resources or RomResources()
@@ -173,6 +177,8 @@ class Machine:
         self._gcolor = 0
         self._panel = Panel(self.chr, self.screens[1].palettes, _to_ptc)
         self.screens[1].panel = self._panel
+        self.files = None if files is None else SaveArea(files)
+        """The save area (a folder of .PTC files found by header name and type), or None."""
 
     # -- frame loop ------------------------------------------------------------
     def vsync(self, n: int = 1) -> None:
@@ -188,15 +194,17 @@ class Machine:
         """Alias of :meth:`vsync` for tests."""
         self.vsync(frames)
 
-    def busy(self) -> int:
+    def busy(self, most: int = 4) -> int:
         """Keep the machine going while a program computes without VSYNC.
 
         A BASIC interpreter calls this every few milliseconds of a busy loop: it
         pumps the window (so it stays responsive and closable) and, for every
         1/60 s of wall time since the last frame, runs a frame without sleeping
         (so MAINCNTL keeps counting at 60 per second and the screens keep
-        showing what the program draws, as on the handheld). At most 4 frames
-        are caught up at once, and only the last of them is composed and shown.
+        showing what the program draws, as on the handheld). At most ``most``
+        frames (4 by default) are caught up at once, and only the last of them is
+        composed and shown; a caller with a frame limit passes the frames it has
+        left, so that the limit is never overshot.
 
         Returns:
             The number of frames run.
@@ -209,7 +217,10 @@ class Machine:
         if due <= 0:
             self.running = self.frontend.pump(self.input) and self.running
             return 0
-        run = min(due, 4)
+        run = min(due, 4, most)
+        if run <= 0:
+            self.running = self.frontend.pump(self.input) and self.running
+            return 0
         for i in range(run):  # only the last catch-up frame is composed and shown
             self._frame(sleep=False, show=i == run - 1)
         if due <= 4:  # keep to the 60 Hz grid; further behind, the lost time is dropped

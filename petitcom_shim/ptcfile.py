@@ -6,10 +6,17 @@ card, a 36-byte ``PX01`` header in front of it::
 
     0x00  4  "PX01"
     0x04  4  u32 LE  length of the internal file
-    0x08  4  u32 LE  type id: PRG 0, MEM 1, GRP 2, CHR 3, SCR 4, COL 5
+    0x08  4  u32 LE  type id: PRG 0, MEM 1, GRP 2, CHR 3, SCR 4, COL 5 (or 0, see below)
     0x0C  8  internal name, [A-Z0-9_], NUL-padded
     0x14 16  MD5 of b"PETITCOM" + internal file
     0x24  …  internal file
+
+The type-id field is accepted as files in the wild write it: the handheld
+writes the ids above, while the PC tools that made many shared files write 0
+for every type (PTC-EmkII's and sbc's ``txt_to_ptc.py``; the PTC wiki calls the
+field "always zero"). Neither reference reads it: the tag decides the type, so
+here 0 or the tag's own id is accepted and any other value is refused as
+damage (docs/petitcom-decisions.md).
 
 This module is pure (no pygame, no Machine): :class:`PtcFile` parses and
 builds those bytes, checking every field, and the ``*_bytes``/``*_from_bytes``
@@ -24,6 +31,7 @@ import hashlib
 import os
 import re
 import tempfile
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,6 +56,11 @@ __all__ = [
     "col_from_bytes",
     "grp_bytes",
     "grp_from_bytes",
+    "mem_bytes",
+    "mem_from_bytes",
+    "prg_package",
+    "prg_payload",
+    "prg_text",
     "read_file",
     "scr_bytes",
     "scr_from_bytes",
@@ -105,7 +118,7 @@ KINDS: dict[str, FileKind] = {
         FileKind("COL", 5, "0100", 512),
     )
 }
-_BY_ID = {k.type_id: k for k in KINDS.values()}
+_BY_TAG = {k.tag: k for k in KINDS.values()}
 
 
 def check_name(name: str) -> str:
@@ -181,7 +194,7 @@ class PtcFile:
             PtcFileError: an unknown or malformed tag, or a payload of the wrong size.
         """
         tag = internal[:TAG_SIZE]
-        kind = next((k for k in KINDS.values() if k.tag == tag), None)
+        kind = _BY_TAG.get(tag)
         if kind is None:
             raise PtcFileError(f"{where}: not a Petit Computer file (tag {tag!r})")
         return cls.of(name, kind.name, internal[TAG_SIZE:], where)
@@ -206,13 +219,14 @@ class PtcFile:
                 f"{len(data) - HEADER_SIZE} (truncated or padded)"
             )
         type_id = _u32(data, 8)
-        kind = _BY_ID.get(type_id)
-        if kind is None:
-            raise PtcFileError(f"{where}: unknown type id {type_id} in the header")
         internal = data[HEADER_SIZE:]
-        if internal[:TAG_SIZE] != kind.tag:
+        kind = _BY_TAG.get(internal[:TAG_SIZE])
+        if kind is None:
+            raise PtcFileError(f"{where}: not a Petit Computer file (tag {internal[:TAG_SIZE]!r})")
+        if type_id not in (0, kind.type_id):
             raise PtcFileError(
-                f"{where}: header says {kind.name} but the tag is {internal[:TAG_SIZE]!r}"
+                f"{where}: header type id {type_id} is neither 0 nor {kind.name}'s "
+                f"{kind.type_id} (damaged header)"
             )
         name = _parse_name(data[12:20], where)
         if hashlib.md5(MD5_SALT + internal).digest() != data[20:36]:
@@ -327,3 +341,98 @@ def grp_from_bytes(data: bytes) -> npt.NDArray[np.uint8]:
     """Inverse of :func:`grp_bytes`: (192, 256) pixels."""
     p = np.frombuffer(data, dtype=np.uint8).reshape(3, 4, 8, 8, 8, 8)  # [by, bx, ty, tx, py, px]
     return p.transpose(0, 2, 4, 1, 3, 5).reshape(192, 256).copy()
+
+
+# ------------------------------------------------------------------ PRG and MEM payloads
+
+
+def prg_payload(text: bytes, package: tuple[int, int] = (0, 0)) -> bytes:
+    """A PRG payload: package words (high, low), the text's length, the text padded to 4 bytes.
+
+    ``text`` is PTC-charset bytes with CR line ends (petitcom.md §8.1).
+
+    Raises:
+        PtcFileError: the text is longer than PTC's 524288 bytes.
+    """
+    if len(text) > MAX_PROGRAM_BYTES:
+        raise PtcFileError(
+            f"a program holds at most {MAX_PROGRAM_BYTES} bytes, this one {len(text)}"
+        )
+    padded = bytes(text) + b"\0" * (-len(text) % 4)
+    high, low = package
+    return (
+        high.to_bytes(4, "little") + low.to_bytes(4, "little") + len(text).to_bytes(4, "little")
+    ) + padded
+
+
+def prg_text(payload: bytes) -> bytes:
+    """The program text of a PRG payload (checked by :meth:`PtcFile.of`), without padding."""
+    return bytes(payload[12 : 12 + _u32(payload, 8)])
+
+
+def prg_package(payload: bytes) -> tuple[int, int]:
+    """The two package words (high, low) of a PRG payload: which resources ride along."""
+    return _u32(payload, 0), _u32(payload, 4)
+
+
+#: MEM$ holds at most this many characters (petitcom.md §8.1).
+MEM_CHARS = 256
+
+
+def _mem_unit(code: int) -> int:
+    """The UTF-16 unit a MEM file stores for PTC code ``code`` ([SBC] ``to_wide``, [AJC] table).
+
+    Printable ASCII is stored full width (with curly quotes for ``"`` and ``'``),
+    half-width katakana as full-width katakana (NFKC, except that the prolonged
+    sound mark stays U+FF70 and the voicing marks are the spacing U+309B/U+309C);
+    every other code, the space included, is stored as itself.
+    """
+    if code == 0x22:
+        return 0x201D
+    if code == 0x27:
+        return 0x2019
+    if 0x21 <= code <= 0x7F:
+        return 0xFF00 | (code - 0x20)
+    if 0xA1 <= code <= 0xDF:
+        special = {0xB0: 0xFF70, 0xDE: 0x309B, 0xDF: 0x309C}
+        if code in special:
+            return special[code]
+        return ord(unicodedata.normalize("NFKC", chr(0xFF61 + code - 0xA1)))
+    return code
+
+
+_MEM_UNITS = tuple(_mem_unit(c) for c in range(256))
+_MEM_CODES = {unit: code for code, unit in enumerate(_MEM_UNITS)}
+
+
+def mem_bytes(text: bytes) -> bytes:
+    """A MEM payload for MEM$ = ``text`` (PTC codes): 256 UTF-16LE units, then the length.
+
+    Raises:
+        PtcFileError: more than 256 characters.
+    """
+    if len(text) > MEM_CHARS:
+        raise PtcFileError(f"MEM$ holds at most {MEM_CHARS} characters, not {len(text)}")
+    units = b"".join(_MEM_UNITS[c].to_bytes(2, "little") for c in text)
+    return units.ljust(2 * MEM_CHARS, b"\0") + len(text).to_bytes(4, "little")
+
+
+def mem_from_bytes(payload: bytes, where: str = "<data>") -> bytes:
+    """Inverse of :func:`mem_bytes`: the PTC codes of the MEM$ a MEM payload holds.
+
+    Half-width ASCII units (as some PC tools write) are read as themselves.
+
+    Raises:
+        PtcFileError: a length over 256, or a unit no PTC character is stored as.
+    """
+    length = _u32(payload, 2 * MEM_CHARS)
+    if length > MEM_CHARS:
+        raise PtcFileError(f"{where}: MEM length {length} is over {MEM_CHARS}")
+    out = bytearray()
+    for i in range(length):
+        unit = int.from_bytes(payload[2 * i : 2 * i + 2], "little")
+        code = _MEM_CODES.get(unit, unit if 0x20 <= unit <= 0x7E else None)
+        if code is None:
+            raise PtcFileError(f"{where}: MEM character {i + 1} (U+{unit:04X}) is not a PTC one")
+        out.append(code)
+    return bytes(out)

@@ -23,7 +23,7 @@ from petitcom_shim.qr import (
     encode_png,
 )
 
-__all__ = ["main"]
+__all__ = ["int_range", "main"]
 
 
 def _hex_bytes(text: str) -> bytes:
@@ -34,7 +34,7 @@ def _hex_bytes(text: str) -> bytes:
         raise argparse.ArgumentTypeError(f"not an even-length hex string: {text!r}") from err
 
 
-def _int_from(low: int, high: int) -> Callable[[str], int]:
+def int_range(low: int, high: int) -> Callable[[str], int]:
     """An argparse type: a whole number from ``low`` to ``high``."""
 
     def parse(text: str) -> int:
@@ -60,13 +60,13 @@ def _parser() -> argparse.ArgumentParser:
     encode.add_argument("-o", "--output", required=True, type=Path, help="PNG file to write")
     encode.add_argument(
         "--module-px",
-        type=_int_from(1, MAX_MODULE_PX),
+        type=int_range(1, MAX_MODULE_PX),
         default=8,
         help=f"pixels per module, 1-{MAX_MODULE_PX} (default 8)",
     )
     encode.add_argument(
         "--border",
-        type=_int_from(0, MAX_BORDER),
+        type=int_range(0, MAX_BORDER),
         default=QUIET_ZONE,
         help=f"quiet zone in modules, 0-{MAX_BORDER} (default {QUIET_ZONE})",
     )

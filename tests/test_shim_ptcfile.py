@@ -229,9 +229,12 @@ BAD_FILES = {
     "empty": (lambda r: b"", "too short"),
     "magic": (lambda r: _with(r, 0, b"PX02"), "no PX01"),
     "checksum": (lambda r: _with(r, 100, b"\x01"), "MD5 checksum does not match"),
-    "type id": (lambda r: _with(r, 8, bytes([5, 0, 0, 0])), "header says COL but the tag is"),
-    "unknown id": (lambda r: _with(r, 8, bytes([9, 0, 0, 0])), "unknown type id 9"),
-    "tag": (lambda r: _rehash(_with(r, 36, b"PETC0300")), "header says CHR but the tag"),
+    "type id": (
+        lambda r: _with(r, 8, bytes([5, 0, 0, 0])),
+        "header type id 5 is neither 0 nor CHR's 3",
+    ),
+    "unknown id": (lambda r: _with(r, 8, bytes([9, 0, 0, 0])), "header type id 9 is neither"),
+    "tag": (lambda r: _rehash(_with(r, 36, b"PETC0300")), r"not a Petit Computer file \(tag"),
     "name": (lambda r: _with(r, 12, b"bad!"), "internal name"),
     "no name": (lambda r: _with(r, 12, bytes(8)), "internal name"),
     "payload size": (

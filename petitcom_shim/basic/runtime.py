@@ -74,6 +74,10 @@ class _End(Exception):
     """END, or the program ran off its last line."""
 
 
+class ExecProgram(Exception):
+    """Raised by EXEC (``kw_files``) after loading a program: run it from its first line."""
+
+
 class _Stop(Exception):
     """STOP, a break or the frame limit: CONT may resume at ``resume``."""
 
@@ -570,7 +574,8 @@ class Runtime:
                         if now - last >= _BREATHE:
                             last = now
                             self.resume = pc
-                            busy()
+                            limit = self.max_frames
+                            busy(4 if limit is None else max(limit - self.frames(), 0))
                             self._check_limit(pc)
             except _Jump as jump:
                 pc = jump.block
@@ -727,7 +732,13 @@ class Interpreter:
         machine.select_break = True
         limit = sys.getrecursionlimit()
         try:
-            rt.execute(unit, pc)
+            while True:
+                try:
+                    rt.execute(unit, pc)
+                except ExecProgram:  # EXEC put another program in memory: run it
+                    unit, pc, program = self._compiled_program(), 0, True
+                    rt.clear()
+                    rt.program = unit
         except _End:
             if program:
                 self._can_continue = False

@@ -1,0 +1,307 @@
+"""The ``petitcom`` command: run Petit Computer programs, list and pack them, DIRECT mode.
+
+The command line sits above both ``Machine`` and the interpreter: nothing
+imports it (``python -m petitcom_shim.basic.cli`` is the same command). Its
+contract is exact (issue 14; other tools rely on it)::
+
+    petitcom run PROGRAM [--headless] [--frames N] [--input FILE] [--seed N]
+                         [--files DIR] [--resources DIR] [--speed dsi|max]
+                         [--console FILE] [--screenshot FILE] [--json]
+    petitcom list FILE.PTC
+    petitcom pack SOURCE.txt -o NAME.PTC
+    petitcom                      DIRECT mode in a window
+
+Exit status: 0 the program ended or was stopped (``--frames``), 1 it stopped
+with an error, 2 bad usage or a file that cannot be read -- always with one
+line on stderr, never a traceback (Ctrl+C in the terminal: 130). ``--json``
+prints one line at exit::
+
+    {"status": "ended"|"stopped"|"error", "frames": N,
+     "error": "<PTC's message>"|null, "line": N|null}
+
+(on one line).
+``--console`` writes the upper console's 24 lines of 32 characters, a line
+``#LOWER``, then the lower console's 24 lines
+(:func:`petitcom_shim.basic.consoletext.console_text`).
+Output files (``--console``, ``--screenshot``, ``pack -o``) are written
+atomically and never replace anything but a regular file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import NoReturn
+
+import pygame
+
+from petitcom_shim import files, ptcfile
+from petitcom_shim.basic import Interpreter, RunResult, direct, kw_files, progfile
+from petitcom_shim.basic.consoletext import console_text
+from petitcom_shim.config import ShimConfig
+from petitcom_shim.input import Button
+from petitcom_shim.inputscript import ScriptError, ScriptFeeder, read_script
+from petitcom_shim.machine import Machine
+from petitcom_shim.qrcli import int_range
+from petitcom_shim.romres import ResourceError
+
+__all__ = ["main"]
+
+PROG = "petitcom"
+#: Keys that type (CHR$(13), CHR$(8)) and so are no DS buttons under this command.
+_TYPING_KEYS = ("return", "enter", "backspace")
+#: The most frames ``--frames`` takes: about 97 days of handheld time.
+MAX_FRAMES = 500_000_000
+
+
+class UsageError(Exception):
+    """Bad usage or an unreadable file: one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (no usage block) and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=PROG,
+        description="Run Petit Computer (SmileBASIC v2) programs. Without a command: DIRECT mode.",
+    )
+    commands = parser.add_subparsers(dest="command", parser_class=_Parser)
+    run = commands.add_parser("run", help="run a program (.PTC, raw PRG, QR set or UTF-8 text)")
+    run.add_argument(
+        "program",
+        type=Path,
+        metavar="PROGRAM",
+        help="a .PTC file, a raw PRG, a QR set (folder or image) or UTF-8 text",
+    )
+    run.add_argument("--headless", action="store_true", help="no window")
+    run.add_argument(
+        "--frames", type=int_range(0, MAX_FRAMES), metavar="N", help="stop after N frames"
+    )
+    run.add_argument(
+        "--input",
+        type=Path,
+        metavar="FILE",
+        help="scripted input, one event a line from frame FRAME on: 'FRAME B A+RIGHT' "
+        "(buttons; 'B 0' releases), 'FRAME T X Y' / 'FRAME T OFF' (stylus), "
+        "'FRAME K TEXT' (keys; \\r Enter, \\\\ backslash, \\xNN a PTC code); # comments",
+    )
+    run.add_argument("--seed", type=int_range(0, 2**31 - 1), metavar="N", help="RND's seed")
+    _add_area_options(run)
+    run.add_argument(
+        "--speed",
+        choices=("dsi", "max"),
+        default="max",
+        help="max: as fast as VSYNC/WAIT allow (default); dsi: the handheld's pace",
+    )
+    run.add_argument("--console", type=Path, metavar="FILE", help="write both consoles as text")
+    run.add_argument("--screenshot", type=Path, metavar="FILE", help="write both screens as PNG")
+    run.add_argument("--json", action="store_true", help="print the outcome as one JSON line")
+    listing = commands.add_parser("list", help="print a program's source as UTF-8")
+    listing.add_argument("file", type=Path, metavar="FILE.PTC")
+    pack = commands.add_parser("pack", help="write UTF-8 source as a PRG file a DSi loads")
+    pack.add_argument("source", type=Path, metavar="SOURCE.txt")
+    pack.add_argument("-o", "--output", type=Path, required=True, metavar="NAME.PTC")
+    direct_mode = commands.add_parser("direct", help="DIRECT mode in a window (the default)")
+    _add_area_options(direct_mode)
+    return parser
+
+
+def _add_area_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--files", type=Path, metavar="DIR", help="save area (default: the program's folder)"
+    )
+    parser.add_argument(
+        "--resources", type=Path, metavar="DIR", help="CHR/COL files extracted from your own PTC"
+    )
+
+
+# ------------------------------------------------------------------ outputs
+
+
+def _check_output(path: Path) -> None:
+    try:
+        files.check_output(path)
+    except OSError as err:
+        raise UsageError(f"{path}: {err}; not replacing it") from None
+    if not path.parent.is_dir():
+        raise UsageError(f"{path}: the folder {path.parent} does not exist")
+
+
+def _write_output(path: Path, write: Callable[[Path], object]) -> None:
+    """Write through a temporary file next to ``path`` (same suffix) and rename it over."""
+    _check_output(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix, dir=path.parent)
+    os.close(fd)
+    try:
+        write(Path(tmp))
+        os.replace(tmp, path)
+    except BaseException as err:
+        Path(tmp).unlink(missing_ok=True)
+        if isinstance(err, OSError):
+            raise UsageError(f"{path}: cannot write it ({err.strerror or err})") from None
+        raise
+
+
+# ------------------------------------------------------------------ run
+
+
+def _config() -> ShimConfig:
+    """Key bindings for PTC programs: Enter and Backspace type, so they are no buttons;
+    START moves to Right Ctrl (beside the arrows, as SELECT's Right Shift is)."""
+    config = ShimConfig()
+    config.keys = {k: v for k, v in config.keys.items() if k not in _TYPING_KEYS}
+    config.keys["right ctrl"] = Button.START
+    return config
+
+
+def make_machine(*, headless: bool, files_dir: Path, resources: Path | None, title: str) -> Machine:
+    """A Machine for the command: its save area and the user's ROM resources (``--resources``).
+
+    Raises:
+        UsageError: the resources folder is missing or holds a bad file.
+    """
+    if resources is not None and not resources.is_dir():
+        raise UsageError(f"--resources {resources}: not a folder")
+    try:
+        return Machine(
+            headless=headless,
+            files=files_dir,
+            title=title,
+            config=_config(),
+            resources=resources,
+        )
+    except ResourceError as err:
+        raise UsageError(f"--resources: {err}") from None
+
+
+def _outcome(result: RunResult) -> dict[str, object]:
+    return {
+        "status": result.status,
+        "frames": result.frames,
+        "error": result.error if result.status == "error" else None,
+        "line": result.line if result.status == "error" else None,
+    }
+
+
+def _run(args: argparse.Namespace) -> int:
+    program = _read_program(args.program)
+    events = []
+    if args.input is not None:
+        try:
+            events = read_script(args.input)
+        except ScriptError as err:
+            raise UsageError(str(err)) from None
+    for out in (args.console, args.screenshot):
+        if out is not None:
+            _check_output(out)
+    files_dir = args.files if args.files is not None else args.program.resolve().parent
+    if args.files is not None and not args.files.is_dir():
+        raise UsageError(f"--files {args.files}: not a folder")
+    machine = make_machine(
+        headless=args.headless,
+        files_dir=files_dir,
+        resources=args.resources,
+        title=f"petitcom - {program.name}",
+    )
+    try:
+        it = Interpreter(machine, speed=args.speed, seed=args.seed)
+        kw_files.set_program(it, program.name, program.text, program.package)
+        if events:
+            ScriptFeeder(events).attach(machine)
+        result = it.run(max_frames=args.frames)
+        if not args.headless and args.frames is None and machine.running:
+            direct.after_run(it, result)
+        if args.console is not None:
+            text = console_text(machine)
+            _write_output(args.console, lambda p: p.write_text(text, encoding="utf-8"))
+        if args.screenshot is not None:
+            _write_output(args.screenshot, lambda p: machine.screenshot(p))
+    finally:
+        machine.close()
+    if args.json:
+        print(json.dumps(_outcome(result)), flush=True)
+    elif result.status == "error":
+        where = "" if result.line is None else f" (line {result.line})"
+        print(f"{PROG}: {result.error}{where}", file=sys.stderr)
+    return 1 if result.status == "error" else 0
+
+
+def _read_program(path: Path) -> progfile.Program:
+    try:
+        return progfile.read_program(path)
+    except progfile.ProgramError as err:
+        raise UsageError(str(err)) from None
+
+
+# ------------------------------------------------------------------ list, pack, direct
+
+
+def _list(args: argparse.Namespace) -> int:
+    program = _read_program(args.file)
+    sys.stdout.write(progfile.source_text(program.text))
+    sys.stdout.flush()
+    return 0
+
+
+def _pack(args: argparse.Namespace) -> int:
+    program = _read_program(args.source)
+    name = progfile.name_from(args.output)
+    file = ptcfile.PtcFile.of(name, "PRG", ptcfile.prg_payload(program.text))
+    _write_output(args.output, lambda p: p.write_bytes(file.to_bytes()))
+    print(f"{args.output}: PRG file {name}, {len(program.text)} bytes of program", flush=True)
+    return 0
+
+
+def _direct(args: argparse.Namespace) -> int:
+    files_dir = args.files if args.files is not None else Path.cwd()
+    if not files_dir.is_dir():
+        raise UsageError(f"--files {files_dir}: not a folder")
+    machine = make_machine(
+        headless=False, files_dir=files_dir, resources=args.resources, title="petitcom"
+    )
+    try:
+        direct.run(Interpreter(machine))
+    finally:
+        machine.close()
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``petitcom`` command line.
+
+    Args:
+        argv: Arguments without the program name; None = ``sys.argv[1:]``.
+
+    Returns:
+        0 ended or stopped, 1 a program error, 2 bad usage or an unreadable file.
+    """
+    args = _parser().parse_args(argv)
+    command = args.command or "direct"
+    if args.command is None:
+        args.files = args.resources = None
+    handlers = {"run": _run, "list": _list, "pack": _pack, "direct": _direct}
+    try:
+        return handlers[command](args)
+    except UsageError as err:
+        print(f"{PROG}: {err}", file=sys.stderr)
+        return 2
+    except pygame.error as err:  # no display to open a window on, most likely
+        print(f"{PROG}: cannot open a window ({err}); use --headless", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,182 @@
+"""EDIT mode: PTC's full-screen program editor, with line numbers, on the upper console.
+
+``EDIT`` at the DIRECT prompt opens it on the program in memory. Each program
+line is shown with its number (4 columns) and up to 28 characters a row; a
+longer line continues on the next rows. The cursor is the cell drawn in the
+inverse colour. Keys:
+
+* typing inserts at the cursor; Enter splits the line, Backspace deletes the
+  character before the cursor (joining two lines at the start of one);
+* the d-pad / arrow keys move the cursor (held, they repeat);
+* SELECT (Esc) leaves EDIT mode: the edited text becomes the program and the
+  DIRECT prompt comes back.
+
+The program text is kept in the PTC character set with CR line ends, as
+``Interpreter.load`` takes it.
+"""
+
+from __future__ import annotations
+
+from petitcom_shim import charset
+from petitcom_shim.basic import Interpreter
+from petitcom_shim.input import BACKSPACE_KEY, Button
+from petitcom_shim.machine import Machine
+
+__all__ = ["Editor", "edit", "typed_keys"]
+
+NUMBER_COLS = 4
+TEXT_COLS = 28
+ROWS = 24
+ENTER = 0x0D
+BACKSPACE = 0x08
+#: COLOR of the line numbers, the text and the cursor cell (text on a background).
+NUMBER_COLOR = 9
+TEXT_COLOR = 0
+CURSOR_COLORS = (1, 15)
+#: Most lines a program may have in the editor (a 524288-byte program of empty lines).
+MAX_LINES = 524288
+
+
+class Editor:
+    """The text being edited and the cursor; :meth:`key` applies one key, :meth:`draw` shows it."""
+
+    def __init__(self, source: bytes) -> None:
+        text = source.replace(b"\r\n", b"\r").replace(b"\n", b"\r")
+        self.lines = [bytearray(line) for line in text.removesuffix(b"\r").split(b"\r")]
+        self.cx = 0
+        self.cy = 0
+        self.top = 0
+
+    @property
+    def source(self) -> bytes:
+        """The edited program: the lines joined with CR, ending with one."""
+        return b"\r".join(bytes(line) for line in self.lines) + b"\r"
+
+    def _rows(self, line: bytearray) -> int:
+        return max(1, (len(line) + TEXT_COLS) // TEXT_COLS)
+
+    def key(self, code: int) -> None:
+        """Type a PTC code at the cursor (Enter splits the line, Backspace deletes)."""
+        line = self.lines[self.cy]
+        if code == ENTER:
+            if len(self.lines) < MAX_LINES:
+                self.lines.insert(self.cy + 1, line[self.cx :])
+                del line[self.cx :]
+                self.cy, self.cx = self.cy + 1, 0
+        elif code == BACKSPACE:
+            if self.cx:
+                del line[self.cx - 1]
+                self.cx -= 1
+            elif self.cy:
+                above = self.lines[self.cy - 1]
+                self.cx = len(above)
+                above += line
+                del self.lines[self.cy]
+                self.cy -= 1
+        else:
+            line.insert(self.cx, code)
+            self.cx += 1
+
+    def move(self, buttons: int) -> None:
+        """Move the cursor by the d-pad bits in ``buttons``."""
+        if buttons & Button.UP and self.cy:
+            self.cy -= 1
+        if buttons & Button.DOWN and self.cy + 1 < len(self.lines):
+            self.cy += 1
+        self.cx = min(self.cx, len(self.lines[self.cy]))
+        if buttons & Button.LEFT:
+            if self.cx:
+                self.cx -= 1
+            elif self.cy:
+                self.cy -= 1
+                self.cx = len(self.lines[self.cy])
+        if buttons & Button.RIGHT:
+            if self.cx < len(self.lines[self.cy]):
+                self.cx += 1
+            elif self.cy + 1 < len(self.lines):
+                self.cy, self.cx = self.cy + 1, 0
+
+    def _scroll_to_cursor(self) -> None:
+        self.top = min(self.top, self.cy)
+        while True:
+            used = sum(self._rows(self.lines[i]) for i in range(self.top, self.cy))
+            if used + self.cx // TEXT_COLS + 1 <= ROWS:
+                return
+            self.top += 1
+
+    def screen(self) -> list[tuple[str, bytes, int | None]]:
+        """The 24 rows: (number column, text bytes, cursor column in the text or None)."""
+        self._scroll_to_cursor()
+        rows: list[tuple[str, bytes, int | None]] = []
+        index = self.top
+        while len(rows) < ROWS and index < len(self.lines):
+            line = bytes(self.lines[index])
+            for part in range(self._rows(self.lines[index])):
+                if len(rows) == ROWS:
+                    break
+                number = f"{index + 1:>{NUMBER_COLS}}" if part == 0 else " " * NUMBER_COLS
+                cursor = None
+                if index == self.cy and self.cx // TEXT_COLS == part:
+                    cursor = self.cx % TEXT_COLS
+                rows.append((number, line[part * TEXT_COLS : (part + 1) * TEXT_COLS], cursor))
+            index += 1
+        return rows
+
+
+def typed_keys(m: Machine) -> list[int]:
+    """The key events typed since the last call: PTC codes, ``BACKSPACE_KEY``, ``CANCEL_KEY``.
+
+    CHR$(8), as a script or the software keyboard types it, counts as a backspace.
+    """
+    events: list[int] = []
+    while (event := m.input.read_key()) is not None:
+        events.append(BACKSPACE_KEY if event == BACKSPACE else event)
+    return events
+
+
+def _draw(it: Interpreter, editor: Editor) -> None:
+    m = it.machine
+    m.cls()
+    for y, (number, text, cursor) in enumerate(editor.screen()):
+        m.locate(0, y)
+        m.color(NUMBER_COLOR, 0)
+        m.print(number, end="")
+        m.color(TEXT_COLOR, 0)
+        m.print(charset.from_ptc(text), end="")
+        if cursor is not None:
+            m.locate(NUMBER_COLS + cursor, y)
+            m.color(*CURSOR_COLORS)
+            under = text[cursor : cursor + 1] or b" "
+            m.print(charset.from_ptc(under), end="")
+    m.color(TEXT_COLOR, 0)
+
+
+def edit(it: Interpreter, frames: int | None = None) -> None:
+    """Edit the program in memory until SELECT (Esc) or the window closes; then load it.
+
+    ``frames`` stops after that many frames (for tests).
+    """
+    m = it.machine
+    editor = Editor(it.source)
+    name, package = it.rt.prgname, it.rt.package
+    _draw(it, editor)
+    while m.running and (frames is None or frames > 0):
+        frames = None if frames is None else frames - 1
+        m.vsync(1)
+        if m.button(2) & Button.SELECT:
+            break
+        changed = False
+        moved = m.button(1) & (Button.UP | Button.DOWN | Button.LEFT | Button.RIGHT)
+        if moved:
+            editor.move(moved)
+            changed = True
+        for code in typed_keys(m):
+            if code >= 0 or code == BACKSPACE_KEY:
+                editor.key(BACKSPACE if code == BACKSPACE_KEY else code)
+                changed = True
+        if changed:
+            _draw(it, editor)
+    source = editor.source
+    it.load(b"" if source == b"\r" else source)
+    it.rt.prgname, it.rt.package = name, package
+    m.cls()

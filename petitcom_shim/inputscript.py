@@ -1,0 +1,246 @@
+"""Scripted input for ``petitcom run --input FILE``: buttons, stylus and keys by frame.
+
+One event a line; blank lines and lines starting with ``#`` are skipped. FRAME
+is the frame from which the event applies (0 = before the program's first
+statement, F = once F frames have passed, i.e. from the F-th VSYNC on)::
+
+    0 B A+RIGHT        hold A and RIGHT (names joined by +, or a BUTTON() number)
+    30 B 0             release every button
+    10 T 128 96        touch the lower screen at (128, 96) and hold
+    20 T OFF           lift the stylus
+    5 K RUN\\r          queue keys for INKEY$/INPUT: \\r Enter, \\\\ a backslash,
+                       \\xNN the PTC code NN (hex); the text is the rest of the line
+
+A bad line is a :class:`ScriptError` naming the file and line number. The
+feeder drives a :class:`~petitcom_shim.machine.Machine` only through its input
+injection API (``press``/``release``/``touch``/``untouch``/``type_text``), by
+standing in front of its front-end's ``pump``, which runs once a frame.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+
+from petitcom_shim import charset, files
+from petitcom_shim.display import Frontend
+from petitcom_shim.errors import PetitcomError
+from petitcom_shim.input import TOUCH_H, TOUCH_W, Button, Input
+from petitcom_shim.machine import MAINCNTL_WRAP, Machine
+
+__all__ = ["Event", "ScriptError", "ScriptFeeder", "parse_script", "read_script"]
+
+#: The largest script read (a million events is far more than any test needs).
+MAX_SCRIPT_BYTES = 16 * 1024 * 1024
+_ALL_BUTTONS = (1 << len(Button)) - 1
+_K_HEAD = re.compile(r"\s*\d+\s+[Kk] ")
+_ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|r|\\)")
+
+
+class ScriptError(PetitcomError):
+    """A scripted-input file that cannot be read or has a bad line (one line, with its number)."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """One scripted event: at ``frame``, ``kind`` "B" (buttons), "T" (touch) or "K" (keys).
+
+    ``value`` is the button mask, the touch point (None to lift) or the PTC codes.
+    """
+
+    frame: int
+    kind: str
+    value: int | tuple[int, int] | bytes | None
+
+
+def _buttons(text: str) -> int:
+    if text.isdigit():
+        mask = int(text)
+        if mask > _ALL_BUTTONS:
+            raise ValueError(f"button number {mask} is over {_ALL_BUTTONS}")
+        return mask
+    mask = 0
+    for name in text.upper().split("+"):
+        if name not in Button.__members__:
+            names = " ".join(Button.__members__)
+            raise ValueError(f"unknown button {name!r} (one of {names}, joined by +)")
+        mask |= Button[name]
+    return mask
+
+
+def _touch(args: list[str]) -> tuple[int, int] | None:
+    if len(args) == 1 and args[0].upper() == "OFF":
+        return None
+    if len(args) != 2 or not all(a.isdigit() for a in args):
+        raise ValueError("T takes X Y (whole numbers) or OFF")
+    x, y = int(args[0]), int(args[1])
+    if x >= TOUCH_W or y >= TOUCH_H:
+        raise ValueError(f"touch ({x}, {y}) is off the {TOUCH_W}x{TOUCH_H} lower screen")
+    return x, y
+
+
+def _keys(text: str) -> bytes:
+    out = bytearray()
+    pos = 0
+    for match in _ESCAPE.finditer(text):
+        out += _plain(text[pos : match.start()])
+        code = match.group(1)
+        out += b"\r" if code == "r" else b"\\" if code == "\\" else bytes([int(code[1:], 16)])
+        pos = match.end()
+    out += _plain(text[pos:])
+    return bytes(out)
+
+
+def _plain(text: str) -> bytes:
+    if "\\" in text:
+        raise ValueError("a backslash starts \\r, \\\\ or \\xNN only")
+    try:
+        return charset.to_ptc(text)
+    except charset.UnmappableCharacter:
+        raise ValueError("a character PTC does not have (write it as \\xNN)") from None
+
+
+def _event(line: str) -> Event | None:
+    stripped = line.strip()
+    if not stripped or stripped.startswith("#"):
+        return None
+    parts = stripped.split(None, 2)
+    if len(parts) < 2 or not parts[0].isdigit():
+        raise ValueError("expected FRAME B|T|K ...")
+    frame, kind = int(parts[0]), parts[1].upper()
+    rest = parts[2] if len(parts) == 3 else ""
+    if kind == "K":
+        # The text is everything after "K" and one space, other spaces kept.
+        head = _K_HEAD.match(line)
+        text = line[head.end() :] if head is not None else ""
+        return Event(frame, "K", _keys(text))
+    args = rest.split("#", 1)[0].split()
+    if kind == "B":
+        if len(args) != 1:
+            raise ValueError("B takes one argument: names joined by + or a number")
+        return Event(frame, "B", _buttons(args[0]))
+    if kind == "T":
+        return Event(frame, "T", _touch(args))
+    raise ValueError(f"unknown event {parts[1]!r} (B, T or K)")
+
+
+def parse_script(text: str, where: str = "<script>") -> list[Event]:
+    """The events of a script, sorted by frame (lines of one frame keep their order).
+
+    Raises:
+        ScriptError: the first bad line, as ``WHERE:LINE: reason``.
+    """
+    events: list[Event] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        try:
+            event = _event(line)
+        except ValueError as err:
+            raise ScriptError(f"{where}:{number}: {err}") from None
+        if event is not None:
+            events.append(event)
+    return sorted(events, key=lambda e: e.frame)
+
+
+def read_script(path: str | os.PathLike[str]) -> list[Event]:
+    """Read and parse a script file (UTF-8, at most 16 MiB, a regular file).
+
+    Raises:
+        ScriptError: unreadable, not UTF-8, or a bad line.
+    """
+    where = os.fspath(path)
+    try:
+        data = files.read_file(path, MAX_SCRIPT_BYTES)
+        text = data.decode("utf-8")
+    except FileNotFoundError:
+        raise ScriptError(f"{where}: no such file") from None
+    except OSError as err:
+        raise ScriptError(f"{where}: {err}") from None
+    except UnicodeDecodeError as err:
+        raise ScriptError(f"{where}: byte {err.start} is not UTF-8") from None
+    return parse_script(text, where)
+
+
+def _apply(event: Event, inp: Input) -> None:
+    if event.kind == "B":
+        assert isinstance(event.value, int)
+        inp.release(_ALL_BUTTONS)
+        inp.press(event.value)
+    elif event.kind == "T":
+        if event.value is None:
+            inp.untouch()
+        else:
+            assert isinstance(event.value, tuple)
+            inp.touch(*event.value)
+    else:
+        assert isinstance(event.value, bytes)
+        for code in event.value:
+            inp.type_text(charset.from_ptc(bytes((code,))))
+
+
+class ScriptFeeder:
+    """Plays a script into a machine, frame by frame, in front of its front-end.
+
+    :meth:`attach` applies the frame-0 events at once (latched, so the first
+    statement sees them) and then stands in as ``machine.frontend``: each
+    ``pump`` applies the events due by the frame it may start (the machine's
+    frame count + 1; the latch that follows a frame's pump makes them visible)
+    and hands on to the real one.
+    """
+
+    def __init__(self, events: list[Event]) -> None:
+        self._events: Iterator[Event] = iter(sorted(events, key=lambda e: e.frame))
+        self._next: Event | None = next(self._events, None)
+        self._frame = 0
+        self._inner: Frontend | None = None
+        self._machine: Machine | None = None
+
+    def _due(self, inp: Input) -> None:
+        while self._next is not None and self._next.frame <= self._frame:
+            _apply(self._next, inp)
+            self._next = next(self._events, None)
+
+    def attach(self, machine: Machine) -> None:
+        """Take the place of ``machine.frontend`` and apply the frame-0 events."""
+        self._inner = machine.frontend
+        self._machine = machine
+        machine.frontend = self
+        if self._next is not None and self._next.frame == 0:
+            self._due(machine.input)
+            machine.input.latch()
+
+    def pump(self, inp: Input) -> bool:
+        """Apply the events due by the frame this pump starts, then pump the real front-end."""
+        assert self._inner is not None and self._machine is not None, "attach() first"
+        m = self._machine
+        # The frame this pump may start: one past the frames run so far. (A busy
+        # program's machine also pumps between frames; counting pumps would run ahead.)
+        self._frame = m.maincnth * MAINCNTL_WRAP + m.maincntl + 1
+        self._due(inp)
+        return self._inner.pump(inp)
+
+    def present(
+        self,
+        top: pygame.Surface,
+        bottom: pygame.Surface,
+        *,
+        changed: tuple[bool, bool] = (True, True),
+    ) -> None:
+        """Show a frame on the real front-end."""
+        assert self._inner is not None, "attach() first"
+        self._inner.present(top, bottom, changed=changed)
+
+    def close(self) -> None:
+        """Close the real front-end."""
+        if self._inner is not None:
+            self._inner.close()
+
+    def __getattr__(self, name: str) -> Any:
+        """Everything else (window controls) is the real front-end's."""
+        if name == "_inner":
+            raise AttributeError(name)
+        return getattr(self._inner, name)
