@@ -1004,8 +1004,8 @@ class Machine:
         tune = parse_mml(*song) if isinstance(song, tuple) else self.bgm.song(song)
         self.bgm.play(track, tune, vol)
 
-    def bgmstop(self, track: int | None = None, fade: int = 0) -> None:
-        """BGMSTOP [track[,fade]]: stop one track or all, fading out over ``fade`` frames."""
+    def bgmstop(self, track: int | None = None, fade: float = 0) -> None:
+        """BGMSTOP [track[,fade]]: stop one track or all, fading out over ``fade`` seconds."""
         self.bgm.stop(track, fade)
 
     def bgmvol(self, *args: int) -> None:

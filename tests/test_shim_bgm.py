@@ -309,11 +309,17 @@ def test_bgmplay_forms_tracks_stop_and_fade() -> None:
     m.bgmplay(3, 128, 100)
     m.bgmplay(5)  # preset 5 on track 0
     assert (m.bgmchk(0), m.bgmchk(3), m.bgmchk(1)) == (1, 1, 0)
-    m.bgmstop(3, 30)
+    m.bgmstop(3, 0.5)  # seconds, a fraction allowed ([WIKI] BGMSTOP)
     m.vsync(29)
     assert m.bgmchk(3) == 1
     m.vsync(1)
     assert m.bgmchk(3) == 0 and m.bgmchk(0) == 1
+    m.bgmplay(3, 128)
+    m.bgmstop(3, 1)
+    m.vsync(59)
+    assert m.bgmchk(3) == 1
+    m.vsync(1)
+    assert m.bgmchk(3) == 0
     m.bgmstop()
     assert m.bgmchk(0) == 0
     m.bgmplay(200)  # an undefined user song plays nothing
@@ -334,6 +340,8 @@ def test_bgmplay_forms_tracks_stop_and_fade() -> None:
         (lambda m: m.bgmset(127, "C"), OutOfRange),
         (lambda m: m.bgmvol(1, 2, 3), IllegalFunctionCall),
         (lambda m: m.bgmchk(8), OutOfRange),
+        (lambda m: m.bgmstop(0, -1), OutOfRange),
+        (lambda m: m.bgmstop(0, "1"), TypeError),
         (lambda m: m.bgmplay("C4 Y"), MmlError),
     ],
 )
