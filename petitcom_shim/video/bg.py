@@ -65,6 +65,22 @@ def tile_word(args: tuple[object, ...]) -> int:
     return encode_tile(*values)
 
 
+def fill_words(args: tuple[object, ...]) -> list[int]:
+    """BGFILL's tile words: as :func:`tile_word`, except that a string may hold several
+    4-hex-digit tiles, which fill the rectangle in turn, row by row, over and over.
+
+    A public PTC v2 game fills a 3 x 2 block with six tiles and a 24-tile row with a
+    title spelled in tiles (docs/compat.md); a length that is not a multiple of 4 is
+    refused, as [SBS] docs-ptc-bgfill says.
+    """
+    if len(args) == 1 and isinstance(args[0], str) and len(args[0]) > 4:
+        text = args[0]
+        if len(text) % 4:
+            raise IllegalFunctionCall(f"tile string must be 4 hex digits per tile, got {text!r}")
+        return [tile_word((text[i : i + 4],)) for i in range(0, len(text), 4)]
+    return [tile_word(args)]
+
+
 def flipped_tiles(tiles: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     """(4, n, 8, 8): the tiles with flip code 0 none, 1 H, 2 V, 3 both."""
     return np.stack([tiles, tiles[:, :, ::-1], tiles[:, ::-1, :], tiles[:, ::-1, ::-1]])
