@@ -14,6 +14,9 @@ bind_statement("BGMVOL", "bgmvol", 1, 2)
 bind_statement("BGMSET", "bgmset", 2, 9)
 bind_statement("BGMCLEAR", "bgmclear", 0, 1)
 bind_function("BGMCHK", "bgmchk", 0, 1)
+bind_statement("BGMPRG", "bgmprg", 2, 7)
+bind_statement("BGMSETV", "bgmsetv", 3, 3)
+bind_function("BGMGETV", "bgmgetv", 2, 2)
 
 
 @statement("BEEP", 0, 4)
