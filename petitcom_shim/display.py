@@ -84,6 +84,9 @@ Point = tuple[int, int]
 
 _MOUSE: Final = ("mouse",)
 _SCALE_QUALITY: Final = "SDL_RENDER_SCALE_QUALITY"
+FOCUS_CLICKTHROUGH: Final = "SDL_MOUSE_FOCUS_CLICKTHROUGH"
+"""SDL's hint (read from the environment when a press arrives) that lets the click which
+focuses a window through to the program."""
 #: Window events after which a window must be drawn again even if no screen changed.
 _REDRAW_EVENTS: Final = frozenset(
     {
@@ -713,6 +716,10 @@ class WindowFrontend:
         # Read Nintendo pads by button position like the others (SDL2 defaults to their
         # printed labels there, which would swap A/B and X/Y); a player's own setting wins.
         os.environ.setdefault("SDL_GAMECONTROLLER_USE_BUTTON_LABELS", "0")
+        # The click that focuses a window must act too: SDL's X11 back-end (and macOS)
+        # drops a press that comes with the focus unless this hint is on, so the first
+        # tap on any screen of a window in the background did nothing.
+        os.environ.setdefault(FOCUS_CLICKTHROUGH, "1")
         pygame.display.init()
         with contextlib.suppress(pygame.error):
             pygame.joystick.init()  # so pads plugged in now, and later, announce themselves

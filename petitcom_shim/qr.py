@@ -500,7 +500,10 @@ def _open_image(src: ImageSource, name: str) -> Image.Image:
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as err:
         raise ImageTooLarge(f"{name}: image is too large to decode ({err})") from err
     except UnidentifiedImageError as err:
-        raise UnreadableImage(f"{name}: not an image file Pillow can read") from err
+        # words a player understands: what is wrong, and what would work
+        raise UnreadableImage(
+            f"{name}: not a picture (send a PNG of the code or a photo of it)"
+        ) from err
     except Exception as err:  # any parser failure is an unreadable file
         raise UnreadableImage(f"{name}: cannot read image ({_reason(err)})") from err
     try:

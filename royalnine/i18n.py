@@ -53,6 +53,7 @@ WIDEST_ARGS: dict[str, str] = {
     "key_start": "ENTER",
     "key_select": "ENTER",
     "key_swap": "ENTER",
+    "where": "remote/FFFFFFFF/",
 }
 
 TEXTS: dict[str, Text] = {
@@ -97,6 +98,12 @@ TEXTS: dict[str, Text] = {
     "remote_reading": Text("READING...", "ﾖﾐｺﾐﾁｭｳ...", 15),
     "remote_no_camera": Text("No camera: {msg}", "ｶﾒﾗｶﾞ ﾂｶｴﾏｾﾝ: {msg}", 32),
     "remote_opened": Text("Opening the folder...", "ﾌｫﾙﾀﾞｦ ﾋﾗｲﾃｲﾏｽ...", 32),
+    "remote_no_opener": Text(
+        "No file manager here: the folder is {where} in the data folder above.",
+        "ﾌｧｲﾙﾏﾈｰｼﾞｬｶﾞ ｱﾘﾏｾﾝ. ﾌｫﾙﾀﾞﾊ ｳｴﾉ ﾃﾞｰﾀﾌｫﾙﾀﾞﾉ {where} ﾃﾞｽ",
+        90,
+    ),
+    "remote_how_send": Text("COPY, then paste it in a chat.", "ｺﾋﾟｰｼﾃ ﾁｬｯﾄﾆ ﾊﾘﾂｹﾃ ｵｸﾘﾏｽ", 30),
     "remote_copied": Text("Copied as text.", "ﾃｷｽﾄｦ ｺﾋﾟｰｼﾀ", 28),
     "remote_clipboard": Text("clipboard", "ｸﾘｯﾌﾟﾎﾞｰﾄﾞ", 12),
     "remote_clip_empty": Text("The clipboard holds no text.", "ｸﾘｯﾌﾟﾎﾞｰﾄﾞﾆ ﾓｼﾞｶﾞ ﾅｲ", 32),
@@ -121,6 +128,8 @@ TEXTS: dict[str, Text] = {
     "forfeit_won": Text("WON BY FORFEIT", "ﾌｾﾝｼｮｳ", 32),
     "forfeit_lost": Text("LOST BY FORFEIT", "ﾌｾﾝﾊｲ", 32),
     "forfeit_why": Text("Your rival stopped answering.", "ｱｲﾃｶﾞ ﾍﾝｼﾞｦ ﾔﾒﾏｼﾀ", 32),
+    "forfeit_send": Text("COPY, then send to your rival.", "ｺﾋﾟｰｼﾃ ｱｲﾃﾆ ｵｸｯﾃｸﾀﾞｻｲ", 30),
+    "forfeit_why_lost": Text("Your rival claimed the match.", "ｱｲﾃｶﾞ ｼｮｳﾘｦ ｼｭﾁｮｳｼﾏｼﾀ", 32),
     "forfeit_file": Text("The match so far is kept in", "ｺｺﾏﾃﾞﾉ ｷﾛｸﾊ ｺﾁﾗﾆ", 32),
     "remote_last": Text("Send last code {n} (Ctrl+C):", "ｻｲｺﾞﾉ ｺｰﾄﾞ{n}ｦ ｵｸｯﾃﾈ(Ctrl+C):", 30),
     "menu_back": Text("BACK", "ﾓﾄﾞﾙ", 16),

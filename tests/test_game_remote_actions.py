@@ -149,3 +149,69 @@ def test_a_damaged_code_offers_show_again_and_roll_back(tmp_path: Path) -> None:
     drop(host_app, code6, tmp_path / "code6b.png")
     assert again.remote.error is None
     assert len(again.remote.session.transcript) >= 6
+
+
+def test_a_pasted_claim_ends_the_match_here_as_a_forfeit_loss(tmp_path: Path) -> None:
+    """Issue 16 item 9: the device that stopped answering comes back; the claimer's
+    transcript, pasted, tells it that it lost by forfeit, and its statistics say so."""
+    from royalnine.remote.files import transcript_text
+
+    host = RemoteSession.host(MatchConfig(2), entropy(1))
+    guest = RemoteSession.join(host.compose(now=0.0), entropy(2))
+    host.receive(guest.compose(now=0.0))
+    guest.receive(host.compose(now=0.0))  # the guest owes move 4, and goes away
+    host.claim(now=2 * 86_400.0, after_s=86_400)
+    app = app_with(tmp_path, guest)
+    app.m.clipboard.put_text("not a claim")
+    app.m.input.edit_key("paste")
+    app.step(2)
+    assert isinstance(app.scene, MatchScene)  # a refusal, nothing else
+    app.m.clipboard.put_text(transcript_text(host))
+    app.m.input.edit_key("paste")
+    app.step(2)
+    assert isinstance(app.scene, ForfeitScene) and not app.scene.won
+    stats = Storage(tmp_path).stats()["remote"]
+    assert stats["lost"] == 1 and stats["forfeit_lost"] == 1
+    assert not list((tmp_path / "remote").glob("*/session.json"))
+
+
+def test_copying_the_code_again_restarts_the_claim_wait(tmp_path: Path) -> None:
+    """Issue 16 item 3: the wait counts from when the opponent could first see the code;
+    Ctrl+C copies it to send (perhaps for the first time), so the wait starts again."""
+    host = RemoteSession.host(MatchConfig(2), entropy(1))
+    guest = RemoteSession.join(host.compose(now=0.0), entropy(2))
+    host.receive(guest.compose(now=0.0))
+    host.compose(now=0.0)  # made long ago, held back
+    app = app_with(tmp_path, host, claim_after_s=3600)
+    scene = app.scene
+    assert isinstance(scene, MatchScene) and scene.remote_actions is not None
+    assert scene.remote_actions.values == ("claim",)
+    app.m.input.edit_key("copy")
+    app.step(40)
+    assert scene.remote_actions.values == ()
+    saved = RemoteSession.from_json(next((tmp_path / "remote").glob("*/session.json")).read_text())
+    assert saved.waiting_since is not None and saved.waiting_since > 0
+
+
+def test_the_claimer_copies_its_transcript_and_the_other_device_learns_from_it(
+    tmp_path: Path,
+) -> None:
+    """Issue 16 item 9 end to end in the game: CLAIM WIN, COPY on the result screen, and
+    the other device, pasting it, shows LOST BY FORFEIT."""
+    host = RemoteSession.host(MatchConfig(2), entropy(1))
+    guest = RemoteSession.join(host.compose(now=0.0), entropy(2))
+    host.receive(guest.compose(now=0.0))
+    guest.receive(host.compose(now=0.0))  # the guest owes move 4 and goes away
+    claimer = app_with(tmp_path / "host", RemoteSession.from_json(host.to_json()), claim_after_s=0)
+    tap_button(claimer, 0)
+    assert isinstance(claimer.scene, ForfeitScene) and claimer.scene.won
+    claimer.m.input.edit_key("copy")
+    claimer.step(2)
+    text = claimer.m.clipboard.get_text()
+    assert "claimed by the host" in text
+    other = app_with(tmp_path / "guest", guest)
+    other.m.clipboard.put_text(text)
+    other.m.input.edit_key("paste")
+    other.step(2)
+    assert isinstance(other.scene, ForfeitScene) and not other.scene.won
+    assert Storage(tmp_path / "guest").stats()["remote"]["forfeit_lost"] == 1

@@ -221,10 +221,13 @@ def test_open_folder_runs_the_file_manager_without_waiting(
     for child, _path in list(exchange._OPENER.running):
         child.wait(WAIT)
     host.step(1)
-    assert "the file manager said 3" in " ".join(screen_text(host, 1).split())  # folded
+    said = " ".join(screen_text(host, 1).split())  # folded
+    assert "No file manager here" in said and "remote/inbox/" in said
+    # no file manager at all (issue 16): where the folder is, not "No such file or directory"
     monkeypatch.setattr(exchange, "_OPENER", FolderOpener(lambda p: ["/no/such/opener"]))
-    choose(host, "open_codes")
-    assert "cannot open" in screen_text(host, 1)
+    choose(host, "open_inbox")
+    said = " ".join(screen_text(host, 1).split())
+    assert "remote/inbox/ in the data folder above" in said and "No such file" not in said
 
 
 # ---------------------------------------------------------------- several matches
@@ -330,8 +333,9 @@ def test_hostile_images_in_the_inbox_are_each_refused(tmp_path: Path, corpus: li
     reader = RecordingReader()
     set_intake(guest, CodeIntake(guest.storage, reader=reader))
     inbox = guest.storage.home / "remote" / "inbox"
-    inbox.mkdir(parents=True)
+    inbox.mkdir(parents=True, exist_ok=True)  # made with the match
     names = []
+    left = []
     for path in corpus:
         target = inbox / path.name
         if path.is_symlink():
@@ -343,7 +347,10 @@ def test_hostile_images_in_the_inbox_are_each_refused(tmp_path: Path, corpus: li
             os.mkfifo(target)
         else:
             shutil.copy(path, target)
-        names.append(path.name)
+        if target.is_file():
+            names.append(path.name)
+        else:  # a FIFO, a link to a device: no regular file, never opened at all
+            left.append(target)
     for _ in range(2000):
         guest.step(1)
         reader.wait(WAIT)
@@ -351,6 +358,7 @@ def test_hostile_images_in_the_inbox_are_each_refused(tmp_path: Path, corpus: li
             break
     assert sorted(r.name for r in reader.seen) == sorted(names)
     assert all(r.payload is None and r.error for r in reader.seen)
+    assert all(os.path.lexists(path) for path in left)
     assert isinstance(guest.scene, MatchScene)
 
 
@@ -442,3 +450,28 @@ def test_last_activity_is_short() -> None:
         "3d",
         "999d",
     ]
+
+
+def test_join_with_the_id_of_a_match_here_is_refused_and_replaces_nothing(tmp_path: Path) -> None:
+    """Issue 16 item 1: a code 1 whose match id this device already has (a hostile host
+    may copy it) never overwrites that match's save or codes."""
+    _host, guest = start(tmp_path)
+    (save,) = (tmp_path / "guest" / "remote").glob("*/session.json")
+    before = save.read_bytes()
+    (first,) = [p for p in codes(tmp_path / "host") if p.name == "move-01.png"]
+    choose_from_match_to_list(guest)
+    choose(guest, "join")
+    guest.m.input.drop_file(first)
+    settle(guest)
+    assert isinstance(guest.scene, ExchangeScene) and guest.scene.link is None
+    assert "already has a match" in " ".join(screen_text(guest, 1).split())
+    assert save.read_bytes() == before
+
+
+def test_a_transcript_pasted_in_the_join_lobby_is_explained(tmp_path: Path) -> None:
+    guest = guest_lobby(tmp_path)
+    guest.m.clipboard.put_text("# Royal Nine remote match 01020304, as kept by the host\n00\n")
+    guest.m.input.edit_key("paste")
+    guest.step(2)
+    assert isinstance(guest.scene, ExchangeScene) and guest.scene.link is None
+    assert "a transcript, not a code 1" in " ".join(screen_text(guest, 1).split())

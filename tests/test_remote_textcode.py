@@ -108,3 +108,48 @@ def test_text_lines_fold_whole_groups() -> None:
     assert all(len(line) <= 32 for line in lines)
     assert " ".join(lines) == text
     assert len(lines[0].split()) == 5
+
+
+def _messenger_forms(text: str) -> dict[str, str]:
+    """A text code as real messengers and people pass it on (issue 16 item 7)."""
+    lines = text_lines(text, 32)
+    full_width = "".join(chr(ord(c) + 0xFEE0) if c.isalnum() else c for c in text)
+    return {
+        "no-break spaces": text.replace(" ", "\u00a0"),
+        "narrow no-break spaces": text.replace(" ", "\u202f"),
+        "zero-width spaces": text.replace(" ", " \u200b").replace("A", "A\u200b"),
+        "a byte-order mark": "\ufeff" + text,
+        "full-width letters and digits": full_width,
+        "ideographic spaces": full_width.replace(" ", "\u3000"),
+        "a quote": "\n".join("> " + line for line in lines),
+        "a nested quote": "\n".join(">> " + line for line in lines),
+        "line breaks inside groups": text[:7] + "\n" + text[7:20] + "\r\n" + text[20:],
+        "chat text around it": f"hey, here's my code: {text} thanks! see you",
+        "chat text on other lines": f"Here is move 5 :)\n{chr(10).join(lines)}\nyour turn!",
+        "chat words glued by spaces": f"code {text} ok",
+        "a quote with chat": "> ok here\n" + "\n".join("> " + line for line in lines),
+        "en dashes": text.replace(" ", "\u2013"),
+    }
+
+
+@pytest.mark.parametrize("data", [bytes(range(5)), bytes(range(44)), bytes(range(83))])
+def test_text_pasted_from_real_messengers_reads(data: bytes) -> None:
+    for name, form in _messenger_forms(to_text(data)).items():
+        assert from_text(form) == data, name
+
+
+@pytest.mark.parametrize("data", sample_codes()[5:])
+def test_a_typo_in_a_code_with_chat_around_it_is_still_refused(data: bytes) -> None:
+    """One-character typos, with chat text around the code, in a quote, with messenger
+    spaces: still refused, and named as a typo."""
+    chars = list(to_text(data))
+    rng = random.Random(3)
+    positions = [i for i, ch in enumerate(chars) if ch != " "]
+    for i in rng.sample(positions, min(24, len(positions))):  # a fast test
+        original = chars[i]
+        chars[i] = rng.choice([c for c in ALPHABET if c != original])
+        typo = "".join(chars)
+        for form in (f"my code: {typo} thx", "> " + typo, typo.replace(" ", "\u00a0")):
+            with pytest.raises(TextCodeError, match="typo in group"):
+                from_text(form)
+        chars[i] = original

@@ -382,6 +382,10 @@ def walk(app: App, home: Path) -> Iterator[str]:
     yield "exchange: no camera"
     lobby.say(app, app.t("remote_opened"))
     yield "exchange: opening the folder"
+    from royalnine.screens.exchange import no_opener
+
+    lobby.say(app, no_opener(app, app.storage.home / "remote" / "FFFFFFFF"), art.TEXT_RED)
+    yield "exchange: no file manager (where the folder is)"
     set_intake(app, intake)
     guest_home = home / "guest"
     recording = draw.log, i18n.used

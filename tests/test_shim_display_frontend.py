@@ -571,3 +571,22 @@ def test_hide_pointer_setting_hides_the_mouse_pointer() -> None:
         assert pygame.mouse.get_visible()
     finally:
         fe.close()
+
+
+def test_the_click_that_focuses_a_window_acts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SDL's X11 back-end drops a press that arrives with the window's focus unless
+    SDL_MOUSE_FOCUS_CLICKTHROUGH is on (it reads the environment at each press): the
+    first tap on a window in the background must act, on every screen (issue 16)."""
+    import os
+
+    from petitcom_shim.display import FOCUS_CLICKTHROUGH
+
+    monkeypatch.delenv(FOCUS_CLICKTHROUGH, raising=False)
+    fe = open_frontend("vertical", 1)
+    try:
+        assert os.environ.get(FOCUS_CLICKTHROUGH) == "1"
+    finally:
+        fe.close()
+    monkeypatch.setenv(FOCUS_CLICKTHROUGH, "0")  # a player's own setting wins
+    open_frontend("vertical", 1).close()
+    assert os.environ[FOCUS_CLICKTHROUGH] == "0"

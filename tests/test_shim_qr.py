@@ -379,6 +379,8 @@ def test_text_file_is_unreadable(tmp_path: Path) -> None:
     with pytest.raises(qr.UnreadableImage) as info:
         qr.decode_image(path)
     assert_one_line_naming(info.value, "notes.txt")
+    # words a player understands (issue 16): no library names
+    assert "not a picture" in str(info.value) and "Pillow" not in str(info.value)
 
 
 def test_missing_file_is_unreadable(tmp_path: Path) -> None:

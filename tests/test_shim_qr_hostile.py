@@ -49,7 +49,7 @@ def test_the_same_files_given_as_bytes_are_qr_errors_too(corpus: list[Path]) -> 
         ("strip-30x60000.png", qr.ImageTooLarge, "long and thin"),
         ("long-real-40x2000.png", qr.ImageTooLarge, "long and thin"),
         ("huge-8000x6000.png", qr.ImageTooLarge, "megapixels"),
-        ("eps.png", qr.UnreadableImage, "not an image file"),
+        ("eps.png", qr.UnreadableImage, "not a picture"),
         ("lab.tif", qr.NoCodeFound, "no QR code"),
     ],
 )

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import sys
 from collections.abc import Callable, Sequence
+from typing import NoReturn
 
 from royalnine import __version__
 
@@ -27,9 +29,21 @@ SUBCOMMANDS: dict[str, str] = {
 DEFAULT_COMMAND = "play"
 
 
+class CliParser(argparse.ArgumentParser):
+    """argparse's parser, remembering its last error so that a command run with ``--json``
+    can print it as its one JSON line (subcommand parsers are of this class too)."""
+
+    last_error: str | None = None
+
+    def error(self, message: str) -> NoReturn:
+        """Remember the error, then do as argparse does (usage on stderr, exit status 2)."""
+        CliParser.last_error = f"{self.prog}: {message}"
+        super().error(message)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser with every subcommand that is installed."""
-    parser = argparse.ArgumentParser(
+    parser = CliParser(
         prog="royalnine",
         description="Royal Nine, the 2013 Petit Computer card game. "
         "With no command, starts the game window.",
@@ -48,7 +62,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     if DEFAULT_COMMAND in SUBCOMMANDS and not _names_a_command(args_list):
         args_list = [DEFAULT_COMMAND, *args_list]
-    args = parser.parse_args(args_list)
+    try:
+        args = parser.parse_args(args_list)
+    except SystemExit as exc:
+        if exc.code not in (0, None) and "--json" in args_list:
+            # a script asked for JSON: one JSON line, even for a usage error
+            print(json.dumps({"ok": False, "error": CliParser.last_error or "bad arguments"}))
+        raise
     func: Callable[[argparse.Namespace], int] | None = getattr(args, "func", None)
     if func is None:
         parser.print_help()

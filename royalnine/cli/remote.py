@@ -39,11 +39,17 @@ from royalnine.remote.files import (
     TRANSCRIPT_FILE,
     abandon_current,
     code_path,
+    host_session,
+    is_transcript_text,
+    join_session,
+    judge_forfeit,
+    learn_claim,
     load_session,
     match_folder,
     parse_transcript,
     read_session,
     record_claim,
+    same_match,
     save_session,
     session_path,
     transcript_text,
@@ -106,14 +112,40 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     action("claim", "the opponent has not answered for the set wait: win the match by forfeit")
     export = action("export", "write the transcript so far (stdout if no FILE)")
     export.add_argument("file", nargs="?", type=Path, metavar="FILE")
-    verify = action("verify", "check a transcript: valid or not, the result, or whose move is due")
-    verify.add_argument("transcript", type=Path, metavar="TRANSCRIPT")
+    verify = action(
+        "verify",
+        "check a transcript: valid or not, the result or where it stops, and its forfeit notes "
+        "(a claim against this device is counted here as a forfeit loss)",
+    )
+    verify.add_argument(
+        "transcript",
+        type=Path,
+        nargs="+",
+        metavar="TRANSCRIPT",
+        help="a transcript; more: the other device's transcripts of the same match, to "
+        "check a forfeit note against",
+    )
+
+
+def check_out(path: Path | None) -> None:
+    """Refuse an ``--out`` that cannot be written before anything is done, so a bad one
+    changes nothing: a folder, or a file in a folder that does not exist."""
+    if path is None:
+        return
+    if path.is_dir():
+        raise CliError(f"--out {path}: is a folder, not a file")
+    if os.path.lexists(path) and not path.is_file():
+        raise CliError(f"--out {path}: not a regular file; it is never replaced")
+    if not path.parent.is_dir():
+        raise CliError(f"--out {path}: there is no folder {path.parent}")
 
 
 def run(args: argparse.Namespace) -> int:
-    """Do one action; a refusal is one line on stderr and exit status 1."""
+    """Do one action; a refusal is one line on stderr and exit status 1 (with ``--json``,
+    one JSON line on stdout too)."""
     storage = Storage(args.home)
     try:
+        check_out(getattr(args, "out", None))
         out = ACTIONS[args.action](args, storage)
     except (CliError, BadCode, IllegalMove, BadCard) as exc:
         doc: dict[str, Any] = {"ok": False, "error": str(exc)}
@@ -124,7 +156,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"royalnine remote {args.action}: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:
-        print(f"royalnine remote {args.action}: {exc}", file=sys.stderr)
+        reason = exc.strerror or str(exc)
+        error = f"{exc.filename}: {reason}" if exc.filename else reason
+        if args.json:
+            print(json.dumps({"ok": False, "error": error}))
+        print(f"royalnine remote {args.action}: {error}", file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps({"ok": True, **out}))
@@ -244,7 +280,7 @@ def describe(storage: Storage, session: RemoteSession, made: list[int]) -> dict[
         "waiting_for_opponent": session.waiting_for_opponent(),
         "finished": session.finished,
         "claimed": session.claimed,
-        "forfeit": "won" if session.claimed else None,
+        "forfeit": "won" if session.claimed else "lost" if session.forfeited else None,
         "can_claim": refusal is None,
         "claim_refusal": refusal,
         "round": v.round_number,
@@ -271,6 +307,8 @@ def _text(doc: dict[str, Any], made: list[int]) -> str:
     lines = [f"match {doc['match']} ({doc['role']}, rounds: {doc['rounds']}): {doc['state']}"]
     if doc["claimed"]:
         lines.append("won by forfeit: the other player stopped answering")
+    elif doc["forfeit"] == "lost":
+        lines.append("lost by forfeit: the other player claimed the match")
     for number in made:
         lines.append(f"code {number} to send: {doc['last_code_file']}")
     if made:
@@ -303,9 +341,9 @@ def do_host(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
     if not 1 <= rounds <= 99:
         raise CliError(f"--rounds {rounds}: 1-99 are allowed")
     tens = settings.tens if args.tens is None else args.tens
+    session = host_session(storage.home, MatchConfig(rounds=rounds, tens=tens))
+    made = pump(storage, session, args.out)  # a code that cannot be written forfeits nothing
     forfeited = abandon_current(storage)
-    session = RemoteSession.host(MatchConfig(rounds=rounds, tens=tens))
-    made = pump(storage, session, args.out)
     save_session(storage.home, session)
     return _with_forfeit(describe(storage, session, made), forfeited)
 
@@ -319,9 +357,10 @@ def _with_forfeit(doc: dict[str, Any], forfeited: str | None) -> dict[str, Any]:
 
 
 def do_join(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
-    session = RemoteSession.join(read_code(args.code))  # a bad code forfeits nothing
-    forfeited = abandon_current(storage)
+    # a bad code, or one whose id a match here already has, forfeits nothing
+    session = join_session(storage.home, read_code(args.code))
     made = pump(storage, session, args.out)
+    forfeited = abandon_current(storage)
     save_session(storage.home, session)
     return _with_forfeit(describe(storage, session, made), forfeited)
 
@@ -331,11 +370,40 @@ def do_status(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
 
 
 def do_read(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
+    learnt = read_claim(args.code, storage)
+    if learnt is not None:
+        return learnt
     session = current(storage)
     session.receive(read_code(args.code))
     made = pump(storage, session, args.out)
     doc = describe(storage, session, made)
     settle(storage, session)
+    return doc
+
+
+def read_claim(arg: str, storage: Storage) -> dict[str, Any] | None:
+    """``read`` of the other player's transcript (a file, or its text) that claims the
+    match against this device: the match ends here as a forfeit loss. None if ``arg``
+    is no transcript."""
+    path = Path(arg)
+    try:
+        text = read_capped(path, MAX_TRANSCRIPT_FILE).decode("utf-8") if path.is_file() else arg
+    except (UnreadableFile, OSError, UnicodeDecodeError):
+        return None
+    if not is_transcript_text(text):
+        return None
+    codes, notes = parse_transcript(text)
+    verdict = judge_forfeit(check_transcript(codes), notes)
+    if verdict.refused:
+        raise CliError(f"a transcript with a refused note: {verdict.refused[0]}")
+    learnt = learn_claim(storage, codes, verdict)
+    if learnt is None:
+        raise CliError("this transcript claims no match in progress here against this device")
+    if not learnt.counted:
+        raise CliError(learnt.text)
+    write_atomic(storage.home / ENDED_FILE, learnt.session.to_json())  # for `status`
+    doc = describe(storage, learnt.session, [])
+    doc["text"] = learnt.text + "\n" + doc["text"]
     return doc
 
 
@@ -367,9 +435,11 @@ def parse_cells(words: list[str], hand: tuple[Card, ...], *, tens: bool) -> dict
 
 
 def _cell(word: str) -> int:
-    if not word.strip().isdigit() or not 0 <= int(word) <= 8:
-        raise CliError(f"{word!r} is not a cell 0-8")
-    return int(word)
+    """A cell 0-8 as typed: one ASCII digit (not "²", "⑤" or a 5,000-digit number)."""
+    cell = word.strip()
+    if len(cell) != 1 or cell not in "012345678":
+        raise CliError(f"{word[:20]!r} is not a cell 0-8")
+    return int(cell)
 
 
 def do_show(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
@@ -378,8 +448,10 @@ def do_show(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
     if number is None:
         raise CliError("this device has sent no code yet")
     write_code(storage, session, number, args.out)
-    doc = describe(storage, session, [number])
-    return doc
+    if session.waiting_for_opponent():  # shown again: the claim wait starts again
+        session.mark_shown()
+        save_session(storage.home, session)
+    return describe(storage, session, [number])
 
 
 def do_rollback(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
@@ -416,19 +488,35 @@ def do_export(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
     }
 
 
-def do_verify(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
+def read_transcript(path: Path) -> tuple[list[bytes], list[str]]:
+    """The codes and comment lines of a transcript file; CliError (one line) if unreadable."""
     try:
-        data = read_capped(args.transcript, MAX_TRANSCRIPT_FILE)
-        codes, notes = parse_transcript(data.decode("utf-8"))
-        result = check_transcript(codes)
+        data = read_capped(path, MAX_TRANSCRIPT_FILE)
+        return parse_transcript(data.decode("utf-8"))
     except UnreadableFile as exc:
-        raise CliError(f"{args.transcript}: {exc}") from None
+        raise CliError(f"{path}: {exc}") from None
     except UnicodeDecodeError as exc:
-        raise CliError(f"{args.transcript}: not a text file ({exc.reason})") from None
+        raise CliError(f"{path}: not a text file ({exc.reason})") from None
+
+
+def do_verify(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
+    first, *rest = args.transcript
+    try:
+        codes, notes = read_transcript(first)
+        result = check_transcript(codes)
+        others = [read_transcript(path)[0] for path in rest]
+        for other in others:
+            check_transcript(other)
+            differs = same_match(codes, other)
+            if differs is not None:
+                raise BadCode(differs)
     except BadCode as exc:
         return {"valid": False, "reason": str(exc), "text": f"INVALID: {exc}"}
+    verdict = judge_forfeit(result, notes, tuple(others))
+    forfeit = verdict.forfeit
     doc: dict[str, Any] = {
-        "valid": True,
+        "valid": not verdict.refused,
+        "codes_valid": True,
         "complete": result.complete,
         "codes": result.codes,
         "due_seat": result.due_seat,
@@ -437,10 +525,30 @@ def do_verify(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
         "results": [list(r.points) for r in result.match.results],
         "totals": list(result.match.totals()),
         "notes": notes,
+        "forfeit": None
+        if forfeit is None
+        else {
+            "seat": forfeit.seat,
+            "role": forfeit.role,
+            "move": forfeit.move,
+            "claimed": forfeit.claimed,
+        },
+        "refused_notes": list(verdict.refused),
+        "remarks": list(verdict.remarks),
     }
     text = [result.summary(), *(f"note: {n}" for n in notes)]
+    if verdict.refused:
+        doc["reason"] = "refused note: " + verdict.refused[0]
+        text[0] = "INVALID forfeit note; " + text[0]
+    text += [f"refused: {n}" for n in verdict.refused] + list(verdict.remarks)
     for r in result.match.results:
         text.append(f"round {r.number}: host {r.points[0]} - guest {r.points[1]}")
+    learnt = learn_claim(storage, codes, verdict)
+    if learnt is not None:
+        doc["here"] = {"text": learnt.text, "forfeit_lost": learnt.counted}
+        text.append(learnt.text)
+        if learnt.counted:
+            write_atomic(storage.home / ENDED_FILE, learnt.session.to_json())  # for `status`
     doc["text"] = "\n".join(text)
     return doc
 

@@ -10,13 +10,16 @@ No pygame here: the QR images are made by the callers.
 
 from __future__ import annotations
 
+import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from royalnine.core.errors import RoyalNineError
 from royalnine.core.files import UnreadableFile, parse_json, read_capped, write_atomic
-from royalnine.remote.codec import BadCode
-from royalnine.remote.session import RemoteSession
+from royalnine.core.match import MatchConfig
+from royalnine.remote.codec import BadCode, decode, match_label
+from royalnine.remote.session import Entropy, RemoteSession, TranscriptCheck
 from royalnine.remote.textcode import from_text
 from royalnine.storage import Storage
 
@@ -51,9 +54,41 @@ def session_path(home: Path, label: str) -> Path:
     return match_folder(home, label) / SESSION_FILE
 
 
+INBOX_DIR = "remote/inbox"
+"""Where the opponent's code images can be put (read, then moved to ``inbox/read``)."""
+
+
 def save_session(home: Path, session: RemoteSession) -> None:
-    """Save a match in progress atomically (after every code)."""
+    """Save a match in progress atomically (after every code); the inbox folder is made
+    with it, so it is there to be found as soon as a remote match exists."""
     write_atomic(session_path(home, session.label), session.to_json())
+    (home / INBOX_DIR).mkdir(parents=True, exist_ok=True)
+
+
+def id_taken(home: Path, label: str) -> bool:
+    """Whether this device already has a match with this id (in progress or ended): its
+    folder exists. Ids are unique per device, so no match's save or codes are replaced."""
+    return os.path.lexists(match_folder(home, label))
+
+
+def host_session(home: Path, config: MatchConfig, entropy: Entropy = os.urandom) -> RemoteSession:
+    """A new match hosted here, with an id no match on this device has had."""
+    while True:
+        session = RemoteSession.host(config, entropy)
+        if not id_taken(home, session.label):
+            return session
+
+
+def join_session(home: Path, first_code: bytes, entropy: Entropy = os.urandom) -> RemoteSession:
+    """Join the match that a host's code 1 starts; BadCode (one line) if this device
+    already has a match with that id (the host picks the id: a match in progress here
+    is never replaced by another)."""
+    session = RemoteSession.join(first_code, entropy)
+    if id_taken(home, session.label):
+        raise BadCode(
+            f"this device already has a match {session.label}; ask the host to host a new match"
+        )
+    return session
 
 
 def session_paths(home: Path) -> list[Path]:
@@ -168,6 +203,157 @@ def parse_transcript(text: str) -> tuple[list[bytes], list[str]]:
     return codes, notes
 
 
+SEATS = ("host", "guest")
+CLAIM_NOTE = re.compile(
+    r"claimed by the (host|guest): the (host|guest) forfeits "
+    r"\(move (\d{1,5}) was due from the (host|guest)\)"
+)
+ABANDON_NOTE = re.compile(
+    r"abandoned by the (host|guest) while move (\d{1,5}) was due from it: "
+    r"the (host|guest) forfeits"
+)
+LEARNT_NOTE = "learnt here"
+"""In a note this device added on learning of a claim against it (not a new claim)."""
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """A walk-away a transcript's notes record: who forfeits, at which move, and how."""
+
+    seat: int
+    """The seat that forfeits (0 host, 1 guest)."""
+    move: int
+    """The move that was due from it."""
+    claimed: bool
+    """True: the other seat claimed the match; False: this seat abandoned it."""
+
+    @property
+    def role(self) -> str:
+        """ "host" or "guest": the seat that forfeits."""
+        return SEATS[self.seat]
+
+
+@dataclass(frozen=True)
+class ForfeitVerdict:
+    """What ``verify`` makes of a transcript's forfeit notes (see :func:`judge_forfeit`)."""
+
+    forfeit: Forfeit | None
+    """The walk-away the notes record and the codes agree with, None if none."""
+    refused: tuple[str, ...]
+    """Notes refused: forged, contradicting the codes or each other, one line each."""
+    remarks: tuple[str, ...]
+    """What the codes can and cannot show about it, one line each."""
+
+
+def _forfeit_of(note: str) -> tuple[Forfeit | None, str | None]:
+    """The forfeit a note records, or why it is refused (None, None: no forfeit note)."""
+    claim, abandon = CLAIM_NOTE.fullmatch(note), ABANDON_NOTE.fullmatch(note)
+    if claim is not None:
+        by, loser, move, due = claim.groups()
+        if by == loser or due != loser:
+            return None, f"a forged claim note (its seats do not agree): {note}"
+        return Forfeit(SEATS.index(loser), int(move), claimed=True), None
+    if abandon is not None:
+        by, move, loser = abandon.groups()
+        if by != loser:
+            return None, f"a forged note (its seats do not agree): {note}"
+        return Forfeit(SEATS.index(loser), int(move), claimed=False), None
+    if LEARNT_NOTE in note:
+        return None, None
+    if re.search(r"forfeit|claim", note, re.IGNORECASE):
+        return None, f"not a note this program writes: {note[:80]}"
+    return None, None
+
+
+def judge_forfeit(
+    check: TranscriptCheck, notes: list[str], others: tuple[list[bytes], ...] = ()
+) -> ForfeitVerdict:
+    """Judge a transcript's forfeit notes against its codes (and the other device's
+    transcripts, ``others``, if given).
+
+    A note is the word of the device that wrote it: the codes can refuse it (the
+    match is complete, or the move it names is not the one due, or another note
+    says otherwise) but never prove it, because a transcript cut short on purpose
+    reads like an honest one. Only the other seat's own transcript can settle it:
+    if it holds the move the note says never came, the note is refused; if it ends
+    at the same code, that seat had the code and did not answer it.
+    """
+    found: list[Forfeit] = []
+    refused: list[str] = []
+    for note in notes:
+        forfeit, why = _forfeit_of(note)
+        if why is not None:
+            refused.append(why)
+        elif forfeit is not None and forfeit not in found:
+            found.append(forfeit)
+    if len(found) > 1:
+        refused.append("contradictory forfeit notes: " + "; ".join(_says(f) for f in found))
+    if refused:  # a file with a forged note is accepted for its codes only
+        found = []
+    remarks: list[str] = []
+    if found:
+        forfeit = found[0]
+        wrong = _contradiction(check, forfeit, others)
+        if wrong is not None:
+            refused.append(f"{_says(forfeit)}, but {wrong}")
+            found = []
+        else:
+            remarks.append(_proof(check, forfeit, others))
+    elif not check.complete and not refused:
+        remarks.append(
+            "no forfeit note: a transcript alone cannot show who stopped answering "
+            "(it may have been cut short)"
+        )
+    return ForfeitVerdict(found[0] if found else None, tuple(refused), tuple(remarks))
+
+
+def _says(forfeit: Forfeit) -> str:
+    how = "claimed against" if forfeit.claimed else "abandoned by"
+    return f"a note says move {forfeit.move} was {how} the {forfeit.role}"
+
+
+def _contradiction(
+    check: TranscriptCheck, forfeit: Forfeit, others: tuple[list[bytes], ...]
+) -> str | None:
+    """Why the codes refuse a forfeit note, or None if they agree with it."""
+    if check.complete:
+        return "the match is complete"
+    if check.due_seat != forfeit.seat or forfeit.move != check.codes + 1:
+        role = SEATS[check.due_seat or 0]
+        return f"the codes end with move {check.codes + 1} due from the {role}"
+    for codes in others:
+        if len(codes) > check.codes:
+            return f"the other transcript holds move {check.codes + 1}: it was answered"
+    return None
+
+
+def _proof(check: TranscriptCheck, forfeit: Forfeit, others: tuple[list[bytes], ...]) -> str:
+    """What the codes show about a forfeit note that they do not refuse."""
+    loser = forfeit.role
+    if not forfeit.claimed:
+        return f"the {loser} noted its own walk-away at move {forfeit.move}"
+    if any(len(codes) == check.codes for codes in others):
+        return (
+            f"the {loser}'s own transcript ends at move {check.codes} too: it had the code "
+            "and did not answer it"
+        )
+    return (
+        f"unproven: the {loser} may never have received move {check.codes}, or this "
+        f"transcript may be cut short; verify it with the {loser}'s transcript"
+    )
+
+
+def same_match(codes: list[bytes], other: list[bytes]) -> str | None:
+    """Why two transcripts are not two devices' records of one history (None if they are):
+    every move both hold must be the same code."""
+    for number, (mine, theirs) in enumerate(zip(codes, other, strict=False), 1):
+        if mine != theirs:
+            if number == 1:
+                return "the transcripts are of different matches"
+            return f"the transcripts differ at move {number} (a damaged or changed code)"
+    return None
+
+
 def write_transcript(home: Path, session: RemoteSession, note: str | None = None) -> Path:
     """Keep the transcript so far beside the match's codes; returns its path."""
     path = match_folder(home, session.label) / TRANSCRIPT_FILE
@@ -206,3 +392,65 @@ def abandon_current(storage: Storage) -> str | None:
     storage.record_forfeit("remote", won=False)
     session_path(storage.home, session.label).unlink(missing_ok=True)
     return session.label
+
+
+@dataclass(frozen=True)
+class Learnt:
+    """What this device made of a claim against it (see :func:`learn_claim`)."""
+
+    text: str
+    """One line for the player."""
+    counted: bool
+    """True: the match ended here as a forfeit loss; False: the claim does not hold here."""
+    session: RemoteSession
+    """This device's match (ended by the claim when ``counted``)."""
+
+
+def learn_claim(storage: Storage, codes: list[bytes], verdict: ForfeitVerdict) -> Learnt | None:
+    """A claim against this device, read from the claimer's transcript (``verify`` or
+    ``read`` of the file, or its text pasted in the game).
+
+    If the claim is against this device's seat in a match in progress here and its
+    codes are this device's history (or that and the one code this device never got),
+    the match ends here as it did on the claimer's device: a forfeit loss in the
+    statistics, the transcript kept with a note. If this device has already answered,
+    the claim does not hold and nothing changes. None when it is about no match here.
+    """
+    forfeit = verdict.forfeit
+    if forfeit is None or not forfeit.claimed or not codes:
+        return None
+    label = match_label(decode(codes[0]).match_id)
+    try:
+        session = load_session(storage.home, label)
+    except BadCode:
+        return None
+    if session is None or session.seat != forfeit.seat or session.over:
+        return None
+    mine = list(session.transcript)
+    if len(mine) > len(codes) or same_match(codes, mine) is not None:
+        last = session.last_code_number()
+        return Learnt(
+            f"match {label}: the other player claims it, but this device sent move "
+            f"{last}; the claim does not hold here (send move {last} again)",
+            counted=False,
+            session=session,
+        )
+    other = SEATS[1 - session.seat]
+    note = (
+        f"claimed by the {other} at move {forfeit.move} ({LEARNT_NOTE} from its transcript): "
+        f"counted here as a forfeit loss of the {forfeit.role}"
+    )
+    session.forfeited = True
+    write_transcript(storage.home, session, note)
+    storage.record_forfeit("remote", won=False)
+    session_path(storage.home, label).unlink(missing_ok=True)
+    return Learnt(
+        f"match {label} was claimed by the {other}: counted here as a forfeit loss",
+        counted=True,
+        session=session,
+    )
+
+
+def is_transcript_text(text: str) -> bool:
+    """Whether pasted or read text is a transcript (comment lines, then codes), not a code."""
+    return text.lstrip().startswith("# Royal Nine remote match")

@@ -38,6 +38,7 @@ abandoned one, from its codes alone.
 from __future__ import annotations
 
 import json
+import math
 import os
 import time
 from collections.abc import Callable, Mapping
@@ -47,6 +48,7 @@ from royalnine.core.cards import Card
 from royalnine.core.errors import IllegalMove
 from royalnine.core.match import (
     HAND_SIZE,
+    MAX_ROUNDS,
     Deal,
     Match,
     MatchConfig,
@@ -55,9 +57,11 @@ from royalnine.core.match import (
     Phase,
     placement_actions,
 )
+from royalnine.core.scoring import CENTRE
 from royalnine.core.view import PlayerView, view
 from royalnine.remote.codec import (
     MATCH_ID_BYTES,
+    MAX_MESSAGE,
     BadCode,
     Hello,
     Item,
@@ -469,6 +473,9 @@ class RemoteSession:
         """When this device last sent a code (seconds since the epoch): a claim counts from it."""
         self.claimed = False
         """This device claimed the match: the other seat stopped answering and forfeits."""
+        self.forfeited = False
+        """The other seat claimed the match (this device learnt it from its transcript):
+        this device lost it by forfeit."""
 
     # -- starting --
 
@@ -483,10 +490,7 @@ class RemoteSession:
         msg = decode(first_code)
         if msg.seq != 0 or not msg.items or not isinstance(msg.items[0], Hello):
             raise BadCode(f"this code is move {msg.seq + 1}; to join a match, read its first code")
-        hello = msg.items[0]
-        if not 1 <= hello.rounds <= 99:
-            raise BadCode(f"the match asks for {hello.rounds} rounds; 1-99 are allowed")
-        session = cls(1, msg.match_id, MatchConfig(hello.rounds, hello.tens), entropy(DIGEST))
+        session = cls(1, msg.match_id, hello_config(msg.items[0]), entropy(DIGEST))
         session.receive(first_code)
         return session
 
@@ -534,12 +538,19 @@ class RemoteSession:
 
     @property
     def over(self) -> bool:
-        """Nothing more will happen here: the match is finished, or this device claimed it."""
-        return self.finished or self.claimed
+        """Nothing more will happen here: the match is finished, or was claimed."""
+        return self.finished or self.ended_by_claim
+
+    @property
+    def ended_by_claim(self) -> bool:
+        """One seat claimed the match (this one, or the other: :attr:`forfeited`)."""
+        return self.claimed or self.forfeited
 
     @property
     def forfeit_winner(self) -> int | None:
         """The seat that won by forfeit (this one, after a claim), else None."""
+        if self.forfeited:
+            return 1 - self.seat
         return self.seat if self.claimed else None
 
     def outcome(self) -> MatchOutcome | None:
@@ -552,12 +563,12 @@ class RemoteSession:
     def my_turn(self) -> bool:
         """This device is due to send the next code."""
         sender, due = self._proto.next_due()
-        return sender == self.seat and bool(due) and not self.claimed
+        return sender == self.seat and bool(due) and not self.ended_by_claim
 
     @property
     def needs_placement(self) -> bool:
         """The local player must place this half before the next code can be made."""
-        return self._proto.match.awaiting(self.seat) and not self.claimed
+        return self._proto.match.awaiting(self.seat) and not self.ended_by_claim
 
     @property
     def opponent_sealed(self) -> bool:
@@ -590,12 +601,14 @@ class RemoteSession:
     def waiting_for_opponent(self) -> bool:
         """The other seat owes the next code."""
         sender, due = self._proto.next_due()
-        return sender != self.seat and bool(due) and not self.claimed
+        return sender != self.seat and bool(due) and not self.ended_by_claim
 
     def waiting_message(self) -> str:
         """What this device is waiting for, in one line."""
         if self.claimed:
             return f"match {self.label} claimed: the other player forfeits"
+        if self.forfeited:
+            return f"match {self.label} was claimed by the other player: lost by forfeit"
         if self.finished and not self.my_turn:
             return f"match {self.label} is over"
         if self.needs_placement:
@@ -644,7 +657,7 @@ class RemoteSession:
                 or tampered with); its ``remedy`` says what this device can do.
             BadCode: any other refusal.
         """
-        if self.claimed:
+        if self.ended_by_claim:
             raise BadCode(f"match {self.label} was claimed: this device reads no more codes")
         msg = decode(code)
         self._check_broken(msg, bytes(code))
@@ -696,17 +709,27 @@ class RemoteSession:
         rebuilt = RemoteSession(self.seat, self.match_id, self.config, self.secret)
         rebuilt._replay(transcript[:drop], dict(self._proto.seats[self.seat].cells))
         self._proto = rebuilt._proto
-        self.waiting_since = None
+        # The wait keeps running: the other side has owed an answer since this device's
+        # last code, and a bogus variant of a code (anyone can make one) must not stop
+        # the clock, or a player could send one, go silent and never be claimed against.
         return drop + 1
+
+    def mark_shown(self, now: float | None = None) -> None:
+        """This device shows its last code again (SHOW AGAIN, COPY, the code screen,
+        ``remote show``): the opponent may be seeing it for the first time now, so the
+        claim wait starts again from ``now`` (default the clock). Nothing happens while
+        this device owes the next code itself."""
+        if self.waiting_for_opponent():
+            self.waiting_since = time.time() if now is None else now
 
     def can_claim(self, now: float, after_s: float) -> bool:
         """Whether this device may claim the match now: the other seat has owed a code
-        for at least ``after_s`` seconds since this device sent its last one."""
+        for at least ``after_s`` seconds since this device last showed its last one."""
         return self.claim_refusal(now, after_s) is None
 
     def claim_refusal(self, now: float, after_s: float) -> str | None:
         """Why the match cannot be claimed now (one line), or None if it can."""
-        if self.claimed:
+        if self.ended_by_claim:
             return "this match was already claimed"
         if len(self._proto.transcript) < 2:
             return "nobody has joined this match yet"
@@ -799,42 +822,131 @@ class RemoteSession:
             "transcript": [m.hex() for m in self._proto.transcript],
             "waiting_since": self.waiting_since,
             "claimed": self.claimed,
+            "forfeited": self.forfeited,
         }
         return json.dumps(doc)
 
     @classmethod
     def from_json(cls, text: str) -> RemoteSession:
-        """Rebuild a session by replaying its codes; raises BadCode for a damaged file."""
+        """Rebuild a session by replaying its codes; raises BadCode for a damaged file.
+
+        Every field is checked before it is used (types, lengths, ranges), and the
+        rebuilt state must hold together (this device's own placements are for halves
+        dealt to it, and each one it sealed opens its seal), so a damaged file is
+        refused here, in one line, and never crashes the game or a command later.
+        """
         try:
             doc = json.loads(text)
             if not isinstance(doc, dict) or doc.get("format") != SAVE_FORMAT:
-                raise BadCode("not a Royal Nine remote match file")
+                raise ValueError("not a Royal Nine remote match file")
             if doc.get("version") != SAVE_VERSION:
-                raise BadCode(f"remote match file version {doc.get('version')!r} is not supported")
-            seat = doc["seat"]
-            if seat not in (0, 1):
-                raise ValueError("bad seat")
+                raise ValueError(f"version {doc.get('version')!r} is not supported")
+            seat = _int_field(doc, "seat", 0, 1)
+            rounds = _int_field(doc, "rounds", 1, MAX_ROUNDS)
+            tens = doc.get("tens")
+            if not isinstance(tens, bool):
+                raise ValueError("'tens' is not true or false")
             session = cls(
                 seat,
-                bytes.fromhex(doc["match_id"]),
-                MatchConfig(int(doc["rounds"]), bool(doc["tens"])),
-                bytes.fromhex(doc["secret"]),
+                _hex_field(doc.get("match_id"), "match_id", MATCH_ID_BYTES),
+                MatchConfig(rounds, tens),
+                _hex_field(doc.get("secret"), "secret", DIGEST),
             )
-            own = {
-                (int(k.split(".")[0]), int(k.split(".")[1])): bytes.fromhex(v)
-                for k, v in doc["cells"].items()
-            }
-            codes = [bytes.fromhex(m) for m in doc["transcript"]]
+            own = _cells_field(doc.get("cells"), rounds)
+            transcript = doc.get("transcript")
+            if not isinstance(transcript, list):
+                raise ValueError("'transcript' is not a list")
+            codes = [_hex_field(m, "a code", None) for m in transcript]
             since = doc.get("waiting_since")
+            if since is not None and (
+                isinstance(since, bool)
+                or not isinstance(since, int | float)
+                or not math.isfinite(since)
+            ):
+                raise ValueError(f"'waiting_since' is not a time: {since!r}")
             session.waiting_since = None if since is None else float(since)
-            session.claimed = doc.get("claimed") is True
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise BadCode(f"damaged remote match file: {exc}") from None
-        try:
+            for name in ("claimed", "forfeited"):  # "forfeited" is new: absent means false
+                value = doc.get(name, False)
+                if not isinstance(value, bool):
+                    raise ValueError(f"{name!r} is not true or false")
+            session.claimed = doc.get("claimed", False)
+            session.forfeited = doc.get("forfeited", False)
             session._replay(codes, own)
-        except IllegalMove as exc:
+            session._check_own_cells(own)
+        except (BadCode, IllegalMove, KeyError, TypeError, ValueError, OverflowError) as exc:
             raise BadCode(f"damaged remote match file: {exc}") from None
         return session
+
+    def _check_own_cells(self, own: dict[HalfKey, bytes]) -> None:
+        """ValueError unless each saved placement of this device is for a half due from it,
+        legal, and, if it was sealed, opens that seal (else a later deal or code would
+        be refused over and over)."""
+        proto = self._proto
+        me = proto.seats[self.seat]
+        for key, cells in own.items():
+            # the half being placed (or, after a roll-back, the one sent again) at most
+            if half_index(*key) > me.fixed:
+                raise ValueError(f"a placement for round {key[0]} half {key[1]}, not due yet")
+            both = own.get((key[0], 1), b"") + own.get((key[0], 2), b"")
+            if len(set(both)) != len(both) or CENTRE in both:
+                raise ValueError(f"the placements of round {key[0]} overlap or use the centre")
+            seal = me.seals.get(key)
+            if seal is not None and key not in me.opened:
+                digest = placement_digest(
+                    proto.match_id, self.seat, key[0], key[1], cells, self._nonce(key)
+                )
+                if digest != seal:
+                    raise ValueError(
+                        f"the placement for round {key[0]} half {key[1]} is not the one sealed"
+                    )
+        for key in me.seals:
+            if key not in me.cells:
+                raise ValueError(
+                    f"the placement sealed for round {key[0]} half {key[1]} is missing"
+                )
+
+
+def _int_field(doc: dict[str, object], name: str, low: int, high: int) -> int:
+    value = doc.get(name)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"{name!r} is not a whole number {low}-{high}: {value!r}")
+    return value
+
+
+def _hex_field(value: object, name: str, size: int | None) -> bytes:
+    if not isinstance(value, str) or len(value) > 2 * MAX_MESSAGE:
+        raise ValueError(f"{name} is not hex text")
+    data = bytes.fromhex(value)
+    if size is not None and len(data) != size:
+        raise ValueError(f"{name} has {len(data)} bytes, not {size}")
+    return data
+
+
+def _cells_field(value: object, rounds: int) -> dict[HalfKey, bytes]:
+    """This device's placements as saved: {"round.half": 4 cells in hex}, each checked."""
+    if not isinstance(value, dict):
+        raise ValueError("'cells' is not a table")
+    own: dict[HalfKey, bytes] = {}
+    for key, cells in value.items():
+        parts = key.split(".") if isinstance(key, str) else []
+        if len(parts) != 2 or not all(p.isascii() and p.isdecimal() for p in parts):
+            raise ValueError(f"cells entry {key!r} is not ROUND.HALF")
+        round_number, half = int(parts[0]), int(parts[1])
+        if not (1 <= round_number <= rounds and half in (1, 2)):
+            raise ValueError(f"cells entry {key!r} names no half of this match")
+        data = _hex_field(cells, f"cells entry {key}", HAND_SIZE)
+        if any(cell > 8 for cell in data):
+            raise ValueError(f"cells entry {key} holds a cell outside 0-8")
+        own[(round_number, half)] = data
+    return own
+
+
+def hello_config(hello: Hello) -> MatchConfig:
+    """The rules a host's hello asks for; BadCode (one line) for a number of rounds the
+    game does not play."""
+    if not 1 <= hello.rounds <= MAX_ROUNDS:
+        raise BadCode(f"the match asks for {hello.rounds} rounds; 1-{MAX_ROUNDS} are allowed")
+    return MatchConfig(hello.rounds, hello.tens)
 
 
 def _duration(seconds: float) -> str:
@@ -867,9 +979,12 @@ class TranscriptCheck:
             totals = self.match.totals()
             return f"valid and complete: {self.codes} codes, host {totals[0]} - guest {totals[1]}"
         assert self.due_seat is not None
+        # A fact about this file, not a verdict: a transcript cut short on purpose reads
+        # the same, so it never says who walked away (see judge_forfeit in files.py).
         return (
-            f"valid but unfinished: {self.codes} codes; move {self.codes + 1} is due "
-            f"from the {label[self.due_seat]}"
+            f"valid but unfinished: {self.codes} codes, the last from the "
+            f"{label[1 - self.due_seat]}; move {self.codes + 1} (the {label[self.due_seat]}'s) "
+            "is not in it"
         )
 
 
@@ -905,8 +1020,7 @@ def _replay_transcript(codes: list[bytes]) -> _Protocol:
     first = decode(codes[0])
     if not first.items or not isinstance(first.items[0], Hello):
         raise BadCode("a transcript starts with the host's hello")
-    hello = first.items[0]
-    proto = _Protocol(first.match_id, MatchConfig(hello.rounds, hello.tens))
+    proto = _Protocol(first.match_id, hello_config(first.items[0]))
     for number, code in enumerate(codes, 1):
         try:
             msg = decode(code)

@@ -30,7 +30,10 @@ person copying by hand.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import re
+import unicodedata
 
 from royalnine.remote.codec import BadCode
 
@@ -45,7 +48,7 @@ MAX_TEXT = 4000
 
 _VALUE = {ch: i for i, ch in enumerate(ALPHABET)}
 _VALUE.update({"O": 0, "I": 1, "L": 1})
-_SKIPPED = frozenset(" \t\r\n-")
+_SKIPPED = frozenset(" \t\r\n\v\f\x85\u2028\u2029-")
 _POLY = 0b100101  # x^5 + x^2 + 1, primitive: its root generates GF(32)'s 31 non-zero elements
 
 
@@ -135,6 +138,98 @@ def _clean(text: str) -> list[int]:
     return values
 
 
+_ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
+_DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"
+_QUOTE = re.compile(r"^[ \t]*(?:>[ \t]*)+", re.MULTILINE)
+_TOKEN_EDGE = re.compile(r"^[^0-9A-Za-z]+|[^0-9A-Za-z]+$")
+MAX_TOKENS = 400
+"""Words of a pasted text searched for a code (a chat message around one has far fewer)."""
+
+
+def normalise(text: str) -> str:
+    """Text as messengers deliver it, made plain: full-width letters and digits and odd
+    spaces (no-break, ideographic) become ASCII, zero-width characters and soft hyphens
+    go, Unicode dashes become ``-``, and a leading ``> `` quote is taken off each line."""
+    text = unicodedata.normalize("NFKC", text[: MAX_TEXT * 2]).translate(_ZERO_WIDTH)
+    for dash in _DASHES:
+        text = text.replace(dash, "-")
+    return _QUOTE.sub("", text)
+
+
+def _values(chars: str) -> list[int] | None:
+    """The digits of code characters (dashes skipped), None if one is no code character."""
+    out: list[int] = []
+    for ch in chars.upper():
+        if ch == "-":
+            continue
+        value = _VALUE.get(ch)
+        if value is None:
+            return None
+        out.append(value)
+    return out
+
+
+def _runs(text: str) -> list[list[list[int]]]:
+    """The runs of words made only of code characters (between words that are not), each
+    word as its digits; punctuation at a word's edge ends a run there."""
+    runs: list[list[list[int]]] = [[]]
+    for word in text.split():
+        core = _TOKEN_EDGE.sub("", word)
+        values = _values(core) if core else None
+        if values is None:
+            runs.append([])
+            continue
+        if core != word and word[0] == core[0]:  # "8ZK3Q," ends the run after it
+            runs[-1].append(values)
+            runs.append([])
+        else:
+            if core != word:  # "(8ZK3Q" starts a new run
+                runs.append([])
+            runs[-1].append(values)
+    return [run for run in runs if run]
+
+
+def _search(text: str) -> bytes | None:
+    """The longest stretch of whole words in a chat message that reads as a code."""
+    runs = _runs(text)
+    if sum(len(run) for run in runs) > MAX_TOKENS:
+        return None
+    best: bytes | None = None
+    best_size = 0
+    for run in runs:
+        flat = [v for word in run for v in word]
+        starts = [0]
+        for word in run:
+            starts.append(starts[-1] + len(word))
+        # a code starts and ends with a whole group that checks: test each place once
+        opens = [_group_ok(flat[k : k + GROUP]) for k in range(len(flat) + 1)]
+        for i in range(len(run)):
+            if not opens[starts[i]]:
+                continue
+            for j in range(len(run), i, -1):
+                size = starts[j] - starts[i]
+                if size <= best_size or size < GROUP or not opens[starts[j] - GROUP]:
+                    continue
+                try:
+                    best = _parse(flat[starts[i] : starts[j]])
+                except TextCodeError:
+                    continue
+                best_size = size
+    return best
+
+
+def _trimmed(text: str) -> list[int]:
+    """The longest run of code words, less the words at either end that are not groups
+    of five (chat words such as "code" or "ok" around a code)."""
+    words = max(_runs(text), key=lambda run: sum(map(len, run)), default=[])
+    for _ in range(3):
+        if words and len(words[0]) != GROUP:
+            words = words[1:]
+        if words and len(words[-1]) != GROUP:
+            words = words[:-1]
+    return [v for word in words for v in word]
+
+
 def from_text(text: str) -> bytes:
     """Read a text code back into the code's bytes.
 
@@ -147,8 +242,41 @@ def from_text(text: str) -> bytes:
 
     Raises:
         TextCodeError: not a text code, or a typo; the message says which group.
+
+    Text pasted from a messenger reads too: odd spaces, full-width characters and
+    ``> `` quotes are made plain (:func:`normalise`), and a code with chat text around
+    it is found as the longest stretch of whole words that reads as a code. Text made
+    only of code characters is read as it is, so every typo refused before still is.
     """
-    values = _clean(text)
+    if len(text) > MAX_TEXT:
+        raise TextCodeError(f"text is {len(text)} characters; a text code has at most {MAX_TEXT}")
+    plain = normalise(text)
+    try:
+        values = _clean(plain)
+    except TextCodeError as exc:  # other characters: chat text around the code?
+        foreign: TextCodeError | None = exc
+    else:
+        foreign = None
+        try:
+            return _parse(values)
+        except TextCodeError as exc:
+            whole = exc
+    trimmed = _trimmed(plain)
+    if foreign is None:  # only code characters: at most chat words of them cut off
+        if trimmed and trimmed != values:
+            with contextlib.suppress(TextCodeError):
+                return _parse(trimmed)
+        raise whole from None
+    found = _search(plain)
+    if found is not None:
+        return found
+    if len(trimmed) >= 2 * GROUP:  # most likely the code: say what is wrong with it
+        _parse(trimmed)
+    raise foreign from None
+
+
+def _parse(values: list[int]) -> bytes:
+    """The payload of a code's digits, checked group by group and as a whole."""
     if not values:
         raise TextCodeError("no text code here: it is empty")
     if len(values) < GROUP:

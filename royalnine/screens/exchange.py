@@ -1,8 +1,9 @@
 """The code exchange screen: everything needed to send a code and to get the reply.
 
-Top screen: the code to send as a QR code, with the same code as text under it
-(or the camera's live picture while scanning). Bottom screen: the data folder on
-its own lines (a very long one with its middle cut), then where in it the codes
+Top screen: how to send it (one line), then the code to send as a QR code, with the
+same code as text under it (or the camera's live picture while scanning). Bottom
+screen: the data folder on its own lines (a very long one with its middle cut), then
+where in it the codes
 are saved and where the opponent's codes can be put (the inbox), what is
 happening ("reading...", a refusal, a notice: never pushed away by a long path),
 and the buttons COPY (the code as text), PASTE (a text code), SCAN (the camera),
@@ -22,15 +23,14 @@ from petitcom_shim.qr import screen_layout
 from royalnine import art
 from royalnine.app import App, InputFrame, Scene
 from royalnine.remote.codec import BadCode
-from royalnine.remote.files import REMOTE_DIR
-from royalnine.remote.session import RemoteSession
+from royalnine.remote.files import INBOX_DIR, REMOTE_DIR, join_session
 from royalnine.remote.textcode import text_lines, to_text
 from royalnine.screens import draw, registry
 from royalnine.screens.layout import BOTTOM, TOP, Rect
 from royalnine.screens.menu import Menu, MenuItem
 from royalnine.screens.remote import RemoteLink, draw_code, folder_lines, remote_match_scene
+from royalnine.screens.remote_actions import ForfeitScene
 from royalnine.screens.remote_io import (
-    INBOX_DIR,
     Arrival,
     FolderOpener,
     copy_code,
@@ -45,6 +45,7 @@ STATUS_ROWS = (10, 11, 12, 13, 14)
 """The status lines (reading..., a refusal, a notice): three lines of text, a row apart
 where a Japanese voicing mark would run into the line above."""
 STATUS_LINES = 3
+HOW_SEND_PX = 8  # the top screen's first row says how to send the code shown under it
 _OPENER = FolderOpener()
 
 
@@ -72,6 +73,16 @@ def home_lines(path: Path, width: int = 30, rows: int = 2) -> list[str]:
         return lines
     text = str(path)
     return [*lines[: rows - 1], ".." + text[-(width - 2) :]]
+
+
+def no_opener(app: App, folder: Path) -> str:
+    """A folder could not be shown (no file manager): say where it is, as the lines
+    above show the data folder, instead of the system's error."""
+    try:
+        where = folder.relative_to(app.storage.home).as_posix() + "/"
+    except ValueError:
+        where = str(folder)
+    return app.t("remote_no_opener", where=where)
 
 
 @registry.provides("exchange")
@@ -104,6 +115,8 @@ class ExchangeScene:
         """Draw both screens."""
         draw.reset_screens(app.m)
         self._picture = None
+        if self.link is not None and self.shown_code() is not None:
+            app.store("remote", self.link.mark_shown)  # shown to send: the claim wait restarts
         self.redraw(app)
 
     def redraw(self, app: App) -> None:
@@ -161,10 +174,13 @@ class ExchangeScene:
         if shown is None:
             draw.centred(m, TOP, 8, app.t("remote_join_wait" if self.link is None else "waiting"))
             return
+        # how to send it, for someone who has never done it: one line above the code
+        draw.centred(m, TOP, 0, app.t("remote_how_send"), art.TEXT_CYAN)
         lines = text_lines(to_text(shown[1]), RIGHT - LEFT)
-        space = 192 - 8 * len(lines) - 4
+        space = 192 - 8 * len(lines) - 4 - HOW_SEND_PX
         size = screen_layout(shown[1], space, space)[1]
-        draw_code(app, TOP, shown[1], None, (space - size) // 2, max_size=space)
+        top = HOW_SEND_PX + (space - size) // 2
+        draw_code(app, TOP, shown[1], None, top, max_size=space)
         for k, line in enumerate(lines):
             draw.text(m, TOP, (32 - len(lines[0])) // 2, 24 - len(lines) + k, line, art.TEXT_WHITE)
 
@@ -223,9 +239,9 @@ class ExchangeScene:
             nxt = self.choose(app, choice)
             if nxt is not None:
                 return nxt
-        for failure in _OPENER.poll():
-            self.say(app, failure, art.TEXT_RED)
-        arrivals = intake.poll(app, inp)
+        for failed in _OPENER.poll():
+            self.say(app, no_opener(app, failed), art.TEXT_RED)
+        arrivals = intake.poll(app, inp, None if self.link is None else self.link.session.match_id)
         if arrivals:
             nxt = self.take(app, arrivals)
             if nxt is not None:
@@ -251,6 +267,8 @@ class ExchangeScene:
                 app.beep("invalid")
             else:
                 self.say(app, copy_code(app, shown[1]))
+                if self.link is not None:
+                    app.store("remote", self.link.mark_shown)
         elif choice == "paste":
             nxt = self.take(app, [intake.paste(app)])
             if nxt is not None:
@@ -271,11 +289,10 @@ class ExchangeScene:
                 folder = app.storage.home / INBOX_DIR
             else:
                 folder = self.link.folder if self.link else app.storage.home / REMOTE_DIR
-            failure = _OPENER.open(folder)
-            if failure is None:
+            if _OPENER.open(folder):
                 self.say(app, app.t("remote_opened"))
             else:
-                self.say(app, failure, art.TEXT_RED)
+                self.say(app, no_opener(app, folder), art.TEXT_RED)
         return None
 
     def take(self, app: App, arrivals: list[Arrival]) -> Scene | None:
@@ -286,6 +303,9 @@ class ExchangeScene:
             accepted = self.link is not None
         else:
             accepted = self.link.accept(arrivals)
+            if self.link.claimed_against is not None:  # the other player's claim, counted
+                intake_of(app).stop_scan()
+                return ForfeitScene(self.link, won=False)
         app.beep("confirm" if accepted else "invalid")
         if accepted and self.link is not None:
             self.notice = None
@@ -301,11 +321,15 @@ class ExchangeScene:
     def join(self, app: App, arrivals: list[Arrival]) -> RemoteLink | None:
         """Join with the host's first code (the first readable one that arrived)."""
         for arrival in arrivals:
+            if arrival.transcript is not None:
+                why = "a transcript, not a code 1: open its match to read it"
+                self.say(app, f"{arrival.source}: {why}", art.TEXT_RED)
+                continue
             if arrival.code is None:
                 self.say(app, arrival.error or "", art.TEXT_RED)
                 continue
             try:
-                session = RemoteSession.join(arrival.code)
+                session = join_session(app.storage.home, arrival.code)
             except BadCode as exc:
                 self.say(app, f"{arrival.source}: {exc}", art.TEXT_RED)
                 continue

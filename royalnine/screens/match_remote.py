@@ -19,6 +19,7 @@ from royalnine.screens import draw, registry
 from royalnine.screens.layout import BOTTOM, PANEL_COL, PANEL_WIDTH, TOP, Rect
 from royalnine.screens.match_state import MatchState
 from royalnine.screens.remote import draw_code
+from royalnine.screens.remote_actions import ForfeitScene
 from royalnine.screens.remote_io import copy_code, intake_of
 
 CODE_PX = 98  # a remote code in the top screen's corner: 2 px a module up to QR version 6
@@ -71,12 +72,15 @@ def remote_frame(app: App, scene: MatchState, inp: InputFrame) -> Scene | None:
         shown = link.showing()
         if shown is not None:
             memo.notice = copy_code(app, shown[1])
+            app.store("remote", link.mark_shown)  # copied to send: the claim wait restarts
             scene.dirty = True
-    arrivals = intake.poll(app, inp)
+    arrivals = intake.poll(app, inp, link.session.match_id)
     if arrivals:
         app.beep("confirm" if link.accept(arrivals) else "invalid")
         memo.notice = None
         scene.dirty = True
+        if link.claimed_against is not None:  # the other player's claim, counted here
+            return ForfeitScene(link, won=False)
     if intake.busy != memo.busy:
         memo.busy = intake.busy
         scene.dirty = True

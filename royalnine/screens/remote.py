@@ -32,21 +32,25 @@ from royalnine.core import (
 )
 from royalnine.core.errors import IllegalMove
 from royalnine.core.files import write_atomic
-from royalnine.remote.codec import BadCode
+from royalnine.remote.codec import BadCode, decode
 from royalnine.remote.files import (
     CURRENT_FILE,
     REMOTE_DIR,
     SESSION_FILE,
     TRANSCRIPT_FILE,
     code_path,
+    host_session,
+    judge_forfeit,
+    learn_claim,
     load_session,
     match_folder,
     migrate_current,
+    parse_transcript,
     read_session,
     save_session,
     session_path,
 )
-from royalnine.remote.session import Broken, RemoteSession
+from royalnine.remote.session import Broken, RemoteSession, check_transcript
 from royalnine.screens import draw, registry
 from royalnine.screens.layout import Rect
 from royalnine.screens.remote_io import Arrival
@@ -67,6 +71,9 @@ class RemoteLink:
         self.remedy: str | None = None
         """After a code that shows a damaged one: "show" (show the last code again) or
         "rollback" (forget the damaged code read), offered as buttons."""
+        self.claimed_against: str | None = None
+        """The other player's transcript claimed this match and it was counted here as a
+        forfeit loss: what to tell the player (the screens then show the result)."""
 
     # -- files --
 
@@ -138,6 +145,14 @@ class RemoteLink:
         if number is not None and code is not None:
             self.write_code(number, code, "saved again")
         self.error = self.remedy = None
+        self.mark_shown()
+
+    def mark_shown(self) -> None:
+        """The code is being shown anew (SHOW AGAIN, COPY, the code screen): the opponent
+        may see it only now, so the claim wait starts again (and is saved)."""
+        if self.session.waiting_for_opponent():
+            self.session.mark_shown()
+            self.save()
 
     def showing(self) -> tuple[int, bytes] | None:
         """This device's last code while the opponent has not answered it."""
@@ -153,6 +168,9 @@ class RemoteLink:
         was accepted. A refusal is kept in :attr:`error` and changes nothing."""
         accepted = False
         for arrival in arrivals:
+            if arrival.transcript is not None:
+                self.learn_claim(arrival.source, arrival.transcript)
+                continue
             if arrival.code is None:
                 self.error = arrival.error
                 continue
@@ -168,6 +186,26 @@ class RemoteLink:
             self.save()
             self.pump()
         return accepted
+
+    def learn_claim(self, source: str, text: str) -> None:
+        """The other player's transcript, pasted: if it claims this match against this
+        device (and this device had not answered), the match ends here as a forfeit loss
+        (:attr:`claimed_against`); anything else is a refusal in :attr:`error`."""
+        try:
+            codes, notes = parse_transcript(text)
+            verdict = judge_forfeit(check_transcript(codes), notes)
+        except BadCode as exc:
+            self.error = f"{source}: {exc}"
+            return
+        ours = decode(codes[0]).match_id == self.session.match_id  # never another match's
+        learnt = learn_claim(self.storage, codes, verdict) if ours and not verdict.refused else None
+        if learnt is None:
+            self.error = f"{source}: a transcript that claims nothing against this match"
+        elif not learnt.counted:
+            self.error = learnt.text
+        else:
+            self.session = learnt.session  # ended here: lost by forfeit
+            self.claimed_against = learnt.text
 
     # -- DealSource and Opponent --
 
@@ -228,7 +266,7 @@ def draw_code(
 def host_link(app: App) -> RemoteLink:
     """Start a match as host with the current options; its first code is made at once."""
     config = MatchConfig(rounds=app.settings.rounds, tens=app.settings.tens)
-    link = RemoteLink(RemoteSession.host(config), app.storage)
+    link = RemoteLink(host_session(app.storage.home, config), app.storage)
     link.pump()
     return link
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import time
 
+from petitcom_shim.clipboard import ClipboardError
 from royalnine import art
 from royalnine.app import App, InputFrame, Scene
 from royalnine.core.errors import IllegalMove
-from royalnine.remote.files import record_claim
+from royalnine.remote.files import record_claim, transcript_text
 from royalnine.screens import draw, registry
 from royalnine.screens.layout import BOTTOM, TOP, Rect
 from royalnine.screens.menu import Menu, MenuItem, row
@@ -140,18 +141,40 @@ class ForfeitScene:
         headline = app.t("forfeit_won" if self.won else "forfeit_lost")
         draw.centred(m, TOP, 1, app.t("match_result"), art.TEXT_YELLOW)
         draw.centred(m, TOP, 5, headline, art.TEXT_WHITE)
-        draw.centred(m, TOP, 7, app.t("forfeit_why"), art.TEXT_GREY)
+        why = "forfeit_why" if self.won else "forfeit_why_lost"
+        draw.centred(m, TOP, 7, app.t(why), art.TEXT_GREY)
         draw.centred(m, TOP, 10, f"{app.t('you'):<8}{totals[me]:>4}", art.TEXT_CYAN)
         draw.centred(m, TOP, 11, f"{app.t('rival'):<8}{totals[1 - me]:>4}", art.TEXT_PINK)
         draw.centred(m, BOTTOM, 3, app.t("forfeit_file"), art.TEXT_GREY)
         draw.centred(m, BOTTOM, 4, f"{session.label}/transcript.txt", art.TEXT_WHITE)
-        self.menu = Menu(row([("title", app.t("to_title"))], y=160, width=112))
+        buttons = [("title", app.t("to_title"))]
+        if self.won:  # the other device learns of the claim from this transcript
+            draw.centred(m, BOTTOM, 6, app.t("forfeit_send"), art.TEXT_CYAN)
+            buttons.insert(0, ("copy", app.t("remote_copy")))
+        self.menu = Menu(row(buttons, y=160, width=112))
         self.menu.draw(app)
 
+    def copy(self, app: App) -> None:
+        """Put the transcript (with its claim note) on the clipboard, to send to the other
+        player: pasted in their game, or given to ``royalnine remote read``, it tells their
+        device that it lost by forfeit."""
+        try:
+            app.m.clipboard.put_text(transcript_text(self.link.session))
+        except ClipboardError as exc:
+            said, colour = str(exc), art.TEXT_RED
+        else:
+            said, colour = app.t("remote_copied"), art.TEXT_GREEN
+        for k, line in enumerate(draw.fold(said, 30, 2)):  # a row apart: voicing marks
+            draw.erase(app.m, BOTTOM, 1, 8 + 2 * k, 30)
+            draw.centred(app.m, BOTTOM, 8 + 2 * k, line, colour)
+
     def frame(self, app: App, inp: InputFrame) -> Scene | None:
-        """Back to the title."""
+        """Back to the title; COPY (or Ctrl+C) copies the transcript of a claimed match."""
         assert self.menu is not None
-        if self.menu.handle(app, inp) == "title":
+        choice = self.menu.handle(app, inp)
+        if choice == "title":
             return registry.make("title")
+        if choice == "copy" or (self.won and "copy" in inp.edit):
+            self.copy(app)
         self.menu.draw(app)
         return None

@@ -14,6 +14,7 @@ image still being read when the lobby turns into the match screen is not lost.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -25,14 +26,21 @@ from pathlib import Path
 from petitcom_shim.camera import CameraBackend, NoCamera, Scanner, open_camera
 from petitcom_shim.clipboard import ClipboardError
 from petitcom_shim.qr import IMAGE_SUFFIXES
-from petitcom_shim.qr_reader import QRReader
+from petitcom_shim.qr_reader import QRReader, Reading
 from royalnine.app import App, InputFrame
+from royalnine.remote.codec import BadCode, decode
+from royalnine.remote.files import INBOX_DIR, is_transcript_text
 from royalnine.remote.textcode import TextCodeError, from_text, to_text
 from royalnine.storage import Storage
 
-INBOX_DIR = "remote/inbox"
-INBOX_EVERY = 30  # frames between looks in the inbox folder
-INBOX_BATCH = 4  # images taken from the inbox at one look (the rest wait for the next)
+INBOX_EVERY = 30  # frames between looks at the inbox folder's time stamp
+INBOX_RELIST = 600  # frames between listings of an unchanged inbox (a coarse clock's miss)
+INBOX_IN_FLIGHT = 2  # small inbox images with the reader at once: dropped images keep room
+SMALL_IMAGE = 512 * 1024
+"""A code's PNG is a few KB and a phone photo a few MB. Bigger inbox images are read by
+a reader of their own, one at a time, so a burst of huge or slow ones never holds up
+(or pushes out) the honest code: small ones never wait behind a big one."""
+READ_DIR = "read"
 
 
 @dataclass(frozen=True)
@@ -42,37 +50,175 @@ class Arrival:
     Attributes:
         source: where it came from, for messages ("move-03.png", "the clipboard"...).
         code: the code's bytes; None when nothing could be read.
-        error: a one-line reason when ``code`` is None.
+        error: a one-line reason when ``code`` is None (and no transcript came).
     """
 
     source: str
     code: bytes | None
     error: str | None = None
+    transcript: str | None = None
+    """A pasted transcript (the other player's, claiming the match), instead of a code."""
 
 
-def take_inbox(storage: Storage, limit: int = INBOX_BATCH) -> list[Path]:
-    """Up to ``limit`` images from ``HOME/remote/inbox``, moved to ``inbox/read`` first
-    (so each is read once, and a file that cannot be moved is left alone)."""
-    folder = storage.home / INBOX_DIR
+@dataclass(frozen=True)
+class _InboxFile:
+    """The reader's tag on an image from the inbox: where it is, and how it was then."""
+
+    path: Path
+    stamp: tuple[int, int]
+
+
+def _stamp(entry: os.DirEntry[str]) -> tuple[int, int] | None:
+    """(size, modification time) of a regular file, None for anything else."""
     try:
-        entries = sorted(folder.iterdir())
+        if not entry.is_file():
+            return None
+        st = entry.stat()
     except OSError:
-        return []
-    done = folder / "read"
-    taken: list[Path] = []
-    for path in entries:
-        if len(taken) >= limit:
-            break
-        if path.suffix.lower() not in IMAGE_SUFFIXES or path.is_dir():
-            continue
+        return None
+    return (st.st_size, st.st_mtime_ns)
+
+
+def _header(code: bytes) -> tuple[bytes, int] | None:
+    """(match id, move number) of a code, None if it is no code."""
+    try:
+        msg = decode(code)
+    except BadCode:
+        return None
+    return msg.match_id, msg.seq
+
+
+class Inbox:
+    """The inbox folder (``HOME/remote/inbox``): images put there are read in the
+    background and a code is taken only by the match it belongs to.
+
+    - A code for the match on screen (or a host's code 1 in the JOIN lobby), and an
+      image that holds no code, is moved to ``inbox/read`` once read.
+    - A code for another match stays in the inbox, to be read when that match is open.
+    - An image the reader could not finish stays too (it is not read again until it
+      changes), and so does one the reader had no room for (it is read later).
+    - The folder is listed again only when its time stamp changes (or every
+      :data:`INBOX_RELIST` frames), so thousands of other files cost one listing.
+    - The smallest images are read first, the newest first among them: a code's PNG
+      is never queued behind a burst of big photos.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._listed: dict[str, tuple[int, int]] = {}
+        self._dir_stamp: int | None = None
+        self._listed_at = -INBOX_RELIST
+        self._in_flight: set[str] = set()
+        self._refused: set[str] = set()
+        self._kept: dict[str, tuple[int, int]] = {}
+        """Read, and left for another match (until the match on screen changes)."""
+        self._stuck: dict[str, tuple[int, int]] = {}
+        """The reader gave up on them: not read again unless they change."""
+        self._context: bytes | None = None
+
+    def look(
+        self,
+        frame: int,
+        reader: QRReader,
+        context: bytes | None,
+        big_reader: Callable[[], QRReader] | None = None,
+    ) -> None:
+        """List the folder if it changed, and hand the readers what they have room for:
+        small images to ``reader`` (newest first), big ones to ``big_reader()`` (one
+        at a time; default ``reader`` too).
+
+        ``context`` is the match on screen (its id; None in the JOIN lobby): when it
+        changes, the codes left for other matches are read again.
+        """
+        if context != self._context:
+            self._context = context
+            self._kept.clear()
+        self._refresh(frame)
+        waiting = [
+            (name, stamp)
+            for name, stamp in self._listed.items()
+            if name not in self._in_flight
+            and self._kept.get(name) != stamp
+            and self._stuck.get(name) != stamp
+        ]
+        if not waiting:
+            return
+        waiting.sort(key=lambda item: (-item[1][1], item[0]))  # the newest first
+        small = [item for item in waiting if item[1][0] < SMALL_IMAGE]
+        big = [item for item in waiting if item[1][0] >= SMALL_IMAGE]
+        in_flight = [self._listed.get(name, (0, 0))[0] >= SMALL_IMAGE for name in self._in_flight]
+        room_small = INBOX_IN_FLIGHT - in_flight.count(False)
+        self._submit(reader, small[: max(0, room_small)])
+        if big and not any(in_flight):
+            self._submit(big_reader() if big_reader is not None else reader, big[:1])
+
+    def _submit(self, reader: QRReader, items: list[tuple[str, tuple[int, int]]]) -> None:
+        for name, stamp in items:
+            self._in_flight.add(name)
+            if not reader.submit(self.folder / name, tag=_InboxFile(self.folder / name, stamp)):
+                self._refused.add(name)
+
+    def _refresh(self, frame: int) -> None:
         try:
-            done.mkdir(exist_ok=True)
-            target = done / path.name
-            path.replace(target)
+            dir_stamp = self.folder.stat().st_mtime_ns
         except OSError:
-            continue
-        taken.append(target)
-    return taken
+            self._listed = {}
+            return
+        if dir_stamp == self._dir_stamp and frame - self._listed_at < INBOX_RELIST:
+            return
+        self._dir_stamp, self._listed_at = dir_stamp, frame
+        listed: dict[str, tuple[int, int]] = {}
+        try:
+            with os.scandir(self.folder) as entries:
+                for entry in entries:
+                    if os.path.splitext(entry.name)[1].lower() not in IMAGE_SUFFIXES:
+                        continue
+                    stamp = _stamp(entry)
+                    if stamp is not None:
+                        listed[entry.name] = stamp
+        except OSError:
+            return
+        self._listed = listed
+
+    def settle(self, reading: Reading, tag: _InboxFile) -> Arrival | None:
+        """What an inbox image gave: an Arrival for the match on screen, or None when it
+        stays in the inbox (another match's code, or not read this time)."""
+        name = tag.path.name
+        self._in_flight.discard(name)
+        if name in self._refused:  # the reader had no room: read it on a later look
+            self._refused.discard(name)
+            return None
+        if reading.payload is None:
+            if "took over" in (reading.error or ""):  # too slow: left, not read again
+                self._stuck[name] = tag.stamp
+                return Arrival(reading.name, None, reading.error)
+            self._move_to_read(tag.path)
+            return Arrival(reading.name, None, reading.error)
+        header = _header(reading.payload)
+        if header is not None and not self._for_here(*header):
+            self._kept[name] = tag.stamp
+            return None
+        self._move_to_read(tag.path)
+        return Arrival(reading.name, reading.payload)
+
+    def _for_here(self, match_id: bytes, seq: int) -> bool:
+        if self._context is None:  # the JOIN lobby takes a host's code 1
+            return seq == 0
+        return match_id == self._context
+
+    def _move_to_read(self, path: Path) -> None:
+        """Read once: move it aside (a file that cannot be moved is left, and not read
+        again until it changes)."""
+        self._listed.pop(path.name, None)
+        try:
+            done = self.folder / READ_DIR
+            done.mkdir(exist_ok=True)
+            path.replace(done / path.name)
+            self._dir_stamp = self.folder.stat().st_mtime_ns  # our own change: no relisting
+        except OSError:
+            with contextlib.suppress(OSError):
+                st = path.stat()
+                self._stuck[path.name] = (st.st_size, st.st_mtime_ns)
 
 
 class CodeIntake:
@@ -81,6 +227,8 @@ class CodeIntake:
     Args:
         storage: where the inbox folder is.
         reader: the QR reader (default: one of its own, with its own worker process).
+        big_reader: the reader of big images from the inbox (default: one of its own,
+            made when the first comes), so they never hold up a code's small PNG.
         camera: the camera backend SCAN opens (default: the first real camera).
     """
 
@@ -89,37 +237,53 @@ class CodeIntake:
         storage: Storage,
         *,
         reader: QRReader | None = None,
+        big_reader: QRReader | None = None,
         camera: Callable[[], CameraBackend] | None = None,
     ) -> None:
         self.storage = storage
         self.reader = reader if reader is not None else QRReader()
+        self._big_reader = big_reader
+        """Big inbox images' reader, with a worker of its own (made when one comes)."""
         self.camera_factory = camera
         self.scanner: Scanner | None = None
         self._seen_scans: list[bytes] = []
+        self.inbox = Inbox(storage.home / INBOX_DIR)
 
     @property
     def busy(self) -> bool:
         """True while an image is being read (the screens show "reading...")."""
-        return self.reader.busy
+        return self.reader.busy or (self._big_reader is not None and self._big_reader.busy)
+
+    def big_reader(self) -> QRReader:
+        """The reader of big inbox images (made on first use)."""
+        if self._big_reader is None:
+            self._big_reader = QRReader(capacity=2)
+        return self._big_reader
 
     @property
     def scanning(self) -> bool:
         """True while the camera is on."""
         return self.scanner is not None
 
-    def poll(self, app: App, inp: InputFrame) -> list[Arrival]:
+    def poll(self, app: App, inp: InputFrame, match_id: bytes | None = None) -> list[Arrival]:
         """Hand new images to the reader, read a pasted code, scan the camera; return
-        what finished arriving (never waits)."""
-        images = list(inp.dropped)
-        if app.frames % INBOX_EVERY == 0:
-            images += take_inbox(self.storage)
-        for path in images:
+        what finished arriving (never waits). ``match_id`` is the match on screen (None:
+        the JOIN lobby): the inbox gives only its codes, and keeps the others' for them."""
+        for path in inp.dropped:
             self.reader.submit(path)
-        arrivals = [
-            Arrival(r.name, r.payload, r.error)
-            for r in self.reader.results()
-            if r.tag is None  # camera pictures are the scanner's
-        ]
+        if app.frames % INBOX_EVERY == 0:
+            self.inbox.look(app.frames, self.reader, match_id, self.big_reader)
+        arrivals: list[Arrival] = []
+        readings = self.reader.results()
+        if self._big_reader is not None:
+            readings += self._big_reader.results()
+        for r in readings:
+            if isinstance(r.tag, _InboxFile):
+                arrival = self.inbox.settle(r, r.tag)
+                if arrival is not None:
+                    arrivals.append(arrival)
+            elif r.tag is None:  # camera pictures are the scanner's
+                arrivals.append(Arrival(r.name, r.payload, r.error))
         if "paste" in inp.edit:
             arrivals.append(self.paste(app))
         if self.scanner is not None:
@@ -138,6 +302,8 @@ class CodeIntake:
             return Arrival(source, None, str(exc))
         if not text.strip():
             return Arrival(source, None, app.t("remote_clip_empty"))
+        if is_transcript_text(text):
+            return Arrival(source, None, transcript=text)
         try:
             return Arrival(source, from_text(text))
         except TextCodeError as exc:
@@ -166,6 +332,8 @@ class CodeIntake:
         """Stop the camera and the reader (at the end of the run)."""
         self.stop_scan()
         self.reader.close()
+        if self._big_reader is not None:
+            self._big_reader.close()
 
 
 _INTAKES: weakref.WeakKeyDictionary[App, CodeIntake] = weakref.WeakKeyDictionary()
@@ -212,7 +380,7 @@ class FolderOpener:
 
     The child is started and left running; :meth:`poll` (once a frame) collects the
     ones that ended, so a failure such as "no file manager" becomes a notice on a
-    later frame instead of a stall.
+    later frame (saying where the folder is) instead of a stall.
 
     Args:
         command: builds the command for a path (tests put a fake here).
@@ -222,14 +390,16 @@ class FolderOpener:
         self.command = command
         self.running: list[tuple[subprocess.Popen[bytes], Path]] = []
 
-    def open(self, path: Path) -> str | None:
-        """Start showing ``path`` (made if missing); a one-line reason if that failed."""
+    def open(self, path: Path) -> bool:
+        """Start showing ``path`` (made if missing); False if that failed at once (no file
+        manager). The technical reason goes to stderr: the player is told where the
+        folder is instead."""
         try:
             path.mkdir(parents=True, exist_ok=True)
             command = self.command(path)
             if command is None:
                 os.startfile(path)  # type: ignore[attr-defined]  # Windows only
-                return None
+                return True
             child = subprocess.Popen(
                 list(command),
                 stdin=subprocess.DEVNULL,
@@ -238,19 +408,21 @@ class FolderOpener:
                 start_new_session=True,
             )
         except OSError as exc:
-            return f"cannot open {path.name or path}: {exc.strerror or exc}"
+            print(f"royalnine: cannot open {path}: {exc.strerror or exc}", file=sys.stderr)
+            return False
         self.running.append((child, path))
-        return None
+        return True
 
-    def poll(self) -> list[str]:
-        """Reasons for the openers that ended in failure since the last call."""
-        failed: list[str] = []
+    def poll(self) -> list[Path]:
+        """The folders whose opener ended in failure since the last call."""
+        failed: list[Path] = []
         still: list[tuple[subprocess.Popen[bytes], Path]] = []
         for child, path in self.running:
             status = child.poll()
             if status is None:
                 still.append((child, path))
             elif status != 0:
-                failed.append(f"cannot open {path.name or path}: the file manager said {status}")
+                print(f"royalnine: cannot open {path}: the opener said {status}", file=sys.stderr)
+                failed.append(path)
         self.running = still
         return failed
