@@ -603,5 +603,23 @@ def test_bgclip_and_gcircle_validate(m: Machine) -> None:
         m.bgclip(0, 0, 32, 23)
     with pytest.raises(OutOfRange):
         m.gcircle(10, 10, -1)
-    m.bgclip(31, 23, 30, 22)  # corners in any order
-    assert tuple(m.screens[0].bg.clip) == (240, 176, 16, 16)
+    m.bgclip(1, 1, 30, 22)
+    assert [tuple(r) for r in m.screens[0].bg.clip] == [(8, 8, 240, 176)]
+
+
+def test_bgclip_goes_right_and_down_from_its_first_corner_and_wraps(m: Machine) -> None:
+    """[SBS] docs-ptc-bgclip: the order of the corners matters; 29,21,2,2 shows the
+    3 x 3 tiles of each corner; an end one less than its start shows nothing."""
+    m.bgclip(29, 21, 2, 2)
+    assert sorted(tuple(r) for r in m.screens[0].bg.clip) == [
+        (0, 0, 24, 24), (0, 168, 24, 24), (232, 0, 24, 24), (232, 168, 24, 24),
+    ]  # fmt: skip
+    m.bgfill(0, 0, 0, 31, 23, 1, 3)
+    m.vsync()
+    shown = m.screen_array(0)
+    assert (shown[4, 4] == shown[186, 250]).all() and (shown[4, 4] != shown[96, 128]).any()
+    for corners in ((1, 0, 0, 0), (0, 1, 0, 0), (31, 23, 30, 22)):
+        m.bgclip(*corners)
+        assert m.screens[0].bg.clip == ()
+    m.bgclip(0, 0, 31, 23)
+    assert [tuple(r) for r in m.screens[0].bg.clip] == [(0, 0, 256, 192)]
