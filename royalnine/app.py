@@ -205,6 +205,11 @@ class App:
     # --- helpers for scenes ---
 
     @property
+    def keep_history(self) -> bool:
+        """Whether each finished match is kept in the history (a kiosk overrides this)."""
+        return True
+
+    @property
     def lang(self) -> str:
         """The chosen language."""
         return self.settings.lang

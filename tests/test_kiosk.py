@@ -339,7 +339,7 @@ def test_operator_menu_entries(tmp_path: Path, clock: Clock) -> None:
     tap_item(app, clock, "lang")
     tap_item(app, clock, "level")
     prefs = json.loads((tmp_path / "kiosk-operator.json").read_text())
-    assert prefs == {"volume": 4, "lang": "ja", "level": "hard"}
+    assert prefs == {"volume": 4, "lang": "ja", "level": "hard", "history": False}
     assert app.settings.lang == "ja" and app.settings.difficulty == "hard"
     assert not (tmp_path / "settings.json").read_text().count("ja")
     tap_item(app, clock, "stats")

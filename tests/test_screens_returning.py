@@ -95,7 +95,7 @@ def test_title_with_a_saved_match_has_every_label_inside_its_button(
     app = make_app(tmp_path, lang=lang)
     title = app.scene
     assert isinstance(title, TitleScene) and title.menu is not None
-    assert len(title.menu.items) == 6
+    assert len(title.menu.items) == 7  # CONTINUE, VS CPU, 2P, REMOTE, HISTORY, RULES, OPTIONS
     assert problems(app.m, log) == []
     for item in title.menu.items:  # boxes on the text grid, labels on their middle row
         assert item.rect.y % 8 == 0 and item.rect.h == 24

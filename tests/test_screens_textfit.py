@@ -12,6 +12,7 @@ state shows fails :func:`test_every_text_is_shown_by_some_state`.
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 from collections.abc import Callable, Iterator
@@ -54,6 +55,7 @@ from royalnine.screens.remote_io import CodeIntake, copy_code, intake_of, set_in
 from royalnine.screens.remote_list import RemoteListScene
 from royalnine.screens.result import MatchResultScene
 from royalnine.screens.reveal import reveal_steps
+from royalnine.screens.review import ReviewScene
 from royalnine.screens.rules import PAGES, RulesScene
 from royalnine.screens.title import TitleScene
 from royalnine.storage import LAYOUTS, Notice, SaveGame, Settings, Storage
@@ -185,6 +187,103 @@ def title_states(app: App) -> Iterator[str]:
     app.switch(scene)
     steps_until(app, lambda: scene.state == "place")
     yield "place"
+    yield from review_layout_states(app)
+
+
+def review_layout_states(app: App) -> Iterator[str]:
+    """HISTORY with a match and the review's steps (what depends on the layout)."""
+    from royalnine import history
+    from royalnine.screens.history import HistoryScene
+
+    review = review_of_hard_vs_easy()
+    history.add(app.storage, review.match, "cpu", {"level": "master"}, now=1.8e9)
+    app.switch(HistoryScene(back=TitleScene()))
+    yield "history: one match"
+    app.switch(review)
+    for i in (1, 6, 8, review.total - 1):  # a placement, the common card, a line, the summary
+        review.go(app, i)
+        yield f"review step {i}"
+
+
+KEPT = (
+    ("cpu", {"level": "master"}, 0, (999, 0)),
+    ("cpu", {"level": "easy"}, 0, (3, 999)),
+    ("local", {}, None, (12, 30)),
+    ("local", {}, None, (30, 12)),
+    ("remote", {}, 1, (7, 7)),
+    ("remote", {}, 0, (8, 7)),
+)
+"""Kept matches of every mode, result and side (the list shows the points in the metadata)."""
+
+
+def review_of_hard_vs_easy() -> ReviewScene:
+    """The review of a one-round match, hard at seat 0 against easy, analysed."""
+    from royalnine.ai import make_player
+    from royalnine.ai.selfplay import play_match
+
+    players = (make_player("hard", 0, random.Random(0)), make_player("easy", 1, random.Random(1)))
+    match = play_match(players, 8, MatchConfig(rounds=1))
+    scene = ReviewScene(match, {"mode": "cpu", "seat": 0})
+    scene.analysis.run_here()
+    return scene
+
+
+def history_states(app: App, home: Path) -> Iterator[str]:
+    """HISTORY (empty, pages, a damaged file set aside) and every kind of review step."""
+    from royalnine import history
+    from royalnine.review import Analysis
+    from royalnine.screens.history import HistoryScene
+
+    shutil.rmtree(home / "history", ignore_errors=True)
+    app.switch(HistoryScene(back=TitleScene()))
+    yield "history: empty"
+    rng = random.Random(12)
+    match = play(Match.new(MatchConfig(rounds=1)), Dealer(random.Random(7)), rng, Phase.ROUND_OVER)
+    over = match.apply(NextRound())
+    for k, (mode, meta, seat, points) in enumerate(KEPT):
+        path = history.add(app.storage, over, mode, meta, seat=seat, now=1.8e9 + 60 * k)
+        doc = json.loads(path.read_text())
+        doc["meta"]["points0"], doc["meta"]["points1"] = points
+        doc["config"]["rounds"] = 99 if k == 0 else 1
+        doc["config"]["tens"] = k == 0
+        path.write_text(json.dumps(doc))
+    listing = HistoryScene(back=TitleScene())
+    app.switch(listing)
+    yield "history: page 1"
+    press(app, Button.DOWN)
+    yield "history: page 1, the pad cursor"
+    listing.turn(app, 1)
+    yield "history: page 2"
+    (home / "history" / "29991231-235959.json").write_text("{not json")  # the newest: page 1
+    app.switch(HistoryScene(back=TitleScene()))
+    yield "history: a damaged file set aside"
+    shutil.rmtree(home / "history", ignore_errors=True)
+    # --- the review: every kind of step, before and after the analysis ---
+    for mode, seat in (("cpu", 0), ("local", None), ("remote", 1)):
+        review = ReviewScene(over, {"mode": mode, "seat": seat})
+        review.analysis.start = lambda: None  # type: ignore[method-assign]
+        app.switch(review)
+        yield f"review ({mode}): the first deal"
+        review.go(app, 1)
+        yield f"review ({mode}): analysing"
+        review.analysis.run_here()
+        for i, step in enumerate(review.steps):
+            review.go(app, i)
+            yield f"review ({mode}): step {i} {step.kind}"
+    best = review_of_hard_vs_easy()
+    app.switch(best)
+    yield "review: hard against easy"
+    for i, step in enumerate(best.steps[1:], 1):
+        best.go(app, i)
+        yield f"review: hard against easy, step {i} {step.kind} (best moves, no mistake)"
+    failed = ReviewScene(over, {"mode": "cpu"}, analysis=Analysis(over))
+    failed.analysis.start = lambda: None  # type: ignore[method-assign]
+    failed.analysis.failed = "test"
+    app.switch(failed)
+    failed.go(app, 1)
+    yield "review: the analysis failed"
+    failed.go(app, len(failed.steps) - 1)
+    yield "review: the summary with no analysis"
 
 
 def walk(app: App, home: Path) -> Iterator[str]:
@@ -332,6 +431,7 @@ def walk(app: App, home: Path) -> Iterator[str]:
     ).apply(NextRound())
     app.switch(MatchResultScene(drawn, "cpu", "master", (t("you"), t("cpu"))))
     yield "match result (a draw)"
+    yield from history_states(app, home)
     app.demo = True
     scene = MatchScene(Match.new(cfg), "cpu", {"level": "master"})
     app.switch(scene)

@@ -1,4 +1,4 @@
-"""The ``royalnine`` command: play (default), demo, score, hint, remote, kiosk.
+"""The ``royalnine`` command: play (default), demo, score, hint, remote, kiosk, review.
 
 Each subcommand lives in its own module of this package and registers itself through an
 ``add_parser(subparsers)`` function that sets ``func`` on its parser; this
@@ -25,6 +25,7 @@ SUBCOMMANDS: dict[str, str] = {
     "demo": "royalnine.cli.demo",
     "remote": "royalnine.cli.remote",
     "kiosk": "royalnine.cli.kiosk",
+    "review": "royalnine.cli.review",
 }
 DEFAULT_COMMAND = "play"
 

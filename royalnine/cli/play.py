@@ -2,7 +2,8 @@
 
 ``play`` opens the game window. ``demo`` plays a CPU-vs-CPU match through the
 UI (stylus input injected by :mod:`royalnine.screens.autoplay`) and, with
-``--out DIR``, writes a screenshot of each stage; ``--headless`` runs it with
+``--out DIR``, writes a screenshot of each stage and the finished match's record
+``match.json`` (for ``royalnine review``); ``--headless`` runs it with
 no window and no real clock (how the README screenshots are made).
 """
 
@@ -231,6 +232,24 @@ def run_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def keep_record(storage: Any, path: Path) -> None:
+    """Copy the newest match of the history to ``path`` (``royalnine review`` reads it);
+    a ``path`` that is there and not a regular file is left alone."""
+    import stat
+
+    from royalnine import history
+    from royalnine.core.files import write_atomic
+
+    kept = history.entries(storage)
+    if not kept:
+        return
+    if os.path.lexists(path) and not stat.S_ISREG(os.lstat(path).st_mode):
+        print(f"royalnine demo: {path} is not a regular file; the match record is not written")
+        return
+    write_atomic(path, kept[0].record.to_json())
+    print(f"wrote {path}")
+
+
 def run_demo(args: argparse.Namespace) -> int:
     """Play a CPU-vs-CPU match through the UI, optionally saving screenshots."""
     from petitcom_shim import Machine
@@ -277,5 +296,7 @@ def run_demo(args: argparse.Namespace) -> int:
     )
     frames = player.play()
     print(f"demo {'finished' if player.finished else 'stopped'} in {frames} frames")
+    if out is not None and player.finished:
+        keep_record(storage, out / "match.json")
     m.close()
     return 0

@@ -188,6 +188,11 @@ class KioskApp(App):
         self.music.apply()
         self.store("kiosk", lambda: save_prefs(self.storage.home, self.prefs))
 
+    @property
+    def keep_history(self) -> bool:
+        """A kiosk keeps no match history unless the operator turned it on."""
+        return self.prefs.history
+
     def beep(self, event: str) -> None:
         """Sounds at the operator's volume."""
         volume = VOLUMES[self.prefs.volume]

@@ -3,7 +3,8 @@
 The operator menu opens only through the operator gesture or key chord (see
 :mod:`royalnine.kiosk.controller`) and, when ``pin`` is set in the ``[kiosk]``
 table, only after the PIN was typed on the pad. It offers: resume, volume,
-the default language, the default CPU level, statistics (figures on the top
+the default language, the default CPU level, keeping the match history (off
+unless turned on here), statistics (figures on the top
 screen, matches per day for the last 14 days as a GRP bar chart on the bottom
 one), reset statistics (after a confirmation), restart and exit. Volume,
 language and level are kept in ``HOME/kiosk-operator.json`` (never in the
@@ -49,6 +50,8 @@ class OperatorPrefs:
     volume: int = 3
     lang: str = "en"
     level: str = "normal"
+    history: bool = False
+    """Keep finished matches in the history (off: a kiosk keeps none of its visitors')."""
 
     def validated(self) -> OperatorPrefs:
         """A copy with every out-of-range value replaced by its default."""
@@ -58,6 +61,7 @@ class OperatorPrefs:
             volume=self.volume if vol_ok and 0 <= self.volume < len(VOLUMES) else d.volume,
             lang=self.lang if self.lang in LANGS else d.lang,
             level=self.level if self.level in DIFFICULTIES else d.level,
+            history=self.history if isinstance(self.history, bool) else d.history,
         )
 
 
@@ -184,6 +188,7 @@ class OperatorScene:
             ("volume", f"VOLUME {prefs.volume}"),
             ("lang", f"LANG {prefs.lang.upper()}"),
             ("level", f"CPU {prefs.level.upper()}"),
+            ("history", f"HISTORY {'ON' if prefs.history else 'OFF'}"),
             ("stats", "STATISTICS"),
             ("reset", "RESET STATS"),
             ("restart", "RESTART"),
@@ -196,8 +201,8 @@ class OperatorScene:
         draw.reset_screen(m, BOTTOM)
         draw.centred(m, BOTTOM, 1, kt("operator", app.lang), art.TEXT_YELLOW)
         items = self.labels(app)
-        left = column(items[:4], top=32, width=112, height=24, gap=8, left=8)
-        right = column(items[4:], top=32, width=112, height=24, gap=8, left=136)
+        left = column(items[:5], top=32, width=112, height=24, gap=8, left=8)
+        right = column(items[5:], top=32, width=112, height=24, gap=8, left=136)
         cursor = self.menu.cursor if self.menu is not None else 0
         self.menu = Menu(left + right, cursor=cursor)
         self.menu.draw(app)
@@ -209,9 +214,11 @@ class OperatorScene:
         choice = self.menu.handle(app, inp)
         if choice == "resume" or "b" in inp.keys:
             return self.back
-        if choice in ("volume", "lang", "level"):
+        if choice in ("volume", "lang", "level", "history"):
             p = k.prefs
-            if choice == "volume":
+            if choice == "history":
+                p.history = not p.history
+            elif choice == "volume":
                 p.volume = (p.volume + 1) % len(VOLUMES)
             elif choice == "lang":
                 p.lang = LANGS[(LANGS.index(p.lang) + 1) % len(LANGS)]

@@ -18,8 +18,9 @@ How the pieces fit:
 * Layers, bottom up (each file imports only files above it in this list):
   ``layout``, ``reveal``, ``placement``, ``remote_io``, ``draw``, ``menu``,
   ``fitcheck``, ``registry``; ``rules``; ``remote``; ``remote_actions``;
-  ``match_state``; ``match_remote``; ``match_draw``; ``pause``; ``result``;
-  ``match``; ``exchange``; ``remote_list``; ``options``; ``title``;
+  ``match_state``; ``match_remote``; ``match_draw``; ``review``; ``pause``;
+  ``result``; ``match``; ``exchange``; ``remote_list``; ``history``;
+  ``options``; ``title``;
   ``autoplay``. A scene reaches a scene above it by name through
   :mod:`.registry` (or is handed the scene to go back to);
   ``tests/test_screens_import_cycles.py`` fails on any import circle.

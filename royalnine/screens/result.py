@@ -2,14 +2,16 @@
 
 The chart is drawn with GBOX/GFILL/GLINE on the bottom screen's GRP page, the
 way a 2013 PTC program would. Buttons: REMATCH (same mode and level) and TITLE.
-The finished match is added to the statistics once.
+The finished match is added to the statistics and kept in the history once.
 """
 
 from __future__ import annotations
 
-from royalnine import art
+from royalnine import art, history
 from royalnine.app import App, InputFrame, Scene
 from royalnine.core import Match
+from royalnine.core.errors import CorruptRecord
+from royalnine.core.record import MetaValue
 from royalnine.screens import draw, registry
 from royalnine.screens.layout import BOTTOM, TOP, Rect
 from royalnine.screens.menu import Menu, row
@@ -63,6 +65,8 @@ class MatchResultScene:
                 "stats",
                 lambda: app.storage.record_result(outcome, self.mode, meta, seat=self.me),
             )
+            if app.keep_history:
+                app.store("history", lambda: self.keep(app))
             won = outcome.winner == self.me or self.mode == "local"
             app.beep("win" if won or outcome.draw else "lose")
         draw.reset_screens(m)
@@ -89,6 +93,19 @@ class MatchResultScene:
         y = 168 if self.remote is not None else 160
         self.menu = Menu(row(items, y=y, width=96, height=24, gap=16), horizontal=True)
         self.menu.draw(app)
+
+    def keep(self, app: App) -> None:
+        """Add the match to the history: a remote one as its verified transcript shows it
+        (a transcript that does not verify to this finished match is not kept)."""
+        match = self.match
+        if self.remote is not None:
+            try:
+                match = history.match_of_transcript(list(self.remote.session.transcript))
+            except CorruptRecord:
+                return
+        meta: dict[str, MetaValue] = {"level": self.level} if self.mode == "cpu" else {}
+        seat = None if self.mode == "local" else self.me
+        history.add(app.storage, match, self.mode, meta, seat=seat)
 
     def draw_table(self, app: App) -> None:
         """Round-by-round points and the totals."""

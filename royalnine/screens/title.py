@@ -1,9 +1,9 @@
 """The title screen and its menus: logo on top, mode buttons on the touch screen.
 
 Menu: CONTINUE MATCH (only when a save exists), VS CPU (then the CPU level),
-2 PLAYERS, REMOTE, RULES, OPTIONS. Starting a new match while one is saved
-asks first (the new match replaces the save). Esc/SELECT goes back from a
-sub-menu, and on the main menu asks before quitting. A damaged file is
+2 PLAYERS, REMOTE, HISTORY (kept matches to review), RULES, OPTIONS. Starting a
+new match while one is saved asks first (the new match replaces the save).
+Esc/SELECT goes back from a sub-menu, and on the main menu asks before quitting. A damaged file is
 reported here (a headline in the player's language, then the details folded
 at word and path boundaries), never deleted.
 """
@@ -15,6 +15,7 @@ from royalnine.app import App, InputFrame, Scene
 from royalnine.core import Card, Colour, Match, MatchConfig
 from royalnine.screens import draw, registry
 from royalnine.screens.draw import SpriteBoard, card_look
+from royalnine.screens.history import HistoryScene
 from royalnine.screens.layout import BOTTOM, TOP, Rect
 from royalnine.screens.match import MatchScene
 from royalnine.screens.menu import Menu, column
@@ -130,6 +131,7 @@ class TitleScene:
             ("cpu", app.t("menu_cpu")),
             ("local", app.t("menu_local")),
             ("remote", app.t("menu_remote")),
+            ("history", app.t("menu_history")),
             ("rules", app.t("menu_rules")),
             ("options", app.t("menu_options")),
         ]
@@ -144,7 +146,9 @@ class TitleScene:
             items = self.main_items(app)
             # Rows 0-1 stay free for the notice or the "continue?" line; boxes and labels
             # sit on the 8-pixel text grid (six buttons touch, fewer have a gap).
-            if len(items) > 5:
+            if len(items) > 6:  # with CONTINUE: rows 2-22, row 23 stays free for a hint
+                self.menu = Menu(column(items, top=16, height=24, gap=0))
+            elif len(items) > 5:
                 self.menu = Menu(column(items, top=24, height=24, gap=0))
             else:
                 self.menu = Menu(column(items, top=24 if len(items) > 4 else 40, height=24, gap=8))
@@ -189,6 +193,8 @@ class TitleScene:
             self.show(app, "level")
         elif choice == "remote":
             return RemoteListScene()
+        elif choice == "history":
+            return HistoryScene(back=TitleScene())
         elif choice == "back":
             self.show(app, "main")
         elif choice == "quit":
