@@ -31,10 +31,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -152,19 +150,14 @@ def _check_output(path: Path) -> None:
         raise UsageError(f"{path}: the folder {path.parent} does not exist")
 
 
-def _write_output(path: Path, write: Callable[[Path], object]) -> None:
-    """Write through a temporary file next to ``path`` (same suffix) and rename it over."""
+def _write_output(path: Path, data: bytes) -> None:
+    """Write an output file the way every command does (:func:`files.write_output`:
+    synced, renamed over atomically, the folder synced), after the up-front check."""
     _check_output(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix, dir=path.parent)
-    os.close(fd)
     try:
-        write(Path(tmp))
-        os.replace(tmp, path)
-    except BaseException as err:
-        Path(tmp).unlink(missing_ok=True)
-        if isinstance(err, OSError):
-            raise UsageError(f"{path}: cannot write it ({err.strerror or err})") from None
-        raise
+        files.write_output(path, data)
+    except OSError as err:
+        raise UsageError(f"{path}: cannot write it ({err.strerror or err})") from None
 
 
 # ------------------------------------------------------------------ run
@@ -238,9 +231,9 @@ def _run(args: argparse.Namespace) -> int:
             direct.after_run(it, result)
         if args.console is not None:
             text = console_text(machine)
-            _write_output(args.console, lambda p: p.write_text(text, encoding="utf-8"))
+            _write_output(args.console, text.encode("utf-8"))
         if args.screenshot is not None:
-            _write_output(args.screenshot, lambda p: machine.screenshot(p))
+            _write_output(args.screenshot, machine.screenshot_png())
     finally:
         machine.close()
     if args.json:
@@ -272,7 +265,7 @@ def _pack(args: argparse.Namespace) -> int:
     program = _read_program(args.source)
     name = progfile.name_from(args.output)
     file = ptcfile.PtcFile.of(name, "PRG", ptcfile.prg_payload(program.text))
-    _write_output(args.output, lambda p: p.write_bytes(file.to_bytes()))
+    _write_output(args.output, file.to_bytes())
     print(f"{args.output}: PRG file {name}, {len(program.text)} bytes of program", flush=True)
     return 0
 
