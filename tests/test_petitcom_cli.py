@@ -12,6 +12,7 @@ import json
 import os
 from pathlib import Path
 
+import pygame
 import pytest
 
 from petitcom_shim import ptcfile
@@ -105,7 +106,6 @@ def test_seed_makes_rnd_repeatable(tmp_path: Path, capsys: pytest.CaptureFixture
 def test_screenshot_is_a_png_of_both_screens(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import pygame
 
     shot = tmp_path / "shot.png"
     assert run(capsys, "run", program(tmp_path, "?1\n"), "--headless", "--screenshot", shot)[0] == 0
@@ -292,7 +292,6 @@ def test_run_in_a_window_with_frames(tmp_path: Path, capsys: pytest.CaptureFixtu
 def test_no_display_is_one_line_exit_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import pygame
 
     def no_window(**_: object) -> None:
         raise pygame.error("x11 not available")
@@ -343,3 +342,28 @@ def test_help_says_how_to_break(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "Esc or Right Shift  SELECT: breaks a running program" in out
     assert "START is a button programs read" in out
+
+
+def test_a_program_starts_with_the_keyboard_shown(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """PTC shows the KYA keyboard when a program starts ([SBC] `init_panel`), so a
+    program that INPUTs can be typed into; PNLTYPE "OFF" hides it again."""
+
+    def lower_lit(source: str) -> int:
+        shot = tmp_path / "shot.png"
+        code = run(capsys, "run", program(tmp_path, source), "--headless", "--screenshot", shot)
+        assert code[0] == 0
+        image = pygame.image.load(str(shot))
+        lower = image.subsurface(
+            (0, image.get_height() // 2, image.get_width(), image.get_height() // 2)
+        )
+        return sum(
+            1
+            for x in range(0, lower.get_width(), 4)
+            for y in range(0, lower.get_height(), 4)
+            if lower.get_at((x, y))[:3] != (0, 0, 0)
+        )
+
+    assert lower_lit("VSYNC 1\n") > 500
+    assert lower_lit('PNLTYPE "OFF":VSYNC 1\n') == 0

@@ -223,6 +223,7 @@ def _run(args: argparse.Namespace) -> int:
     )
     try:
         it = Interpreter(machine, speed=args.speed, seed=args.seed)
+        machine.pnltype(direct.KEYBOARD)  # a program starts with the keyboard shown, as on PTC
         kw_files.set_program(it, program.name, program.text, program.package)
         if events:
             ScriptFeeder(events).attach(machine)
