@@ -358,10 +358,6 @@ class Machine:
 
         The file is written by :func:`petitcom_shim.files.write_output` (atomic for a
         regular file, ``-`` = standard output, never replacing a FIFO or device)."""
-        files.write_output(path, self.screenshot_png(screen, scale))
-
-    def screenshot_png(self, screen: int | None = None, scale: int = 1) -> bytes:
-        """Screen 0, 1 or both (None: stacked, no gap) as PNG data at an integer scale."""
         if int(scale) != scale or scale < 1:
             raise OutOfRange(f"screenshot scale must be a positive integer, got {scale}")
         if screen is None:
@@ -375,7 +371,7 @@ class Machine:
             image = pygame.transform.scale(image, (w * int(scale), h * int(scale)))
         buffer = io.BytesIO()
         pygame.image.save(image, buffer, "shot.png")
-        return buffer.getvalue()
+        files.write_output(path, buffer.getvalue())
 
     # -- pages -----------------------------------------------------------------
     def cpage(self, s: int) -> None:
