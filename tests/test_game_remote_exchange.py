@@ -202,7 +202,7 @@ def test_the_folders_are_on_screen_and_leave_room_for_the_status(tmp_path: Path)
 
 
 def test_open_folder_runs_the_file_manager_without_waiting(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     started: list[list[str]] = []
 
@@ -228,6 +228,9 @@ def test_open_folder_runs_the_file_manager_without_waiting(
     choose(host, "open_inbox")
     said = " ".join(screen_text(host, 1).split())
     assert "remote/inbox/ in the data folder above" in said and "No such file" not in said
+    # the terminal names the missing opener, not the folder (which exists) as missing
+    err = capsys.readouterr().err
+    assert "cannot open" in err and "/no/such/opener: No such file" in err
 
 
 # ---------------------------------------------------------------- several matches
