@@ -329,10 +329,13 @@ def encode(decision: Decision) -> str:
 def decode(line: bytes | str, point: DecisionPoint) -> Decision:
     """:func:`encode`'s line back into the judgement of ``point``; ValueError if it is not."""
     doc = json.loads(line)
-    if doc.get("key") != [point.round, point.half, point.seat]:
+    if not isinstance(doc, dict) or doc.get("key") != [point.round, point.half, point.seat]:
         raise ValueError("the worker answered another placement")
-    best = {card: int(cell) for card, cell in zip(point.played, doc["best"], strict=True)}
-    return Decision(point, Fraction(doc["played_ev"]), best, Fraction(doc["best_ev"]))
+    try:  # any other damage is a ValueError too: the reader falls back on it, never hangs
+        best = {card: int(cell) for card, cell in zip(point.played, doc["best"], strict=True)}
+        return Decision(point, Fraction(doc["played_ev"]), best, Fraction(doc["best_ev"]))
+    except (KeyError, TypeError) as exc:
+        raise ValueError(f"a damaged answer from the worker: {exc!r}") from None
 
 
 def _worker() -> None:
