@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -198,3 +198,14 @@ def match_of_transcript(codes: list[bytes]) -> Match:
     if rnd.number != match.config.rounds or rnd.phase is not Phase.ROUND_OVER:
         raise CorruptRecord("the transcript ends before the match is over")
     return match.apply(NextRound())
+
+
+def keep_remote(storage: Storage, codes: Sequence[bytes], seat: int) -> Path | None:
+    """Keep a finished remote match as its transcript proves it (the game's result screen
+    and ``royalnine remote`` both end a match here); None, keeping nothing, when the
+    transcript does not verify to a finished match. OSError as :func:`add`."""
+    try:
+        match = match_of_transcript(list(codes))
+    except CorruptRecord:
+        return None
+    return add(storage, match, "remote", seat=seat)

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from petitcom_shim.qr import decode_image
+from royalnine import history
 from royalnine.cli import main
 from royalnine.remote.textcode import from_text
 from royalnine.storage import Settings, Storage
@@ -77,6 +78,10 @@ def test_two_terminals_play_a_whole_match_and_verify(
         assert verdict["totals"] == status["totals"]
         stats = Storage(home).stats()["remote"]
         assert stats["played"] == 1
+        # kept in the history like a match finished in the game (issue 17), once
+        (entry,) = history.entries(Storage(home))
+        assert entry.mode == "remote" and entry.seat == (0 if home == a else 1)
+        assert entry.points == tuple(status["totals"])
 
 
 def test_claim_after_the_wait_and_verify_shows_whose_move_is_due(

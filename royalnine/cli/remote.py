@@ -233,8 +233,20 @@ def settle(storage: Storage, session: RemoteSession) -> None:
         assert outcome is not None
         storage.record_result(outcome, MODE, seat=session.seat)
         session_path(storage.home, session.label).unlink(missing_ok=True)
+        keep_in_history(storage, session)
     else:
         save_session(storage.home, session)
+
+
+def keep_in_history(storage: Storage, session: RemoteSession) -> None:
+    """Keep the finished match in the history as the game does (after the session is
+    settled: a history that cannot be written only says so on stderr)."""
+    from royalnine import history
+
+    try:
+        history.keep_remote(storage, session.transcript, session.seat)
+    except OSError as exc:
+        print(f"royalnine remote: not kept in the history: {exc.strerror or exc}", file=sys.stderr)
 
 
 def current(storage: Storage) -> RemoteSession:
