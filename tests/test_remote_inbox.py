@@ -8,15 +8,14 @@ folder full of other files is not listed again and again.
 from __future__ import annotations
 
 import os
-import random
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from test_remote import entropy
 
 from petitcom_shim import qr
 from petitcom_shim.qr_reader import QRReader
@@ -28,11 +27,6 @@ from royalnine.screens.remote_io import INBOX_EVERY, Arrival, CodeIntake
 from royalnine.storage import Storage
 
 WAIT = 60.0
-
-
-def entropy(seed: int) -> Callable[[int], bytes]:
-    rng = random.Random(seed)
-    return lambda n: bytes(rng.randrange(256) for _ in range(n))
 
 
 class Frames:
