@@ -164,6 +164,10 @@ def test_bad_input_is_one_line_and_changes_nothing(
         status, doc = run(capsys, a, *args)
         assert status == 1 and "\n" not in doc["error"], args
     assert saved.read_text() == before
+    empty = tmp_path / "empty.png"
+    empty.write_bytes(b"")
+    status, doc = run(capsys, a, "read", str(empty))
+    assert status == 1 and doc["error"].count("empty.png") == 1, doc  # named once
     junk = tmp_path / "junk.txt"
     junk.write_text("not a transcript\n")
     status, doc = run(capsys, a, "verify", str(junk))

@@ -197,7 +197,7 @@ def read_code(arg: str) -> bytes:
     try:  # not an image: perhaps a file holding a text code
         return from_text(read_capped(path, MAX_TEXT_FILE).decode("utf-8"))
     except (UnreadableFile, FileNotFoundError, UnicodeDecodeError, BadCode):
-        raise CliError(f"{path.name}: {image_error}") from None
+        raise CliError(str(image_error)) from None  # it names the file
 
 
 def write_code(storage: Storage, session: RemoteSession, number: int, out: Path | None) -> Path:
