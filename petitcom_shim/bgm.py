@@ -21,16 +21,18 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import ctypes
 import logging
 import math
 import operator
 import os
+import sys
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, SupportsIndex
+from typing import Any, Final, SupportsIndex
 
 import numpy as np
 import numpy.typing as npt
@@ -759,6 +761,7 @@ class Bgm:
             self._cache.move_to_end(key)
             return cached
         if self._executor is None:
+            return_big_blocks()
             self._executor = concurrent.futures.ThreadPoolExecutor(
                 max_workers=1, thread_name_prefix="bgm-render", initializer=_lower_priority
             )
@@ -782,6 +785,29 @@ class Bgm:
             self._executor = None
         self._cache.clear()
         self.enabled = False
+
+
+MMAP_THRESHOLD: Final = 1 << 20
+"""Blocks this large or larger are mapped on their own, so freeing one returns it."""
+
+
+def return_big_blocks() -> None:
+    """Make glibc give freed blocks of 1 MB and more back to the system at once.
+
+    A render's temporaries are several MB (a 20-second song: 7 MB a stereo copy,
+    14 MB as float64 on the way to int16). glibc maps such blocks on their own and
+    unmaps them when freed, but each free raises that threshold to the block's
+    size (up to 32 MB), after which blocks of that size come from the heap and
+    stay resident once freed: rendering the game's three songs left some 30 MB
+    held (issue 18). A fixed threshold keeps it. Elsewhere (another C library,
+    another system) this does nothing.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError, TypeError):
+        libc = ctypes.CDLL(None)
+        m_mmap_threshold = -3  # glibc's malloc.h
+        libc.mallopt(m_mmap_threshold, MMAP_THRESHOLD)
 
 
 def _lower_priority() -> None:

@@ -10,6 +10,7 @@ looks at them, so tests and simulations run as fast as the logic allows.
 from __future__ import annotations
 
 import datetime
+import io
 import os
 import random
 import time
@@ -20,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 import pygame
 
-from petitcom_shim import charset, font, ptcres
+from petitcom_shim import charset, files, font, ptcres
 from petitcom_shim import keyboard as kb
 from petitcom_shim.bgm import Bgm, parse_play_args
 from petitcom_shim.clipboard import Clipboard, MemoryClipboard, SystemClipboard
@@ -348,7 +349,10 @@ class Machine:
         return np.ascontiguousarray(pixels.transpose(1, 0, 2), dtype=np.uint8)
 
     def screenshot(self, path: str | Path, screen: int | None = None, scale: int = 1) -> None:
-        """Save screen 0, 1 or both (None: stacked, no gap) as a PNG at an integer scale."""
+        """Save screen 0, 1 or both (None: stacked, no gap) as a PNG at an integer scale.
+
+        The file is written by :func:`petitcom_shim.files.write_output` (atomic for a
+        regular file, ``-`` = standard output, never replacing a FIFO or device)."""
         if int(scale) != scale or scale < 1:
             raise OutOfRange(f"screenshot scale must be a positive integer, got {scale}")
         if screen is None:
@@ -360,7 +364,9 @@ class Machine:
         if scale != 1:
             w, h = image.get_size()
             image = pygame.transform.scale(image, (w * int(scale), h * int(scale)))
-        pygame.image.save(image, str(path))
+        buffer = io.BytesIO()
+        pygame.image.save(image, buffer, "shot.png")
+        files.write_output(path, buffer.getvalue())
 
     # -- pages -----------------------------------------------------------------
     def cpage(self, s: int) -> None:

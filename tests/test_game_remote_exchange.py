@@ -455,6 +455,22 @@ def test_last_activity_is_short() -> None:
     ]
 
 
+def test_bad_files_dropped_during_a_remote_match_say_why_on_screen(tmp_path: Path) -> None:
+    """Three bad files dropped mid-match showed only "/tmp/ tmpXXXX/.." (issue 18 item 7):
+    the reason names the file without its folders and has the panel's free rows."""
+    app, _host = start(tmp_path / "g")[::-1]
+    app.step(5)
+    folder = tmp_path / "a" / "rather" / "long" / "folder" / "name"
+    folder.mkdir(parents=True)
+    for i in range(3):
+        path = folder / f"bad{i}.png"
+        path.write_bytes(b"not a png" * (i + 1))
+        app.m.input.drop_file(path)
+    settle(app)
+    panel = "\n".join(console_row(app, 1, row)[17:] for row in range(15, 18))
+    assert "bad2.png: not" in panel and "rather" not in panel
+
+
 def test_join_with_the_id_of_a_match_here_is_refused_and_replaces_nothing(tmp_path: Path) -> None:
     """Issue 16 item 1: a code 1 whose match id this device already has (a hostile host
     may copy it) never overwrites that match's save or codes."""

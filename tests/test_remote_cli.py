@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import special_outputs
 
 from petitcom_shim.qr import decode_image
 from royalnine import history
@@ -251,3 +252,33 @@ def test_the_console_command_runs_in_a_real_terminal_process(tmp_path: Path) -> 
     )
     done = subprocess.run([*base, "place", *home, "0"], capture_output=True, text=True, env=env)
     assert done.returncode == 1 and done.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("kind", special_outputs.KINDS)
+@pytest.mark.parametrize("command", ["export", "host --out"])
+def test_an_output_that_is_not_a_regular_file_is_written_into_or_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str, command: str
+) -> None:
+    """Issue 18 item 6: `remote export /dev/null` replaced /dev/null with a regular file."""
+    home = tmp_path / "home"
+    with special_outputs.made(kind, tmp_path) as target:
+        if command == "export":
+            ok(capsys, home, "host")
+            status = main(["remote", "export", "--home", str(home), str(target.path)])
+        else:
+            status = main(["remote", "host", "--home", str(home), "--out", str(target.path)])
+        # --out is checked before anything is done: anything but a regular file is refused
+        refused = target.refused or (command != "export" and target.kind != "link_to_file")
+        target.ended(status, capsys.readouterr().err, refused=refused)
+        target.check(refused=refused)
+        if command == "export" and target.received:
+            assert target.received.decode().startswith("# Royal Nine")
+
+
+def test_export_to_dash_prints_the_transcript(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ok(capsys, tmp_path, "host")
+    assert main(["remote", "export", "--home", str(tmp_path), "-"]) == 0
+    assert capsys.readouterr().out.startswith("# Royal Nine")
+    assert not (tmp_path / "-").exists() and not Path("-").exists()

@@ -22,6 +22,25 @@ GRP_AXIS, GRP_SEAT0, GRP_SEAT1, GRP_GRID = 1, 2, 3, 4
 GRP_COLOURS = {GRP_AXIS: "F8F8F8", GRP_SEAT0: "60D8F8", GRP_SEAT1: "F890C8", GRP_GRID: "3C8C5A"}
 
 
+def chart_places(numbers: list[int]) -> tuple[int, list[tuple[int, int]]]:
+    """Where the chart draws each round: the bar width, and for each round the x of its
+    first bar and the console column of its number.
+
+    The number sits on the 8-pixel text grid, so the pair of bars is moved (by at most
+    4 pixels within its slot) to be centred under the number, not the other way round.
+    """
+    slot = CHART_W // max(1, len(numbers))
+    bar = max(2, min(14, (slot - 10) // 2))  # the pair may move 4 pixels either way in its slot
+    places = []
+    for k, number in enumerate(numbers):
+        digits = len(str(number))
+        centre = CHART_X + k * slot + slot // 2  # where the pair would be centred in its slot
+        col = round((centre - 4 * digits) / 8)
+        label_centre = col * 8 + 4 * digits
+        places.append((label_centre - bar - 1, col))  # the pair is 2 bars + 2 px wide
+    return bar, places
+
+
 class MatchResultScene:
     """The end of a match."""
 
@@ -135,7 +154,11 @@ class MatchResultScene:
             played, won, lost = (int(entry.get(k, 0)) for k in ("played", "won", "lost"))
         except (TypeError, ValueError):
             return
-        line = app.t("stats_line", n=played, a=won, b=lost)
+        if self.mode == "cpu":  # the record of this CPU level, and it says so
+            level = app.t(f"level_{self.level}")
+            line = app.t("stats_line_cpu", level=level, n=played, a=won, b=lost)
+        else:
+            line = app.t("stats_line", n=played, a=won, b=lost)
         draw.centred(app.m, TOP, 22, line, art.TEXT_GREY)
 
     def draw_chart(self, app: App) -> None:
@@ -150,10 +173,8 @@ class MatchResultScene:
         base = CHART_Y + CHART_H
         m.gfill(CHART_X - 4, CHART_Y - 4, CHART_X + CHART_W + 4, base + 4, GRP_GRID)
         draw.picture(BOTTOM, Rect(CHART_X - 4, CHART_Y - 4, CHART_W + 9, CHART_H + 9))
-        slot = CHART_W // max(1, len(results))
-        bar = max(2, min(14, slot // 3))
-        for k, res in enumerate(results):
-            x = CHART_X + k * slot + (slot - 2 * bar - 2) // 2
+        bar, places = chart_places([r.number for r in results])
+        for res, (x, col) in zip(results, places, strict=True):
             for seat, colour in ((0, GRP_SEAT0), (1, GRP_SEAT1)):
                 h = round(res.points[seat] * (CHART_H - 8) / top_pts)
                 bx = x + seat * (bar + 2)
@@ -161,7 +182,6 @@ class MatchResultScene:
                     m.gfill(bx, base - h, bx + bar - 1, base - 1, colour)
                 else:
                     m.gline(bx, base - 1, bx + bar - 1, base - 1, colour)
-            col = (x + bar) // 8
             draw.text(m, BOTTOM, col, (base + 8) // 8, str(res.number), art.TEXT_WHITE)
         m.gline(CHART_X - 2, base, CHART_X + CHART_W + 2, base, GRP_AXIS)
         m.gline(CHART_X - 2, CHART_Y - 2, CHART_X - 2, base, GRP_AXIS)
