@@ -342,36 +342,6 @@ def test_write_atomic_syncs_the_file_and_then_its_folder(
     assert load_json(tmp_path / "a.json", 10) == {}
 
 
-def test_write_atomic_never_replaces_what_is_no_regular_file(tmp_path: Path) -> None:
-    """A FIFO or device (``royalnine kiosk --stats-csv /dev/null``) or a folder is left as
-    it is, with an OSError naming it; a link to a regular file is written through as before."""
-    if not hasattr(os, "mkfifo"):
-        pytest.skip("no FIFOs here")
-    fifo = tmp_path / "fifo"
-    os.mkfifo(fifo)
-    (tmp_path / "dir").mkdir()
-    for target in (fifo, tmp_path / "dir"):
-        with pytest.raises(OSError, match="never replaced") as caught:
-            write_atomic(target, "{}")
-        assert caught.value.filename == str(target)
-    assert fifo.is_fifo() and (tmp_path / "dir").is_dir()
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["dir", "fifo"]  # no temporary left
-
-
-def test_kiosk_stats_csv_to_a_fifo_is_one_line_and_leaves_it(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    from royalnine.cli import main
-
-    if not hasattr(os, "mkfifo"):
-        pytest.skip("no FIFOs here")
-    fifo = tmp_path / "fifo"
-    os.mkfifo(fifo)
-    assert main(["kiosk", "--home", str(tmp_path / "k"), "--stats-csv", str(fifo)]) == 1
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "never replaced" in err and fifo.is_fifo()
-
-
 # --- command lines -----------------------------------------------------------
 
 

@@ -188,32 +188,6 @@ def test_verify_refuses_what_is_no_regular_file_without_waiting_on_it(
         assert status == 1 and "not a regular file" in doc["error"] and "\n" not in doc["error"]
 
 
-def test_export_never_replaces_what_is_no_regular_file_nor_makes_folders(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """export FILE is an output like --out: a FIFO or device is never replaced by the
-    transcript (it was: write_atomic renamed over it), a missing folder is not made, a
-    folder is refused in words; each in one JSON line, and nothing is written."""
-    if not hasattr(os, "mkfifo"):
-        pytest.skip("no FIFOs here")
-    a = tmp_path / "a"
-    ok(capsys, a, "host", "--rounds", "1")
-    fifo = tmp_path / "fifo"
-    os.mkfifo(fifo)
-    missing = tmp_path / "no-such-folder" / "t.txt"
-    for target, words in (
-        (fifo, "not a regular file; it is never replaced"),
-        (missing, "there is no folder"),
-        (tmp_path, "is a folder, not a file"),
-    ):
-        status, doc = run(capsys, a, "export", str(target))
-        assert status == 1 and words in doc["error"], doc
-    assert fifo.is_fifo() and not missing.parent.exists()
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "fifo"]
-    doc = ok(capsys, a, "export", str(tmp_path / "t.txt"))  # a plain file is written
-    assert doc["codes"] == 1 and (tmp_path / "t.txt").is_file()
-
-
 def test_a_new_match_over_one_this_device_owed_a_code_in_is_a_forfeit_loss(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

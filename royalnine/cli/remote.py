@@ -128,19 +128,17 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
 
 
-def check_out(path: Path | None, what: str = "--out ") -> None:
-    """Refuse an output file (``--out``, export's FILE) that cannot be written before
-    anything is done, so a bad one changes nothing: a folder, something that is not a
-    regular file (a device, a FIFO: never replaced), or a file in a folder that does not
-    exist (no folder is made)."""
+def check_out(path: Path | None) -> None:
+    """Refuse an ``--out`` that cannot be written before anything is done, so a bad one
+    changes nothing: a folder, or a file in a folder that does not exist."""
     if path is None:
         return
     if path.is_dir():
-        raise CliError(f"{what}{path}: is a folder, not a file")
+        raise CliError(f"--out {path}: is a folder, not a file")
     if os.path.lexists(path) and not path.is_file():
-        raise CliError(f"{what}{path}: not a regular file; it is never replaced")
+        raise CliError(f"--out {path}: not a regular file; it is never replaced")
     if not path.parent.is_dir():
-        raise CliError(f"{what}{path}: there is no folder {path.parent}")
+        raise CliError(f"--out {path}: there is no folder {path.parent}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -502,7 +500,6 @@ def do_claim(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
 
 
 def do_export(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
-    check_out(args.file, "")
     session = current_or_ended(storage)
     text = transcript_text(session)
     if args.file is None or str(args.file) == "-":

@@ -129,13 +129,7 @@ def write_atomic(path: Path, text: str) -> None:
 
     The data is synced before the rename and the folder after it, so a power cut
     leaves the last complete state; a failure removes the temporary file.
-
-    Raises OSError, changing nothing, when ``path`` is something other than a regular
-    file (a device such as /dev/null, a FIFO, a folder): the rename would replace it.
     """
-    with contextlib.suppress(FileNotFoundError):
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            raise OSError(0, "not a regular file; it is never replaced", str(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(
         prefix=f"{TEMP_PREFIX}{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent
