@@ -34,7 +34,6 @@ import os
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
@@ -186,12 +185,6 @@ def analyse(point: DecisionPoint) -> Decision:
         den = len(sh.pool)
     best = {card: cell for card, cell in zip(pos.cards, best_cells, strict=True)}
     return Decision(point, Fraction(played_num, den), best, Fraction(best_num, den))
-
-
-def analyse_all(points: list[DecisionPoint]) -> Iterator[Decision]:
-    """:func:`analyse` of each point in order, one at a time (for a background worker)."""
-    for point in points:
-        yield analyse(point)
 
 
 def summarise(match: Match, decisions: list[Decision]) -> tuple[SeatSummary, SeatSummary]:
