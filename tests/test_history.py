@@ -269,6 +269,22 @@ def screen_text(app: App) -> str:
     return "\n".join(rows)
 
 
+def test_a_review_names_the_seats_from_what_the_record_knows(tmp_path: Path) -> None:
+    """A remote transcript does not say which side was this player's (``royalnine review
+    transcript.txt``): the seats are HOST and GUEST, not YOU on the host's side."""
+    app = make_app(tmp_path)
+    match = play(("easy", "hard"), 9, rounds=1)
+    names = {
+        (("mode", "remote"),): ("HOST", "GUEST"),
+        (("mode", "remote"), ("seat", 1)): ("RIVAL", "YOU"),
+        (("mode", "remote"), ("seat", 0)): ("YOU", "RIVAL"),
+        (("mode", "cpu"), ("seat", 1)): ("CPU", "YOU"),
+        (("mode", "local"),): ("PLAYER 1", "PLAYER 2"),
+    }
+    for meta, expected in names.items():
+        assert ReviewScene(match, dict(meta)).names(app) == expected, meta
+
+
 def test_the_analysis_runs_while_the_review_keeps_drawing(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     match = play(("easy", "hard"), 9, rounds=2)
