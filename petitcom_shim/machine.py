@@ -70,6 +70,11 @@ def _load_icon(icon: pygame.Surface | str | Path) -> pygame.Surface:
         raise IllegalFunctionCall(f"window icon {icon}: {exc}") from None
 
 
+def _floored(args: Iterable[object]) -> tuple[object, ...]:
+    """Numbers floored to the integers a PTC verb sees (strings pass as they are)."""
+    return tuple(a if isinstance(a, str) else to_int(a) for a in args)  # type: ignore[arg-type]
+
+
 def _screen(s: int) -> int:
     if s not in (0, 1):
         raise OutOfRange(f"screen {s} not 0 or 1")
@@ -1026,38 +1031,39 @@ class Machine:
             MmlError: bad MML.
             IllegalFunctionCall: arguments of no BGMPLAY form.
         """
-        track, song, vol = parse_play_args(args)
+        track, song, vol = parse_play_args(_floored(args))
         tune = parse_mml(*song) if isinstance(song, tuple) else self.bgm.song(song)
         self.bgm.play(track, tune, vol)
 
     def bgmstop(self, track: int | None = None, fade: int = 0) -> None:
         """BGMSTOP [track[,fade]]: stop one track or all, fading out over ``fade`` frames."""
-        self.bgm.stop(track, fade)
+        self.bgm.stop(None if track is None else to_int(track), to_int(fade))
 
     def bgmvol(self, *args: int) -> None:
         """BGMVOL [track,]vol: a track's volume 0-127 (track 0 when omitted)."""
-        if len(args) == 1:
-            self.bgm.volume(0, args[0])
-        elif len(args) == 2:
-            self.bgm.volume(args[0], args[1])
+        values = [to_int(a) for a in args]
+        if len(values) == 1:
+            self.bgm.volume(0, values[0])
+        elif len(values) == 2:
+            self.bgm.volume(values[0], values[1])
         else:
             raise IllegalFunctionCall("BGMVOL takes vol or track,vol")
 
     def bgmchk(self, track: int = 0) -> int:
         """BGMCHK(track): 1 while the track plays, else 0 (by machine time, also when silent)."""
-        return int(self.bgm.check(track))
+        return int(self.bgm.check(to_int(track)))
 
     def bgmset(self, n: int, *mml: str) -> None:
         """BGMSET n,"mml"...: define user song n (128-255); it is rendered ahead."""
-        self.bgm.set(n, *mml)
+        self.bgm.set(to_int(n), *mml)
 
     def bgmsetd(self, n: int, data: Iterable[object]) -> None:
         """BGMSETD n,@label: user song n from DATA strings, up to the first number."""
-        self.bgm.setd(n, data)
+        self.bgm.setd(to_int(n), data)
 
     def bgmclear(self, n: int | None = None) -> None:
         """BGMCLEAR [n]: forget user song n, or every user song."""
-        self.bgm.clear(n)
+        self.bgm.clear(None if n is None else to_int(n))
 
     def bgmprg(self, *args: int | str) -> None:
         """BGMPRG instr,[key,][a,d,s,r,]wave$: instrument 224-255 from one waveform cycle."""
@@ -1065,11 +1071,11 @@ class Machine:
 
     def bgmsetv(self, track: int, n: int, value: int) -> None:
         """BGMSETV track,n,value: set MML variable ``$n`` of the song playing on a track."""
-        self.bgm.setv(track, to_int(n), to_int(value))
+        self.bgm.setv(to_int(track), to_int(n), to_int(value))
 
     def bgmgetv(self, track: int, n: int) -> int:
         """BGMGETV(track,n): MML variable ``$n`` of the playing song, -1 if unset/none."""
-        return self.bgm.getv(track, to_int(n))
+        return self.bgm.getv(to_int(track), to_int(n))
 
     @property
     def sysbeep(self) -> int:

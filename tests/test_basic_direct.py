@@ -50,6 +50,12 @@ def test_backspace_edits_the_line(machine: Machine) -> None:
     assert lines[3:6] == ["?3", "3", "OK"]
 
 
+def test_backspace_goes_back_over_a_wrapped_line(machine: Machine) -> None:
+    """A typed line longer than a row wraps; backspace deletes back across the wrap."""
+    lines = typed(machine, "?" + "9" * 35 + "\\x08" * 33 + "\\r")
+    assert lines[3:7] == ["?99", "99", "OK", ""]
+
+
 def test_errors_show_and_the_prompt_comes_back(machine: Machine) -> None:
     lines = typed(machine, 'GOTO @NOWHERE\\r\n?"STILL"\\r\nCONT\\r')
     assert lines[3:9] == ["GOTO @NOWHERE", "Undefined label", "OK", '?"STILL"', "STILL", "OK"]
@@ -126,6 +132,40 @@ def test_editor_lines_cursor_and_screen() -> None:
     rows = long.screen()
     assert rows[0] == ("   1", b"?" + b"9" * 27, None)
     assert rows[1] == ("    ", b"9" * 13, 2)
+
+
+def test_editor_shows_the_cursor_at_the_end_of_a_line_longer_than_the_screen() -> None:
+    """A 1000-character line is 36 rows: at its end the screen shows the 24 rows that end
+    at the cursor's (scrolling used to look for a top line forever)."""
+    from petitcom_shim.basic.editor import Editor
+
+    ed = Editor(b"A=1\r" + b"9" * 1000 + b"\rB=2\r")
+    ed.cy, ed.cx = 1, 1000
+    rows = ed.screen()
+    assert len(rows) == 24
+    assert rows[-1] == ("    ", b"9" * (1000 % 28), 1000 % 28)
+    assert all(number == "    " for number, _, _ in rows)  # line 2's first rows are above
+    ed.move(Button.DOWN)  # to B=2: it comes on the screen under the long line's end
+    assert ed.screen()[-1] == ("   3", b"B=2", 3)
+
+
+def test_editor_opens_far_down_a_long_program_at_once() -> None:
+    """LIST n: the rows above line n are not summed again for every line scrolled."""
+    from petitcom_shim.basic.editor import Editor
+
+    ed = Editor(b"".join(b"?%d\r" % i for i in range(9_000)))
+    ed.cy = 8_999
+    calls = [0]
+    rows_of = ed._rows
+
+    def counted(line: bytearray) -> int:
+        calls[0] += 1
+        return rows_of(line)
+
+    ed._rows = counted  # type: ignore[method-assign]
+    rows = ed.screen()
+    assert rows[0] == ("8977", b"?8976", None) and rows[-1] == ("9000", b"?8999", 0)
+    assert calls[0] < 100  # one screen's lines, not 9000 sums of up to 9000 lines
 
 
 def test_the_prompt_cursor_blinks_and_leaves_text_alone(machine: Machine) -> None:

@@ -86,3 +86,14 @@ def test_panel_key_clicks_obey_sysbeep(m: Machine, monkeypatch: pytest.MonkeyPat
     tap()
     assert played == [Beep.CLICK]
     assert m.inkey() + m.inkey() == "QQ"  # the key still types
+
+
+def test_the_bgm_verbs_drop_fractions_as_every_ptc_verb(m: Machine) -> None:
+    """PTC floors every numeric argument of a command ([SBC] `STACK_INT`); the older
+    BGM verbs stopped with "Type mismatch"/"Illegal function call" on a fraction."""
+    it = _run(
+        m,
+        'BGMSET 128.5,"CDE":BGMPLAY 1.5,128.7,100.2:BGMVOL 0.5,100.9:BGMVOL 90.5\n'
+        "A=BGMCHK(1.5):BGMSTOP 1.5:BGMSTOP 0.5,0.5:BGMCLEAR 128.5:BGMPLAY 2.9\n",
+    )
+    assert it.rt.get_var("A") == from_int(1)

@@ -28,6 +28,7 @@ from petitcom_shim import keyboard as kb
 from petitcom_shim.basic import Interpreter, RunResult, editor
 from petitcom_shim.input import BACKSPACE_KEY
 from petitcom_shim.machine import Machine
+from petitcom_shim.video.console import COLS
 
 __all__ = ["after_run", "run"]
 
@@ -140,9 +141,10 @@ def prompt_loop(it: Interpreter, frames: int | None = None) -> None:
                 execute(it, bytes(line))
                 line.clear()
             elif code == BACKSPACE_KEY:
-                if line and m.csrx:
+                # A line longer than a row wrapped: its last character may be a row up.
+                if line and (m.csrx or m.csry):
                     line.pop()
-                    x, y = m.csrx - 1, m.csry
+                    x, y = (m.csrx - 1, m.csry) if m.csrx else (COLS - 1, m.csry - 1)
                     m.locate(x, y)
                     m.print(" ", end="")
                     m.locate(x, y)
