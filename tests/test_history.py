@@ -75,15 +75,19 @@ def test_an_unfinished_match_is_not_kept(tmp_path: Path) -> None:
         "{not json",
         '{"format": "royalnine.match", "version": 9, "config": {}, "actions": []}',
         "META",  # a record whose metadata is odd
+        "DATE",  # a date that is no date: drawn as it is, a line break broke the list
     ],
 )
 def test_a_damaged_file_is_set_aside_with_a_notice(tmp_path: Path, content: str) -> None:
     storage = Storage(tmp_path)
     good = keep(storage, 1)
     bad = tmp_path / "history" / "20000101-000000.json"
-    if content == "META":
+    if content in ("META", "DATE"):
         doc = json.loads(good.read_text())
-        doc["meta"]["seat"] = 7
+        if content == "META":
+            doc["meta"]["seat"] = 7
+        else:
+            doc["meta"]["date"] = "26-1-1\n\tx"
         content = json.dumps(doc)
     bad.write_text(content)
     assert [e.path for e in history.entries(storage)] == [good]
