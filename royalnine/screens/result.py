@@ -10,7 +10,6 @@ from __future__ import annotations
 from royalnine import art, history
 from royalnine.app import App, InputFrame, Scene
 from royalnine.core import Match
-from royalnine.core.errors import CorruptRecord
 from royalnine.core.record import MetaValue
 from royalnine.screens import draw, registry
 from royalnine.screens.layout import BOTTOM, TOP, Rect
@@ -124,15 +123,12 @@ class MatchResultScene:
     def keep(self, app: App) -> None:
         """Add the match to the history: a remote one as its verified transcript shows it
         (a transcript that does not verify to this finished match is not kept)."""
-        match = self.match
         if self.remote is not None:
-            try:
-                match = history.match_of_transcript(list(self.remote.session.transcript))
-            except CorruptRecord:
-                return
+            history.keep_remote(app.storage, self.remote.session.transcript, self.me)
+            return
         meta: dict[str, MetaValue] = {"level": self.level} if self.mode == "cpu" else {}
         seat = None if self.mode == "local" else self.me
-        history.add(app.storage, match, self.mode, meta, seat=seat)
+        history.add(app.storage, self.match, self.mode, meta, seat=seat)
 
     def draw_table(self, app: App) -> None:
         """Round-by-round points and the totals."""
