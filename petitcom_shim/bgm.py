@@ -21,16 +21,18 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import ctypes
 import logging
 import math
 import operator
 import os
+import sys
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, SupportsIndex
+from typing import Any, Final, SupportsIndex
 
 import numpy as np
 import numpy.typing as npt
@@ -39,6 +41,7 @@ import pygame.sndarray
 
 from petitcom_shim.errors import IllegalFunctionCall, OutOfRange
 from petitcom_shim.mml import MAX_VARIABLE, VARIABLES, Envelope, Note, Song, parse
+from petitcom_shim.numbers import to_int
 from petitcom_shim.sound import (
     MIXER_CHANNELS,
     SAMPLE_RATE,
@@ -159,11 +162,12 @@ def program_voice(args: tuple[object, ...]) -> tuple[int, Voice]:
         raise IllegalFunctionCall(
             "BGMPRG takes instr,[key,][a,d,s,r,]wave$ with a waveform string last"
         )
-    numbers = args[:-1]
-    if not all(isinstance(a, int) for a in numbers):
+    if not all(isinstance(a, int | float) for a in args[:-1]):
         raise IllegalFunctionCall("BGMPRG's instrument, key and envelope are numbers")
-    instr = _check("instrument", numbers[0], PROGRAMS.start, PROGRAMS.stop - 1)  # type: ignore[arg-type]
-    rest = [int(n) for n in numbers[1:]]  # type: ignore[call-overload]
+    # Fractions are dropped as for every PTC verb (BASIC's K/2 is a fraction).
+    numbers = [to_int(a) for a in args[:-1]]  # type: ignore[arg-type]
+    instr = _check("instrument", numbers[0], PROGRAMS.start, PROGRAMS.stop - 1)
+    rest = numbers[1:]
     key = _check("key", rest.pop(0), 0, 127) if len(rest) in (1, 5) else 60
     wave = args[-1]
     if len(wave) // 2 not in PROGRAM_SAMPLES or len(wave) % 2:
@@ -614,10 +618,18 @@ class Bgm:
         if playing is None:
             return
         state, song = playing
-        at = song.position(self._clock() - state.started)
-        if song.loop_from is not None and at >= song.loop_from:
+        now = self._clock() - state.started
+        at = song.position(now)
+        looped = song.loop_from is not None and at >= song.loop_from
+        if looped and song.loop_from is not None:
             at = song.loop_from  # the next times round the loop use it from the start
-        state.song = parse(song.text, overrides=(*song.overrides, (at, var, number)))
+        change = (at, var, number)
+        if change in song.overrides or (not looped and song.variable(var, now) == number):
+            return  # the song plays on unchanged: no parse, no render
+        # A later change of $n at the same point replaces the earlier one, so a
+        # program setting it every frame of a loop keeps one override, not thousands.
+        kept = tuple(o for o in song.overrides if o[:2] != (at, var))
+        state.song = parse(song.text, overrides=(*kept, change))
         if self.enabled:
             if state.playing and pygame.mixer.get_init() is not None:
                 _halt(_check("track", track, 0, TRACKS - 1))
@@ -774,6 +786,7 @@ class Bgm:
             self._cache.move_to_end(key)
             return cached
         if self._executor is None:
+            return_big_blocks()
             self._executor = concurrent.futures.ThreadPoolExecutor(
                 max_workers=1, thread_name_prefix="bgm-render", initializer=_lower_priority
             )
@@ -782,7 +795,11 @@ class Bgm:
         )
         self._cache[key] = future
         if len(self._cache) > _CACHE_SIZE:
-            self._cache.popitem(last=False)
+            _, old = self._cache.popitem(last=False)
+            if all(state.audio is not old for state in self._tracks):
+                # Not rendered yet and wanted by no track (e.g. a song BGMSETV has
+                # changed since): drop it, so the worker's queue stays short.
+                old.cancel()
         return future
 
     def close(self) -> None:
@@ -797,6 +814,29 @@ class Bgm:
             self._executor = None
         self._cache.clear()
         self.enabled = False
+
+
+MMAP_THRESHOLD: Final = 1 << 20
+"""Blocks this large or larger are mapped on their own, so freeing one returns it."""
+
+
+def return_big_blocks() -> None:
+    """Make glibc give freed blocks of 1 MB and more back to the system at once.
+
+    A render's temporaries are several MB (a 20-second song: 7 MB a stereo copy,
+    14 MB as float64 on the way to int16). glibc maps such blocks on their own and
+    unmaps them when freed, but each free raises that threshold to the block's
+    size (up to 32 MB), after which blocks of that size come from the heap and
+    stay resident once freed: rendering the game's three songs left some 30 MB
+    held (issue 18). A fixed threshold keeps it. Elsewhere (another C library,
+    another system) this does nothing.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError, TypeError):
+        libc = ctypes.CDLL(None)
+        m_mmap_threshold = -3  # glibc's malloc.h
+        libc.mallopt(m_mmap_threshold, MMAP_THRESHOLD)
 
 
 def _lower_priority() -> None:

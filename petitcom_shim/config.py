@@ -101,7 +101,7 @@ PAD_TRIGGERS: Final[dict[str, int]] = {
 
 _K = TypeVar("_K", str, int)
 
-RENDERERS: Final = ("auto", "texture", "surface")
+RENDERERS: Final = ("auto", "software", "texture", "surface")
 """Ways a window can be drawn: GPU textures (pygame._sdl2.video), window surfaces, or try both."""
 
 
@@ -190,8 +190,11 @@ class ShimConfig:
         top_display: monitor (display index) for the top screen's window in the
             ``separate`` layout.
         bottom_display: monitor for the bottom screen's window in the ``separate`` layout.
-        renderer: ``"texture"`` (GPU scaling through pygame._sdl2.video), ``"surface"``
-            (pygame.transform on the window surface) or ``"auto"`` (texture, else surface).
+        renderer: ``"software"`` (SDL's software renderer through pygame._sdl2.video: no
+            OpenGL stack in memory), ``"texture"`` (SDL's GPU renderer), ``"surface"``
+            (pygame.transform on the window surface) or ``"auto"`` (software, else surface).
+            A 256x192 screen drawn only when it changes needs no GPU, and the GL
+            driver costs tens of MB resident (issue 18: 75 MB with Mesa's llvmpipe).
         vsync: ask the texture renderer to wait for the monitor's refresh.
         desktop_margin: (width, height) in pixels kept free for window borders and
             task bars when scale 0 picks the largest scale that fits the desktop.

@@ -40,8 +40,10 @@ __all__ = [
     "MAX_SCALE",
     "SCREEN_H",
     "SCREEN_W",
+    "TITLE_BAR",
     "Frontend",
     "HeadlessFrontend",
+    "Placement",
     "Viewport",
     "WindowFrontend",
     "content_size",
@@ -53,6 +55,7 @@ __all__ = [
     "fit_viewport",
     "horizontal_from_ds",
     "horizontal_to_ds",
+    "place_separate",
     "separate_from_ds",
     "separate_to_ds",
     "single_from_ds",
@@ -84,6 +87,7 @@ Point = tuple[int, int]
 
 _MOUSE: Final = ("mouse",)
 _SCALE_QUALITY: Final = "SDL_RENDER_SCALE_QUALITY"
+_NO_GL_FRAMEBUFFER: Final = "SDL_FRAMEBUFFER_ACCELERATION"
 FOCUS_CLICKTHROUGH: Final = "SDL_MOUSE_FOCUS_CLICKTHROUGH"
 """SDL's hint (read from the environment when a press arrives) that lets the click which
 focuses a window through to the program."""
@@ -249,6 +253,68 @@ def content_size(layout: str, gap: int = 0) -> tuple[int, int]:
 def fit_scale(available: tuple[int, int], content: tuple[int, int]) -> int:
     """Largest integer scale at which ``content`` fits in ``available`` (never below 1)."""
     return max(1, min(available[0] // content[0], available[1] // content[1]))
+
+
+TITLE_BAR: Final = 40
+"""Pixels left free above each window of the separate layout on one monitor, for its
+title bar (a window manager draws it above the window's content)."""
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where the separate layout's two windows go on one monitor.
+
+    Attributes:
+        scale: the scale both windows open at.
+        positions: the top-left corner of the top and the bottom screen's window
+            content, in the monitor's pixels.
+        stacked: True for top above bottom (like the handheld), False side by side.
+    """
+
+    scale: int
+    positions: tuple[Point, Point]
+    stacked: bool
+
+
+def place_separate(
+    monitor: tuple[int, int],
+    scale: int = 0,
+    gap: int = 0,
+    margin: tuple[int, int] = (32, 96),
+    title_bar: int = TITLE_BAR,
+) -> Placement:
+    """Scale and positions for the separate layout's two windows on one monitor.
+
+    Both windows fit the monitor, less ``margin`` (panels, the screen's edges), each
+    with ``title_bar`` pixels above it, ``gap`` DS pixels apart: top above bottom, or
+    side by side when that allows a larger scale. ``scale`` 0 picks the largest scale
+    that fits (at most :data:`MAX_SCALE`, at least 1); a given scale is kept, placed
+    the way it fits (stacked if neither does), centred on the monitor.
+    """
+    avail_w, avail_h = max(1, monitor[0] - margin[0]), max(1, monitor[1] - margin[1])
+
+    def fits(s: int, stacked: bool) -> bool:
+        if stacked:
+            height = 2 * (SCREEN_H * s + title_bar) + gap * s
+            return SCREEN_W * s <= avail_w and height <= avail_h
+        return (2 * SCREEN_W + gap) * s <= avail_w and SCREEN_H * s + title_bar <= avail_h
+
+    def largest(stacked: bool) -> int:
+        return max((s for s in range(1, MAX_SCALE + 1) if fits(s, stacked)), default=0)
+
+    if scale:
+        chosen, stacked = scale, fits(scale, True) or not fits(scale, False)
+    else:
+        on_top, beside = largest(True), largest(False)
+        chosen, stacked = max(1, on_top, beside), on_top >= beside
+    w, h, g = SCREEN_W * chosen, SCREEN_H * chosen, gap * chosen
+    if stacked:
+        x = max(0, (monitor[0] - w) // 2)
+        y = max(0, (monitor[1] - 2 * (h + title_bar) - g) // 2) + title_bar
+        return Placement(chosen, ((x, y), (x, y + h + title_bar + g)), True)
+    x = max(0, (monitor[0] - 2 * w - g) // 2)
+    y = max(0, (monitor[1] - h - title_bar) // 2) + title_bar
+    return Placement(chosen, ((x, y), (x + w + g, y)), False)
 
 
 @dataclass(frozen=True)
@@ -562,10 +628,17 @@ def _whole_multiple(rect: pygame.Rect) -> bool:
 class _TexturePainter:
     """Draws through an SDL renderer: screens uploaded as textures, scaled by the GPU."""
 
-    def __init__(self, window: pygame.Window, vsync: bool, smooth: bool = False) -> None:
-        from pygame._sdl2.video import Renderer
+    def __init__(
+        self, window: pygame.Window, vsync: bool, smooth: bool = False, software: bool = False
+    ) -> None:
+        from pygame._sdl2.video import Renderer, get_drivers
 
-        self._renderer = Renderer(window, vsync=vsync)
+        if software:  # SDL's own renderer: draws on the CPU and loads no OpenGL stack
+            names = [driver.name for driver in get_drivers()]
+            index = names.index("software") if "software" in names else -1
+            self._renderer = Renderer(window, index=index, vsync=False)
+        else:
+            self._renderer = Renderer(window, vsync=vsync)
         self._smooth = smooth
         self._textures: dict[tuple[int, bool], Texture] = {}
         self._placed: list[tuple[tuple[int, bool], pygame.Rect]] = []
@@ -701,6 +774,7 @@ class WindowFrontend:
         self.config = cfg = config if config is not None else ShimConfig()
         self.layout = layout
         self.gap = gap if layout in ("vertical", "horizontal") else 0
+        self._windows_gap = gap  # the separate layout's windows on one monitor
         self.shown = cfg.single_start_screen
         self.fullscreen = fullscreen
         self.fit = fit
@@ -728,12 +802,16 @@ class WindowFrontend:
         if layout == "separate":
             wanted = (cfg.top_display, cfg.bottom_display)
             places = [min(d, displays - 1) for d in wanted]
+            shared = places[0] == places[1] == 0 and not self.fullscreen
+            placement = self._one_monitor(scale) if shared else None
             for screen, display in enumerate(places):
                 name = f"{title} (top)" if screen == 0 else f"{title} (bottom)"
                 centred = places[0] != places[1]
-                self.windows.append(self._open(name, scale, display, screen, centred))
-            if places[0] == places[1] == 0 and not self.fullscreen:
-                self._stack_on_one_monitor()
+                chosen = placement.scale if placement is not None else scale
+                self.windows.append(self._open(name, chosen, display, screen, centred))
+            if placement is not None:
+                for entry, position in zip(self.windows, placement.positions, strict=True):
+                    entry.window.position = position
         else:
             self.windows.append(self._open(title, scale, 0, None, True))
         if cfg.hide_pointer:
@@ -757,23 +835,17 @@ class WindowFrontend:
             window.set_icon(self._icon)
         return _ScreenWindow(window, self._painter(window), size, screen)
 
-    def _stack_on_one_monitor(self) -> None:
-        """Both screens' windows on the first monitor: top above bottom, like the handheld,
-        rather than wherever the window manager drops them (on top of each other, if none)."""
+    def _one_monitor(self, scale: int) -> Placement | None:
+        """Both screens' windows on the first monitor (:func:`place_separate`): top above
+        bottom like the handheld, or side by side, all on screen with room for title
+        bars; None when the monitor's size is unknown (the window manager places them)."""
         try:
             sizes = pygame.display.get_desktop_sizes()
         except pygame.error:
-            return
-        if not sizes:
-            return
-        desk_w, desk_h = sizes[0]
-        top, bottom = (entry.window for entry in self.windows)
-        width = max(top.size[0], bottom.size[0])
-        height = top.size[1] + self.gap + bottom.size[1]
-        x = max(0, (desk_w - width) // 2)
-        y = max(0, (desk_h - height) // 2)
-        top.position = (x + (width - top.size[0]) // 2, y)
-        bottom.position = (x + (width - bottom.size[0]) // 2, y + top.size[1] + self.gap)
+            return None
+        if not sizes or min(sizes[0]) <= 0:
+            return None
+        return place_separate(sizes[0], scale, self._windows_gap, self.config.desktop_margin)
 
     def _desktop_scale(self, content: tuple[int, int], display: int) -> int:
         try:
@@ -788,14 +860,22 @@ class WindowFrontend:
 
     def _painter(self, window: pygame.Window) -> _Painter:
         choice = self.config.renderer
-        if choice in ("auto", "texture"):
+        if choice != "texture":
+            # Without this SDL backs a window's surface (and so its software renderer)
+            # with OpenGL: with Mesa's llvmpipe that maps libLLVM, some 75 MB resident.
+            os.environ.setdefault(_NO_GL_FRAMEBUFFER, "0")
+        if choice in ("auto", "software"):
             try:
-                painter: _Painter = _TexturePainter(window, self.config.vsync, self.fit)
-                self.renderer = "texture"
+                painter: _Painter = _TexturePainter(window, False, self.fit, software=True)
+                self.renderer = "software"
                 return painter
             except (ImportError, pygame.error):
-                if choice == "texture":
+                if choice == "software":
                     raise
+        if choice == "texture":
+            painter = _TexturePainter(window, self.config.vsync, self.fit)
+            self.renderer = "texture"
+            return painter
         self.renderer = "surface"
         return _SurfacePainter(window, self.fit)
 

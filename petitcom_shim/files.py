@@ -8,8 +8,11 @@ strange file costs one clear error instead of a hang or all the memory.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import stat
+import tempfile
 from pathlib import Path
 
 
@@ -98,3 +101,122 @@ def check_output(path: str | os.PathLike[str]) -> None:
         raise FileRefused(f"cannot look at it ({exc.strerror or exc})") from None
     if not stat.S_ISREG(info.st_mode):
         raise NotRegularFile("not a regular file", is_dir=stat.S_ISDIR(info.st_mode))
+
+
+# ------------------------------------------------------------------------- writing
+
+
+class OutputRefused(OSError):
+    """An output path that is not written: a folder, a socket, a FIFO nobody reads, an
+    empty name. The message is one line without the path (callers name it)."""
+
+
+def write_output(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write a program's output file without ever destroying what the path names.
+
+    * ``-`` writes to standard output.
+    * A regular file (or a new name) is replaced atomically (:func:`write_atomic`),
+      keeping the old file's permissions; through a link, the file it points to is
+      replaced and the link stays.
+    * An existing FIFO or character device (``/dev/null``, ``/dev/stdout``, a
+      terminal) is written into, as a shell's ``>`` would; it is never replaced.
+    * A folder, socket or block device, a FIFO with no reader (which would block)
+      and an empty name are refused with :class:`OutputRefused`.
+
+    Raises:
+        OutputRefused: as above.
+        OSError: the file or its folder cannot be written.
+    """
+    name = os.fspath(path)
+    if name == "":
+        raise OutputRefused("an empty file name")
+    if name == "-":
+        import sys
+
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    target = Path(os.path.realpath(name))  # through links: the link itself stays
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        write_atomic(target, data)
+        return
+    if stat.S_ISREG(mode):
+        write_atomic(target, data, mode=stat.S_IMODE(mode))
+    elif stat.S_ISFIFO(mode) or stat.S_ISCHR(mode):
+        _write_into(target, data)
+    elif stat.S_ISDIR(mode):
+        raise OutputRefused("is a folder")
+    else:
+        raise OutputRefused("not a regular file, FIFO or character device")
+
+
+def output_error(path: str | os.PathLike[str], exc: OSError) -> str:
+    """The one-line reason an output could not be written, naming the path the user gave
+    (not a temporary file's name)."""
+    return f"{os.fspath(path) or repr('')}: {exc.strerror or exc}"
+
+
+def _write_into(target: Path, data: bytes) -> None:
+    """Write into an existing FIFO or device (never created, truncated or replaced)."""
+    flags = os.O_WRONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(target, flags)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:  # a FIFO with nobody reading: writing would block
+            raise OutputRefused("a FIFO with no reader") from None
+        raise
+    try:
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)  # the reader is there: wait for it as a pipe does
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes, *, mode: int | None = None) -> None:
+    """Replace ``path`` so that it holds either the old or the new bytes, never a mix.
+
+    The data is synced before the rename and the folder after it, so a power cut
+    leaves the last complete state; a failure removes the temporary file. The new
+    file gets ``mode`` (default: what a new file gets under the umask).
+
+    Raises:
+        OSError: the folder does not exist or cannot be written.
+    """
+    target = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, _new_file_mode() if mode is None else mode)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    sync_folder(target.parent)
+
+
+def _new_file_mode() -> int:
+    umask = os.umask(0o22)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def sync_folder(folder: str | os.PathLike[str]) -> None:
+    """Make a rename in ``folder`` durable (a no-op where folders cannot be opened)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -38,7 +38,8 @@ __all__ = ["Event", "ScriptError", "ScriptFeeder", "parse_script", "read_script"
 #: The largest script read (a million events is far more than any test needs).
 MAX_SCRIPT_BYTES = 16 * 1024 * 1024
 _ALL_BUTTONS = (1 << len(Button)) - 1
-_K_HEAD = re.compile(r"\s*\d+\s+[Kk] ")
+_K_HEAD = re.compile(r"\s*[0-9]+\s+[Kk]\s?")
+_NUMBER = re.compile(r"[0-9]+")
 _ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|r|\\)")
 
 
@@ -59,7 +60,7 @@ class Event:
 
 
 def _buttons(text: str) -> int:
-    if text.isdigit():
+    if _NUMBER.fullmatch(text):
         mask = int(text)
         if mask > _ALL_BUTTONS:
             raise ValueError(f"button number {mask} is over {_ALL_BUTTONS}")
@@ -76,7 +77,7 @@ def _buttons(text: str) -> int:
 def _touch(args: list[str]) -> tuple[int, int] | None:
     if len(args) == 1 and args[0].upper() == "OFF":
         return None
-    if len(args) != 2 or not all(a.isdigit() for a in args):
+    if len(args) != 2 or not all(_NUMBER.fullmatch(a) for a in args):
         raise ValueError("T takes X Y (whole numbers) or OFF")
     x, y = int(args[0]), int(args[1])
     if x >= TOUCH_W or y >= TOUCH_H:
@@ -110,14 +111,15 @@ def _event(line: str) -> Event | None:
     if not stripped or stripped.startswith("#"):
         return None
     parts = stripped.split(None, 2)
-    if len(parts) < 2 or not parts[0].isdigit():
+    if len(parts) < 2 or not _NUMBER.fullmatch(parts[0]):
         raise ValueError("expected FRAME B|T|K ...")
     frame, kind = int(parts[0]), parts[1].upper()
     rest = parts[2] if len(parts) == 3 else ""
     if kind == "K":
-        # The text is everything after "K" and one space, other spaces kept.
+        # The text is everything after "K" and one space (or tab), other spaces kept.
         head = _K_HEAD.match(line)
-        text = line[head.end() :] if head is not None else ""
+        assert head is not None  # FRAME and K were matched above
+        text = line[head.end() :]
         return Event(frame, "K", _keys(text))
     args = rest.split("#", 1)[0].split()
     if kind == "B":

@@ -10,6 +10,7 @@ looks at them, so tests and simulations run as fast as the logic allows.
 from __future__ import annotations
 
 import datetime
+import io
 import os
 import random
 import time
@@ -20,7 +21,8 @@ import numpy as np
 import numpy.typing as npt
 import pygame
 
-from petitcom_shim import charset, font, ptcres
+from petitcom_shim import charset, files, font, ptcres
+from petitcom_shim import keyboard as kb
 from petitcom_shim.bgm import Bgm, parse_play_args
 from petitcom_shim.clipboard import Clipboard, MemoryClipboard, SystemClipboard
 from petitcom_shim.config import ShimConfig
@@ -31,7 +33,7 @@ from petitcom_shim.mml import parse as parse_mml
 from petitcom_shim.numbers import to_int
 from petitcom_shim.romres import RomResources, load_resources
 from petitcom_shim.savearea import SaveArea
-from petitcom_shim.sound import Sound
+from petitcom_shim.sound import Beep, Sound
 from petitcom_shim.video.bg import BGLayer, decode_tile, fill_words, tile_word
 from petitcom_shim.video.changes import ScreenWatch
 from petitcom_shim.video.chr import ChrStore, ResourceRef, parse_resource
@@ -68,6 +70,11 @@ def _load_icon(icon: pygame.Surface | str | Path) -> pygame.Surface:
         raise IllegalFunctionCall(f"window icon {icon}: {exc}") from None
 
 
+def _floored(args: Iterable[object]) -> tuple[object, ...]:
+    """Numbers floored to the integers a PTC verb sees (strings pass as they are)."""
+    return tuple(a if isinstance(a, str) else to_int(a) for a in args)  # type: ignore[arg-type]
+
+
 def _screen(s: int) -> int:
     if s not in (0, 1):
         raise OutOfRange(f"screen {s} not 0 or 1")
@@ -88,10 +95,11 @@ class Machine:
         title: Window title.
         config: Key bindings and window settings (see ``petitcom_shim.config``).
         audio: Enable sound; defaults to ``not headless``.
-        select_break: SELECT ends the program as on PTC: the next ``vsync``/``wait``
-            after SELECT goes down raises :class:`~petitcom_shim.errors.Break`. Off by
-            default, so a program can use SELECT as an ordinary button; also settable
-            later as the attribute of the same name.
+        select_break: SELECT (or the panel's RUN/STOP key) ends the program as on
+            PTC: the next ``vsync``/``wait`` after SELECT goes down raises
+            :class:`~petitcom_shim.errors.Break`. Off by default, so a program can use
+            SELECT as an ordinary button; also settable later as the attribute of the
+            same name.
         fit: Fit mode: a resized, maximised or fullscreen window scales the screens
             smoothly to the largest size that keeps the aspect, instead of the largest
             whole-number scale (pixel-exact, the default).
@@ -232,8 +240,12 @@ class Machine:
         self.input.latch()
         inp = self.input
         inp.queue_keys(self._panel.touch(bool(inp.tchst), inp.tchx, inp.tchy, self.vis.panel))
-        if self.select_break and self.input.button(2) & Button.SELECT:
-            raise Break()
+        if self._panel.fired:
+            self.sound.system_beep(Beep.CLICK)  # the key click; SYSBEEP=0 silences it
+        if self.select_break and (
+            self.input.button(2) & Button.SELECT or self._panel.just_pressed == kb.RUN_STOP
+        ):
+            raise Break()  # SELECT, or the panel's RUN/STOP key, stops the program
         for screen in self.screens:
             screen.step()
         self._frames += 1
@@ -342,7 +354,10 @@ class Machine:
         return np.ascontiguousarray(pixels.transpose(1, 0, 2), dtype=np.uint8)
 
     def screenshot(self, path: str | Path, screen: int | None = None, scale: int = 1) -> None:
-        """Save screen 0, 1 or both (None: stacked, no gap) as a PNG at an integer scale."""
+        """Save screen 0, 1 or both (None: stacked, no gap) as a PNG at an integer scale.
+
+        The file is written by :func:`petitcom_shim.files.write_output` (atomic for a
+        regular file, ``-`` = standard output, never replacing a FIFO or device)."""
         if int(scale) != scale or scale < 1:
             raise OutOfRange(f"screenshot scale must be a positive integer, got {scale}")
         if screen is None:
@@ -354,7 +369,9 @@ class Machine:
         if scale != 1:
             w, h = image.get_size()
             image = pygame.transform.scale(image, (w * int(scale), h * int(scale)))
-        pygame.image.save(image, str(path))
+        buffer = io.BytesIO()
+        pygame.image.save(image, buffer, "shot.png")
+        files.write_output(path, buffer.getvalue())
 
     # -- pages -----------------------------------------------------------------
     def cpage(self, s: int) -> None:
@@ -866,6 +883,16 @@ class Machine:
         return self._panel.keyboard_code or self.input.keyboard_code
 
     @property
+    def panel_key(self) -> int:
+        """The panel's touch area pressed down this frame (no auto-repeat), else 0:
+        what KEYBOARD reports (1-69) and the keys it does not: 70 HELP, 71
+        RUN/STOP, 72 EDIT, 80/81 the ICONPAGE buttons, 90-93 the icons, 101-105
+        the function keys (codes in :mod:`petitcom_shim.keyboard`). DIRECT mode
+        reads RUN/STOP and EDIT here; only a touch presses them (no PC key stands
+        for them). A held key acts once."""
+        return self._panel.just_pressed
+
+    @property
     def panel(self) -> str:
         """The panel PNLTYPE last chose ("OFF" at start; the keyboard keys may switch it)."""
         return self._panel.kind
@@ -935,8 +962,9 @@ class Machine:
         the console as PTC's INPUT does, and return it (without the ENTER).
 
         The line is edited on the console row the cursor is on, from column 0, up
-        to 32 characters ([SBC] ``shared_input``); BS/Backspace erases the last
-        character; ENTER (or ESC) ends it and moves the cursor to the next line; a
+        to 32 characters ([SBC] ``shared_input``); LEFT/RIGHT move the cursor in
+        it, typing inserts there and BS/Backspace erases the character before
+        it; ENTER (or ESC) ends it and moves the cursor to the next line; a
         cursor blinks where the next character goes. Frames run
         meanwhile (so the keyboard can be touched).
 
@@ -959,6 +987,9 @@ class Machine:
                 editor.blink(frames)
                 self.vsync()
                 frames += 1
+                arrows = self.input.button(1)  # held arrows repeat, as BREPEAT says
+                if arrows & (Button.LEFT | Button.RIGHT) and not editor.done:
+                    editor.move(-1 if arrows & Button.LEFT else 1)
                 while not editor.done and (event := self.input.read_key()) is not None:
                     editor.feed(event)
                 if editor.done:
@@ -1003,38 +1034,40 @@ class Machine:
             MmlError: bad MML.
             IllegalFunctionCall: arguments of no BGMPLAY form.
         """
-        track, song, vol = parse_play_args(args)
+        track, song, vol = parse_play_args(_floored(args))
         tune = parse_mml(*song) if isinstance(song, tuple) else self.bgm.song(song)
         self.bgm.play(track, tune, vol)
 
     def bgmstop(self, track: int | None = None, fade: float = 0) -> None:
-        """BGMSTOP [track[,fade]]: stop one track or all, fading out over ``fade`` seconds."""
-        self.bgm.stop(track, fade)
+        """BGMSTOP [track[,fade]]: stop one track or all, fading out over ``fade`` seconds
+        (a fraction allowed and not floored, [WIKI] BGMSTOP; the track is floored)."""
+        self.bgm.stop(None if track is None else to_int(track), fade)
 
     def bgmvol(self, *args: int) -> None:
         """BGMVOL [track,]vol: a track's volume 0-127 (track 0 when omitted)."""
-        if len(args) == 1:
-            self.bgm.volume(0, args[0])
-        elif len(args) == 2:
-            self.bgm.volume(args[0], args[1])
+        values = [to_int(a) for a in args]
+        if len(values) == 1:
+            self.bgm.volume(0, values[0])
+        elif len(values) == 2:
+            self.bgm.volume(values[0], values[1])
         else:
             raise IllegalFunctionCall("BGMVOL takes vol or track,vol")
 
     def bgmchk(self, track: int = 0) -> int:
         """BGMCHK(track): 1 while the track plays, else 0 (by machine time, also when silent)."""
-        return int(self.bgm.check(track))
+        return int(self.bgm.check(to_int(track)))
 
     def bgmset(self, n: int, *mml: str) -> None:
         """BGMSET n,"mml"...: define user song n (128-255); it is rendered ahead."""
-        self.bgm.set(n, *mml)
+        self.bgm.set(to_int(n), *mml)
 
     def bgmsetd(self, n: int, data: Iterable[object]) -> None:
         """BGMSETD n,@label: user song n from DATA strings, up to the first number."""
-        self.bgm.setd(n, data)
+        self.bgm.setd(to_int(n), data)
 
     def bgmclear(self, n: int | None = None) -> None:
         """BGMCLEAR [n]: forget user song n, or every user song."""
-        self.bgm.clear(n)
+        self.bgm.clear(None if n is None else to_int(n))
 
     def bgmprg(self, *args: int | str) -> None:
         """BGMPRG instr,[key,][a,d,s,r,]wave$: instrument 224-255 from one waveform cycle."""
@@ -1042,11 +1075,11 @@ class Machine:
 
     def bgmsetv(self, track: int, n: int, value: int) -> None:
         """BGMSETV track,n,value: set MML variable ``$n`` of the song playing on a track."""
-        self.bgm.setv(track, to_int(n), to_int(value))
+        self.bgm.setv(to_int(track), to_int(n), to_int(value))
 
     def bgmgetv(self, track: int, n: int) -> int:
         """BGMGETV(track,n): MML variable ``$n`` of the playing song, -1 if unset/none."""
-        return self.bgm.getv(track, to_int(n))
+        return self.bgm.getv(to_int(track), to_int(n))
 
     @property
     def sysbeep(self) -> int:

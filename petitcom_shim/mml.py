@@ -370,7 +370,11 @@ class _Reader:
         self.ch.tie = False  # a tie does not reach into a repeat (its passes start alike)
         self.run(stop_at_bracket=True, depth=depth + 1)
         self.i += 1  # past ']'
-        count = self.number("repeat count", 0, 255, required=False)
+        try:
+            count = self.number("repeat count", 0, 255, required=False)
+        except _Unset:  # the repeat reads an unset $n: it is skipped, the body plays once
+            self.skip_command()
+            count = 1
         if self.ch.dead:  # read once for the syntax: this part never plays
             return
         if not count:  # ]0 or a bare ]: forever, from this '[' (also inside a repeat)
@@ -584,9 +588,12 @@ def _expand_macros(text: str, origin: tuple[int, ...]) -> tuple[str, tuple[int, 
     are called); names are a letter or ``_`` then letters, digits or ``_`` (PetitMIDI's
     ``MMLStack``, PTC-EmkII ``SSEQ::mml``). Kept characters remember where they
     came from, so errors inside a macro name the place in its definition.
+    Calls count against the same budget as the characters they produce, so
+    macros that call empty ones many times over stop as soon as one that grows.
     """
     macros: dict[str, list[tuple[int, str]]] = {}
     out: list[tuple[int, str]] = []
+    calls = [0]
 
     def close(at: int, source: list[tuple[int, str]]) -> int:
         depth = 0
@@ -607,8 +614,8 @@ def _expand_macros(text: str, origin: tuple[int, ...]) -> tuple[str, tuple[int, 
                 raise _Error(where, ": '}' without a matching '{'")
             if c != "{":
                 out.append(source[i])
-                if len(out) > MAX_EXPANDED:
-                    raise _Error(where, f": macros expand to more than {MAX_EXPANDED} characters")
+                if len(out) + calls[0] > MAX_EXPANDED:
+                    raise _Error(where, f": macros expand to more than {MAX_EXPANDED} steps")
                 i += 1
                 continue
             end = close(i, source)
@@ -626,6 +633,9 @@ def _expand_macros(text: str, origin: tuple[int, ...]) -> tuple[str, tuple[int, 
             elif depth >= MAX_NESTING:
                 raise _Error(where, f": macros call each other deeper than {MAX_NESTING}")
             else:
+                calls[0] += 1
+                if len(out) + calls[0] > MAX_EXPANDED:
+                    raise _Error(where, f": macros expand to more than {MAX_EXPANDED} steps")
                 walk(macros[name], depth + 1)
             i = end + 1
 
@@ -637,7 +647,8 @@ def parse(*mml: str, overrides: tuple[tuple[Fraction, int, int], ...] = ()) -> S
     """Parse MML (several strings are joined, as BGMSET/BGMPLAY join theirs).
 
     ``overrides`` are BGMSETV changes ``(position, n, value)``: from that position
-    (whole notes) on, ``$n`` reads ``value`` until the MML sets it again.
+    (whole notes) on, ``$n`` reads ``value`` until the MML sets it again; of two at
+    the same position, the later one in ``overrides`` wins.
 
     Raises:
         MmlError: text that is not valid MML, with the position and the reason.
@@ -646,6 +657,8 @@ def parse(*mml: str, overrides: tuple[tuple[Fraction, int, int], ...] = ()) -> S
     for part in mml:
         if not isinstance(part, str):
             raise TypeError(f"MML must be text, not {type(part).__name__}")
+    # By position; among equal positions in the order given, so the later one wins.
+    ordered = tuple(sorted(overrides, key=lambda o: o[0]))
     written, origin = _normalise("".join(mml))
     try:
         text, kept = _expand_macros(written, tuple(range(len(written))))
@@ -656,7 +669,7 @@ def parse(*mml: str, overrides: tuple[tuple[Fraction, int, int], ...] = ()) -> S
     try:
         channels = _split_channels(text)
         for channel in channels:
-            channel.overrides = sorted(overrides)
+            channel.overrides = list(ordered)
             reader = _Reader(channel, budget)
             reader.run()
     except _Error as err:
@@ -677,7 +690,7 @@ def parse(*mml: str, overrides: tuple[tuple[Fraction, int, int], ...] = ()) -> S
         loop_from=loop_from,
         text=written,
         variables=tuple(variables),
-        overrides=tuple(sorted(overrides)),
+        overrides=ordered,
     )
     if song.duration > MAX_SONG_SECONDS:
         raise MmlError(f"MML error: the song lasts {song.duration:.0f} s (at most 600 s)")

@@ -30,10 +30,8 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import tempfile
 import unicodedata
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -64,7 +62,6 @@ __all__ = [
     "read_file",
     "scr_bytes",
     "scr_from_bytes",
-    "write_atomic",
 ]
 
 MAGIC = b"PX01"
@@ -264,25 +261,6 @@ def read_file(path: str | os.PathLike[str]) -> PtcFile:
     except OSError as err:  # files.FileRefused: a FIFO, a device, a folder, too large ...
         raise PtcFileError(f"{where}: {err}") from None
     return PtcFile.from_bytes(data, where)
-
-
-def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write ``data`` so that ``path`` holds either the old or the new content, never a mix.
-
-    Raises:
-        OSError: the directory does not exist or cannot be written.
-    """
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 # ------------------------------------------------------------------ resource payloads

@@ -31,7 +31,6 @@ a Petit Computer code at all.
 from __future__ import annotations
 
 import hashlib
-import io
 import os
 import re
 import zlib
@@ -39,7 +38,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from petitcom_shim import ptcfile, qr
+from petitcom_shim import files, ptcfile, qr
 
 __all__ = [
     "CHUNK_HEADER",
@@ -286,11 +285,9 @@ def write_set(
     base = stem if stem is not None else file.name
     paths = []
     for i, payload in enumerate(payloads, 1):
-        image = qr.encode_image(payload, module_px=MODULE_PX, border=BORDER, version=QR_VERSION)
-        buffer = io.BytesIO()
-        image.convert("1").save(buffer, format="PNG", optimize=True)
+        png = qr.png_bytes(payload, module_px=MODULE_PX, border=BORDER, version=QR_VERSION)
         path = Path(folder) / f"{base}-{i:0{width}d}of{len(payloads):0{width}d}.png"
-        ptcfile.write_atomic(path, buffer.getvalue())
+        files.write_output(path, png)
         paths.append(path)
     # An earlier set of the same name (say 9 codes, now 2) would mix with the new
     # one when the folder is read back, so its leftover images go.

@@ -34,7 +34,7 @@ from typing import Protocol
 import numpy as np
 import pygame
 
-from petitcom_shim import ptcfile
+from petitcom_shim import files, ptcfile
 from petitcom_shim.errors import IllegalFunctionCall
 from petitcom_shim.video.chr import TILES_PER_BANK, ChrStore, parse_resource
 from petitcom_shim.video.compose import ScreenVideo
@@ -175,7 +175,7 @@ def save(m: Storage, target: str, path: str | os.PathLike[str], pages: Pages) ->
         raise IllegalFunctionCall(f'SAVE needs "RESOURCE:NAME", got {target!r}')
     slot = resolve(m, res, pages)
     file = ptcfile.PtcFile.of(name, slot.kind, slot.read())
-    ptcfile.write_atomic(path, file.to_bytes())
+    files.write_atomic(path, file.to_bytes())
 
 
 def load(m: Storage, target: str, path: str | os.PathLike[str], pages: Pages) -> str:

@@ -261,17 +261,33 @@ def encode_png(
 
     Args:
         data: The payload bytes.
-        path: Output file; overwritten if it exists.
+        path: Output file, written by :func:`petitcom_shim.files.write_output`: a
+            regular file is replaced atomically, ``-`` is standard output, a FIFO or
+            device is written into, anything else is refused.
         module_px: Image pixels per module side.
         border: Quiet zone width in modules on every side.
         version: Force this QR version (1-40).
 
     Raises:
         QRTooLarge, TypeError, ValueError: as :func:`encode_image`.
-        OSError: if the file cannot be written.
+        OSError: if the file cannot be written (files.OutputRefused: see above).
     """
+    png = png_bytes(data, module_px=module_px, border=border, version=version)
+    files.write_output(path, png)
+
+
+def png_bytes(
+    data: bytes | bytearray | memoryview,
+    *,
+    module_px: int = 8,
+    border: int = QUIET_ZONE,
+    version: int | None = None,
+) -> bytes:
+    """``data`` as a QR code in a 1-bit PNG file's bytes (arguments as :func:`encode_png`)."""
     image = encode_image(data, module_px=module_px, border=border, version=version)
-    image.convert("1").save(Path(path), format="PNG", optimize=True)
+    buffer = io.BytesIO()
+    image.convert("1").save(buffer, format="PNG", optimize=True)
+    return buffer.getvalue()
 
 
 # ----------------------------------------------------------------------- screen drawing

@@ -80,7 +80,11 @@ def _read(decode: Decoder, source: ImageSource, tag: object) -> Reading:
     try:
         payload = decode(source)
     except QRError as err:
-        return Reading(name, None, " ".join(str(err).split()), tag)
+        text = " ".join(str(err).split())
+        if isinstance(source, str | os.PathLike):  # name the file, not its folders: the
+            full = " ".join(os.fsdecode(source).split())  # reason must fit a small panel
+            text = name + text[len(full) :] if text.startswith(full + ":") else text
+        return Reading(name, None, text, tag)
     except Exception as err:  # the loop must survive even a decoder bug
         return Reading(name, None, f"{name}: cannot read image ({type(err).__name__})", tag)
     return Reading(name, payload, None, tag)

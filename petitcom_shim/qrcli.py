@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from petitcom_shim import ptcfile, ptcqr
+from petitcom_shim import files, ptcfile, ptcqr
 from petitcom_shim.qr import (
     MAX_BORDER,
     MAX_MODULE_PX,
@@ -49,6 +49,14 @@ def int_range(low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
+def _path_arg(text: str) -> Path:
+    """argparse type of the paths: an empty string is refused (``Path("")`` would
+    quietly mean the current folder)."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty path (write . for the current folder)")
+    return Path(text)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="petitcom-qr",
@@ -57,7 +65,7 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     encode = commands.add_parser("encode", help="write a QR code PNG for hex bytes")
     encode.add_argument("--hex", required=True, type=_hex_bytes, help="payload as hex digits")
-    encode.add_argument("-o", "--output", required=True, type=Path, help="PNG file to write")
+    encode.add_argument("-o", "--output", required=True, type=_path_arg, help="PNG file to write")
     encode.add_argument(
         "--module-px",
         type=int_range(1, MAX_MODULE_PX),
@@ -73,17 +81,17 @@ def _parser() -> argparse.ArgumentParser:
     decode = commands.add_parser(
         "decode", help="print each image's QR payload as lowercase hex, one line per image"
     )
-    decode.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
+    decode.add_argument("images", nargs="+", type=_path_arg, metavar="IMAGE")
     to_qr = commands.add_parser(
         "to-qr", help="write a .PTC file as a Petit Computer QR set (PNG per code)"
     )
-    to_qr.add_argument("file", type=Path, metavar="FILE.PTC")
-    to_qr.add_argument("-o", "--output", required=True, type=Path, help="folder for the PNGs")
+    to_qr.add_argument("file", type=_path_arg, metavar="FILE.PTC")
+    to_qr.add_argument("-o", "--output", required=True, type=_path_arg, help="folder for the PNGs")
     from_qr = commands.add_parser(
         "from-qr", help="read a Petit Computer QR set (images or folders, any order) into a .PTC"
     )
-    from_qr.add_argument("images", nargs="+", type=Path, metavar="IMAGE_OR_FOLDER")
-    from_qr.add_argument("-o", "--output", required=True, type=Path, help=".PTC file to write")
+    from_qr.add_argument("images", nargs="+", type=_path_arg, metavar="IMAGE_OR_FOLDER")
+    from_qr.add_argument("-o", "--output", required=True, type=_path_arg, help=".PTC file to write")
     return parser
 
 
@@ -92,12 +100,25 @@ def _run_set_command(args: argparse.Namespace) -> int:
     try:
         if args.command == "to-qr":
             file = ptcfile.read_file(args.file)
-            for path in ptcqr.write_set(file, args.output):
+            try:
+                paths = ptcqr.write_set(file, args.output)
+            except FileExistsError:  # a file, FIFO or device where the folder should be
+                print(f"petitcom-qr: {args.output}: not a folder", file=sys.stderr)
+                return 1
+            except OSError as err:
+                print(f"petitcom-qr: {files.output_error(args.output, err)}", file=sys.stderr)
+                return 1
+            for path in paths:
                 print(path, flush=True)
         else:
             file = ptcqr.read_set(args.images)
-            ptcfile.write_atomic(args.output, file.to_bytes())
-            print(f"{args.output}: {file.kind.name} file {file.name}", flush=True)
+            try:
+                files.write_output(args.output, file.to_bytes())
+            except OSError as err:
+                print(f"petitcom-qr: {files.output_error(args.output, err)}", file=sys.stderr)
+                return 1
+            note = sys.stderr if str(args.output) == "-" else sys.stdout  # keep stdout the file's
+            print(f"{args.output}: {file.kind.name} file {file.name}", file=note, flush=True)
     except (QRError, ptcfile.PtcFileError, OSError) as err:
         print(f"petitcom-qr: {err}", file=sys.stderr)
         return 1
@@ -120,7 +141,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "encode":
         try:
             encode_png(args.hex, args.output, module_px=args.module_px, border=args.border)
-        except (QRError, ValueError, OSError) as err:
+        except OSError as err:
+            print(f"petitcom-qr: {files.output_error(args.output, err)}", file=sys.stderr)
+            return 1
+        except (QRError, ValueError) as err:
             print(f"petitcom-qr: {err}", file=sys.stderr)
             return 1
         return 0

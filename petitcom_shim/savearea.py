@@ -9,7 +9,7 @@ its PTC header, whatever the host file is called.
 
 New files are written as ``NAME.PTC``, or ``NAME-TYPE.PTC`` when ``NAME.PTC``
 already holds another file; a file that is saved again keeps its host name.
-Writes are atomic (:func:`petitcom_shim.ptcfile.write_atomic`) and never
+Writes are atomic (:func:`petitcom_shim.files.write_atomic`) and never
 replace anything but a regular file. Files that cannot be read or are not
 Petit Computer files are simply not part of the area (as on PTC, a damaged
 file is not listed); reading a found file checks it completely.
@@ -191,7 +191,7 @@ def _read_head(path: Path) -> tuple[str, str] | None:
 def _write(path: Path, data: bytes) -> None:
     try:
         files.check_output(path)
-        ptcfile.write_atomic(path, data)
+        files.write_atomic(path, data)
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise PtcFileError(f"{path}: cannot write it ({reason})") from None

@@ -26,6 +26,11 @@ from royalnine.music import Music
 from royalnine.storage import Notice, Settings, Storage
 
 # The BEEP preset played for each game event.
+EFFECTS_LEVEL = 0.45
+"""BEEP volume of SOUND FX at 100%, as a share of the shim's full 127. A BEEP peaks at
+0.7 of full scale and up to three overlap (a confirm under the deal's clicks, every
+4 frames), over the music: at 0.45 the whole mix stays under full scale, where at
+127 it clipped (tests/test_screens_look.py mixes a match to check)."""
 SOUNDS: dict[str, int] = {
     "deal": Beep.SWISH,
     "place": Beep.TAP,
@@ -229,9 +234,10 @@ class App:
 
     @functools.cached_property
     def key_labels(self) -> dict[str, str]:
-        """``key_a``, ``key_b``, ``key_start``, ``key_select``, ``key_swap``: the keyboard keys
-        of this run's mapping as printed on screen (``X``, ``ENTER``), for prompts and rules.
-        Worked out once: the mapping is the machine's, fixed for the run."""
+        """``key_a``, ``key_b``, ``key_start``, ``key_select``, ``key_x`` (hint), ``key_swap``,
+        ``key_full`` (full screen): the keyboard keys of this run's mapping as printed on
+        screen (``X``, ``ENTER``), for prompts and rules. Worked out once: the mapping is the
+        machine's, fixed for the run."""
         cfg = self.m.input.config
         out = {}
         for name, button in (
@@ -239,11 +245,13 @@ class App:
             ("b", Button.B),
             ("start", Button.START),
             ("select", Button.SELECT),
+            ("x", Button.X),
         ):
             keys = cfg.keys_for(button) or [name]
             best = next((k for k in PREFERRED_KEYS if k in keys), keys[0])
             out[f"key_{name}"] = key_label(best)
         out["key_swap"] = key_label(cfg.swap_key)
+        out["key_full"] = key_label(cfg.fullscreen_key)
         return out
 
     def choose(self, name: str, value: object) -> None:
@@ -260,7 +268,8 @@ class App:
     def beep(self, event: str) -> None:
         """Play the sound of a game event (if SOUND FX is on, at its volume)."""
         if self.settings.effects and event in SOUNDS:
-            self.m.beep(SOUNDS[event], 0, round(127 * self.settings.effects_volume / 100))
+            level = EFFECTS_LEVEL * self.settings.effects_volume / 100
+            self.m.beep(SOUNDS[event], 0, round(127 * level))
 
     def store(self, what: str, write: Callable[[], object]) -> bool:
         """Run one storage write; a failure (full disk, read-only folder) becomes a notice.

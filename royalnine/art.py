@@ -50,6 +50,7 @@ TILE_FELT = 1
 TILE_SLOT = 2  # 3x4 tiles, row-major: 2..13
 TILE_BUTTON = 14  # 3x3 nine-patch: 14..22
 TILE_SOLID = 23
+TILE_STACK = 24  # 3x3: top edge, separator, bottom edge of stacked rows: 24..32
 
 BG_FELT = 0
 BG_SLOT_TARGET = 1

@@ -53,6 +53,10 @@ WIDEST_ARGS: dict[str, str] = {
     "key_start": "ENTER",
     "key_select": "ENTER",
     "key_swap": "ENTER",
+    "key_x": "ENTER",
+    "key_full": "ENTER",
+    "cards": "20",
+    "top": "10",
     "ev": "99.99",
     "loss": "-99.99",
     "i": "9999",
@@ -167,6 +171,11 @@ TEXTS: dict[str, Text] = {
         "{what}ｦ ｾｰﾌﾞﾃﾞｷﾏｾﾝ: {reason}",
         124,
     ),
+    "notice_no_home": Text(
+        "The data folder is a file, so nothing is saved: {name}",
+        "ﾃﾞｰﾀﾉ ﾌｫﾙﾀﾞｶﾞ ﾌｧｲﾙﾅﾉﾃﾞ ｾｰﾌﾞﾃﾞｷﾏｾﾝ: {name}",
+        124,
+    ),
     "notice_ignored": Text(
         "{what} has an error and is not used: {name}",
         "{what}ﾆ ｴﾗｰｶﾞ ｱﾙﾉﾃﾞ ﾂｶｲﾏｾﾝ: {name}",
@@ -229,7 +238,9 @@ TEXTS: dict[str, Text] = {
     "keys_confirm2": Text("{key_start} fixes", "{key_start}ﾃﾞ ｹｯﾃｲ", 14),
     "waiting": Text("Waiting...", "ﾏｯﾃｲﾏｽ...", 14),
     "cpu_thinking": Text("CPU thinks...", "CPUｶﾞ ｶﾝｶﾞｴﾁｭｳ", 14),
-    "bad_centre": Text("Centre: common", "ﾏﾝﾅｶﾊ ｷｮｳﾂｳ!", 14),
+    "bad_centre": Text("Centre cell is", "ﾏﾝﾅｶﾊ ｷｮｳﾂｳ", 14),
+    "bad_centre2": Text("for the common", "ｶｰﾄﾞﾉ ﾊﾞｼｮ!", 14),
+    "bad_centre3": Text("card only.", "ｺｺﾆﾊ ｵｹﾅｲ", 14),
     "bad_locked": Text("Card is fixed.", "ｺﾉｶｰﾄﾞﾊ ｺﾃｲ", 14),
     "bad_full": Text("Cell is taken.", "ﾏｽｶﾞ ｳﾏｯﾃﾙ", 14),
     "bad_off": Text("Not your grid.", "ｱﾅﾀﾉ ﾏｽﾃﾞﾅｲ", 14),
@@ -260,7 +271,7 @@ TEXTS: dict[str, Text] = {
     "royal_short": Text("ROYAL NINE +16", "ﾛｲﾔﾙﾅｲﾝ +16", 14),
     "bust_short": Text("BUST = 0", "ﾊﾞｰｽﾄ = 0ﾃﾝ", 14),
     "no_roles": Text("No scoring lines.", "ﾔｸ ﾅｼ", 30),
-    "grid_total": Text("{who}: {pts} points", "{who}: {pts}ﾃﾝ", 32),
+    "grid_total": Text("{who} total: {pts}", "{who}: {pts}ﾃﾝ", 32),
     "tap_next": Text("TAP/{key_a}: next", "ﾀｯﾁ/{key_a}: ﾂｷﾞﾍ", 16),
     # --- results ---
     "round_result": Text("ROUND {n} OVER", "ﾗｳﾝﾄﾞ {n} ｹｯｶ", 14),
@@ -273,6 +284,7 @@ TEXTS: dict[str, Text] = {
     "next_round": Text("NEXT ROUND", "ﾂｷﾞﾉ ﾗｳﾝﾄﾞ", 12),
     "see_result": Text("RESULT", "ｹｯｶ", 12),
     "stats_line": Text("GAMES {n}  WON {a}  LOST {b}", "ﾀｲｾﾝ {n}  ｶﾁ {a}  ﾏｹ {b}", 32),
+    "stats_line_cpu": Text("{level} GAMES {n} WON {a} LOST {b}", "{level} ﾀｲｾﾝ{n} ｶﾁ{a} ﾏｹ{b}", 32),
     "rematch": Text("REMATCH", "ﾓｳｲﾁﾄﾞ", 12),
     "to_title": Text("TITLE", "ﾀｲﾄﾙ", 12),
     # --- history and review ---
@@ -328,11 +340,15 @@ TEXTS: dict[str, Text] = {
     "saved_note": Text("The match is saved.", "ｼｱｲﾊ ｾｰﾌﾞｻﾚﾃｲﾏｽ", 32),
     # --- rules pages ---
     "rules_title": Text("RULES {page}/{pages}", "ﾙｰﾙ {page}/{pages}", 16),
-    "r1_1": Text("18 cards: red 1-9, blue 1-9.", "ｶｰﾄﾞﾊ ｱｶ1-9 ﾄ ｱｵ1-9ﾉ 18ﾏｲ", 32),
+    "r1_1": Text(
+        "{cards} cards: red 1-{top}, blue 1-{top}.", "ｶｰﾄﾞﾊ ｱｶ1-{top} ﾄ ｱｵ1-{top}ﾉ {cards}ﾏｲ", 32
+    ),
     "r1_2": Text("Red = hearts, blue = spades.", "ｱｶ=ﾊｰﾄ ｱｵ=ｽﾍﾟｰﾄﾞ", 32),
     "r1_3": Text("Each player fills a 3x3 grid.", "3x3ﾉ ﾏｽｦ ｳﾒﾃｲｸ ｹﾞｰﾑ", 32),
     "r1_4": Text("The centre is ONE common card,", "ﾏﾝﾅｶﾊ 2ﾆﾝ ｷｮｳﾂｳﾉ ｶｰﾄﾞ", 32),
     "r1_5": Text("face down until the end.", "ｻｲｺﾞﾏﾃﾞ ｳﾗﾑｷ", 32),
+    "r1_tens_on": Text("TENS on: 8-9-10 is a straight.", "10ﾉ ｶｰﾄﾞ ｱﾘ: 8-9-10ﾓ ｽﾄﾚｰﾄ", 31),
+    "r1_tens_off": Text("TENS in OPTIONS adds R10, B10.", "ｵﾌﾟｼｮﾝﾃﾞ 10ﾉ ｶｰﾄﾞｦ ﾂｲｶﾃﾞｷﾙ", 31),
     "r2_1": Text("You get 4 cards: place them.", "4ﾏｲ ｸﾊﾞﾗﾚﾙﾉﾃﾞ ﾏｽﾆ ｵｸ", 32),
     "r2_2": Text("Press OK: they are fixed.", "OKﾃﾞ ｺﾃｲ (ﾓｳ ｳｺﾞｶｾﾅｲ)", 32),
     "r2_3": Text("4 more cards fill the rest.", "ｱﾄ4ﾏｲﾃﾞ ﾉｺﾘｦ ｳﾒﾙ", 32),
@@ -348,13 +364,14 @@ TEXTS: dict[str, Text] = {
     "r4_2": Text("  one colour.", "  ｵﾅｼﾞ ｲﾛ", 32),
     "r4_3": Text("BUST 0: your 8 cards one", "ﾊﾞｰｽﾄ 0ﾃﾝ: ｼﾞﾌﾞﾝﾉ 8ﾏｲｶﾞ", 32),
     "r4_4": Text("  colour, the centre not.", "  ｵﾅｼﾞ ｲﾛﾃﾞ ﾏﾝﾅｶﾀﾞｹ ﾁｶﾞｳ", 32),
-    "r4_5": Text("5 rounds; most points wins.", "5ﾗｳﾝﾄﾞﾉ ｺﾞｳｹｲﾃﾝﾃﾞ ｼｮｳﾌﾞ", 32),
+    "r4_5": Text("Rounds: {rounds}. Most points win.", "{rounds}ﾗｳﾝﾄﾞﾉ ｺﾞｳｹｲﾃﾝﾃﾞ ｼｮｳﾌﾞ", 32),
     "r5_1": Text("CONTROLS", "ｿｳｻ", 32),
     "r5_2": Text("Drag a card to a cell, or tap", "ｶｰﾄﾞｦ ﾏｽﾍ ﾄﾞﾗｯｸﾞ", 32),
     "r5_3": Text("the card then the cell.", "ﾏﾀﾊ ｶｰﾄﾞﾄ ﾏｽｦ ﾀｯﾁ", 32),
     "r5_4": Text("Keys: arrows move the cursor,", "ｷｰ: ﾔｼﾞﾙｼﾃﾞ ｶｰｿﾙｦ ｳｺﾞｶｽ", 32),
     "r5_5": Text("{key_a} takes/puts, {key_b} undoes,", "{key_a}:ﾄﾙ/ｵｸ {key_b}:ﾓﾄﾞｽ", 32),
     "r5_6": Text("{key_start} = OK, {key_select} = menu.", "{key_start}:OK {key_select}:ﾒﾆｭｰ", 32),
+    "r5_7": Text("{key_x}: hint, {key_full}: full screen", "{key_x}:ﾋﾝﾄ {key_full}:ﾌﾙｽｸﾘｰﾝ", 31),
 }
 
 

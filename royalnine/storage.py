@@ -43,6 +43,7 @@ SAVE_FILE = "saves/current.json"
 STATS_FILE = "stats.json"
 MAX_SETTINGS_BYTES = 64_000
 MAX_CLAIM_AFTER_S = 30 * 86_400
+MAX_GAP = 192
 MAX_STATS_BYTES = 256_000
 STAT_FIELDS = ("played", "won", "lost", "drawn", "best")
 FORFEIT_FIELDS = ("forfeit_won", "forfeit_lost")
@@ -113,6 +114,9 @@ class Settings:
     effects: bool = True
     effects_volume: int = 100
     layout: str = "vertical"
+    gap: int = 0
+    """DS pixels between the two screens (vertical, side and separate layouts), as DS
+    emulators offer: 0 = touching, as in a window; about 90 = the handheld's hinge."""
     scale: int = 0
     fullscreen: bool = False
     fit: bool = False  # resized windows scale smoothly instead of by whole numbers
@@ -146,6 +150,7 @@ class Settings:
                 self.effects_volume if self.effects_volume in VOLUMES else d.effects_volume
             ),
             layout=layout if isinstance(layout, str) and layout in LAYOUTS else d.layout,
+            gap=self.gap if _int_in(self.gap, 0, MAX_GAP) else d.gap,
             scale=self.scale if _int_in(self.scale, 0, 6) else d.scale,
             fullscreen=self.fullscreen if isinstance(self.fullscreen, bool) else d.fullscreen,
             fit=self.fit if isinstance(self.fit, bool) else d.fit,
@@ -176,6 +181,23 @@ class SaveGame:
     meta: Mapping[str, MetaValue] = field(default_factory=dict)
 
 
+def read_settings(home: Path) -> Settings:
+    """The settings saved in ``home`` (defaults if there are none), touching nothing there:
+    how the demo reads the player's language and layout without writing back.
+
+    Raises:
+        UnreadableFile: the file is damaged (it is left where it is).
+    """
+    try:
+        doc = load_json(home / SETTINGS_FILE, MAX_SETTINGS_BYTES)
+    except FileNotFoundError:
+        return Settings()
+    if not isinstance(doc, dict):
+        raise UnreadableFile("not a JSON object")
+    known = {f.name for f in dataclasses.fields(Settings)}
+    return Settings(**{k: v for k, v in doc.items() if k in known}).validated()
+
+
 class Storage:
     """Reads and writes everything under one home folder.
 
@@ -191,6 +213,12 @@ class Storage:
         """Messages about files that were set aside or could not be written, to show."""
         self.cleaned = clean_temp_files(self.home)
         """Temporary files of interrupted writes removed when the folder was opened."""
+        self.unusable = os.path.exists(self.home) and not os.path.isdir(self.home)
+        """The home folder is a file: nothing can be read or saved (said once, here, instead
+        of a "damaged" notice for every file that cannot be under it)."""
+        if self.unusable:
+            print(f"royalnine: {self.home}: the data folder is not a folder", file=sys.stderr)
+            self.notices.append(Notice("notice_no_home", "home", str(self.home)))
 
     def path(self, name: str) -> Path:
         """A file under the home folder."""
@@ -200,18 +228,13 @@ class Storage:
 
     def load_settings(self) -> Settings:
         """The saved settings, or defaults; a bad file is set aside with a notice."""
-        path = self.path(SETTINGS_FILE)
+        if self.unusable:
+            return Settings()
         try:
-            doc = load_json(path, MAX_SETTINGS_BYTES)
-            if not isinstance(doc, dict):
-                raise UnreadableFile("not a JSON object")
-        except FileNotFoundError:
-            return Settings()
+            return read_settings(self.home)
         except UnreadableFile as exc:
-            self.damaged(path, "settings", str(exc))
+            self.damaged(self.path(SETTINGS_FILE), "settings", str(exc))
             return Settings()
-        known = {f.name for f in dataclasses.fields(Settings)}
-        return Settings(**{k: v for k, v in doc.items() if k in known}).validated()
 
     def save_settings(self, settings: Settings) -> None:
         """Save settings atomically."""
@@ -223,7 +246,7 @@ class Storage:
     def load_game(self) -> SaveGame | None:
         """The saved match, or None; raises :class:`CorruptSaveSetAside` for a damaged save."""
         path = self.path(SAVE_FILE)
-        if not os.path.lexists(path):
+        if self.unusable or not os.path.lexists(path):
             return None
         try:
             record = load_record(path)
@@ -231,11 +254,12 @@ class Storage:
             meta = dict(record.meta)
             mode = meta.pop("mode", "cpu")
             if mode not in MODES:
-                raise CorruptRecord(f"{path}: unknown mode {mode!r}")
+                raise CorruptRecord(f"unknown mode {mode!r}")
             if match.is_over:
-                raise CorruptRecord(f"{path}: the saved match is already over")
-        except CorruptRecord as exc:
-            raise CorruptSaveSetAside(self.damaged(path, "save", str(exc), keep=False)) from None
+                raise CorruptRecord("the saved match is already over")
+        except CorruptRecord as exc:  # (load_record names the path; damaged() names it once)
+            reason = str(exc).removeprefix(f"{path}: ")
+            raise CorruptSaveSetAside(self.damaged(path, "save", reason, keep=False)) from None
         return SaveGame(match, str(mode), meta)
 
     def save_game(self, save: SaveGame) -> None:
@@ -256,6 +280,8 @@ class Storage:
         and the statistics start again, so recording a result never fails on it.
         """
         path = self.path(STATS_FILE)
+        if self.unusable:
+            return {}
         try:
             doc = load_json(path, MAX_STATS_BYTES)
             return _checked_stats(doc)

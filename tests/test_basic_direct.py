@@ -50,6 +50,12 @@ def test_backspace_edits_the_line(machine: Machine) -> None:
     assert lines[3:6] == ["?3", "3", "OK"]
 
 
+def test_backspace_goes_back_over_a_wrapped_line(machine: Machine) -> None:
+    """A typed line longer than a row wraps; backspace deletes back across the wrap."""
+    lines = typed(machine, "?" + "9" * 35 + "\\x08" * 33 + "\\r")
+    assert lines[3:7] == ["?99", "99", "OK", ""]
+
+
 def test_errors_show_and_the_prompt_comes_back(machine: Machine) -> None:
     lines = typed(machine, 'GOTO @NOWHERE\\r\n?"STILL"\\r\nCONT\\r')
     assert lines[3:9] == ["GOTO @NOWHERE", "Undefined label", "OK", '?"STILL"', "STILL", "OK"]
@@ -63,16 +69,11 @@ def test_load_list_run_new_and_save(machine: Machine, tmp_path: Path) -> None:
     )
     lines = typed(
         machine,
-        'LOAD "DEMO"\\r\nLIST\\r\nRUN\\r\nCONT\\r\nSAVE "PRG:COPY"\\r\nNEW\\r\nLIST\\r\nFILES\\r',
+        'LOAD "DEMO"\\r\nRUN\\r\nCONT\\r\nSAVE "PRG:COPY"\\r\nNEW\\r\nFILES\\r',
         frames=60,
     )
-    assert lines[:23] == [  # the screen has scrolled: the banner is gone
+    assert lines[3:19] == [
         'LOAD "DEMO"',
-        "OK",
-        "LIST",
-        '?"FIRST"',
-        "STOP",
-        '?"SECOND"',
         "OK",
         "RUN",
         "FIRST",
@@ -83,8 +84,6 @@ def test_load_list_run_new_and_save(machine: Machine, tmp_path: Path) -> None:
         'SAVE "PRG:COPY"',
         "OK",
         "NEW",
-        "OK",
-        "LIST",
         "OK",
         "FILES",
         "PRG:COPY",
@@ -135,6 +134,40 @@ def test_editor_lines_cursor_and_screen() -> None:
     assert rows[1] == ("    ", b"9" * 13, 2)
 
 
+def test_editor_shows_the_cursor_at_the_end_of_a_line_longer_than_the_screen() -> None:
+    """A 1000-character line is 36 rows: at its end the screen shows the 24 rows that end
+    at the cursor's (scrolling used to look for a top line forever)."""
+    from petitcom_shim.basic.editor import Editor
+
+    ed = Editor(b"A=1\r" + b"9" * 1000 + b"\rB=2\r")
+    ed.cy, ed.cx = 1, 1000
+    rows = ed.screen()
+    assert len(rows) == 24
+    assert rows[-1] == ("    ", b"9" * (1000 % 28), 1000 % 28)
+    assert all(number == "    " for number, _, _ in rows)  # line 2's first rows are above
+    ed.move(Button.DOWN)  # to B=2: it comes on the screen under the long line's end
+    assert ed.screen()[-1] == ("   3", b"B=2", 3)
+
+
+def test_editor_opens_far_down_a_long_program_at_once() -> None:
+    """LIST n: the rows above line n are not summed again for every line scrolled."""
+    from petitcom_shim.basic.editor import Editor
+
+    ed = Editor(b"".join(b"?%d\r" % i for i in range(9_000)))
+    ed.cy = 8_999
+    calls = [0]
+    rows_of = ed._rows
+
+    def counted(line: bytearray) -> int:
+        calls[0] += 1
+        return rows_of(line)
+
+    ed._rows = counted  # type: ignore[method-assign]
+    rows = ed.screen()
+    assert rows[0] == ("8977", b"?8976", None) and rows[-1] == ("9000", b"?8999", 0)
+    assert calls[0] < 100  # one screen's lines, not 9000 sums of up to 9000 lines
+
+
 def test_the_prompt_cursor_blinks_and_leaves_text_alone(machine: Machine) -> None:
     interp = Interpreter(machine)
     machine.locate(0, 1)
@@ -165,3 +198,89 @@ def test_the_software_keyboard_types_at_the_prompt(machine: Machine) -> None:
     ScriptFeeder(parse_script(f"1 T {x} {y}\n2 T OFF\n")).attach(machine)
     direct.prompt_loop(interp, frames=4)
     assert console_text(machine).split("\n")[3].rstrip() == "7"
+
+
+def _in_editor(machine: Machine, command: str, source: bytes, run_first: bool = False) -> bytes:
+    """Type ``command`` at the prompt, then "X" and SELECT: the program as edited."""
+    interp = Interpreter(machine)
+    interp.load(source)
+    if run_first:
+        interp.run()
+    f = machine.maincntl
+    script = f"{f + 1} K {command}\\r\n{f + 4} K X\n{f + 6} B SELECT\n{f + 7} B 0\n"
+    ScriptFeeder(parse_script(script)).attach(machine)
+    direct.prompt_loop(interp, frames=10)
+    return interp.source
+
+
+def test_list_opens_the_editor_at_a_line(machine: Machine) -> None:
+    """PTC's LIST is the editor: LIST at the first line, LIST n at line n, LIST ERR at
+    the line of the last error (docs/petitcom-decisions.md, DIRECT mode)."""
+    source = b"A=1\rB=2\rC=3\r"
+    assert _in_editor(machine, "LIST", source) == b"XA=1\rB=2\rC=3\r"
+    assert _in_editor(machine, "LIST 2", source) == b"A=1\rXB=2\rC=3\r"
+    assert _in_editor(machine, "LIST 99", source) == b"A=1\rB=2\rXC=3\r"
+    bad = b"A=1\rB=2\rC=1/0\r"
+    assert _in_editor(machine, "LIST ERR", bad, run_first=True) == b"A=1\rB=2\rXC=1/0\r"
+
+
+def test_list_with_a_bad_argument_is_a_syntax_error(machine: Machine) -> None:
+    lines = typed(machine, "LIST X\\r")
+    assert lines[3:6] == ["LIST X", "Syntax error", "OK"]
+
+
+def _tap_script(machine: Machine, code: int, after: int) -> str:
+    """Script lines tapping panel key ``code`` ``after`` frames from now."""
+    from petitcom_shim import keyboard
+
+    key = next(k for k in keyboard.KEYS if k.code == code)
+    f = machine.maincntl + after
+    return f"{f} T {key.x + key.w // 2} {key.y + key.h // 2}\n{f + 1} T OFF\n"
+
+
+def test_the_panels_run_and_edit_keys_work_at_the_prompt(machine: Machine) -> None:
+    """The RUN/STOP key runs the program; EDIT opens the editor (KEYBOARD never
+    reports them: DIRECT mode reads Machine.panel_key)."""
+    from petitcom_shim import keyboard
+
+    interp = Interpreter(machine)
+    interp.load(b'?"RAN"\r')
+    direct.run(interp, frames=1)
+    ScriptFeeder(parse_script(_tap_script(machine, keyboard.RUN_STOP, 1))).attach(machine)
+    direct.prompt_loop(interp, frames=4)
+    assert "RAN" in [row.rstrip() for row in console_text(machine).split("\n")[:24]]
+    f = machine.maincntl
+    script = (
+        _tap_script(machine, keyboard.EDIT, 1) + f"{f + 4} K Y\n{f + 6} B SELECT\n{f + 7} B 0\n"
+    )
+    ScriptFeeder(parse_script(script)).attach(machine)
+    direct.prompt_loop(interp, frames=10)
+    assert interp.source == b'Y?"RAN"\r'
+
+
+def test_the_run_stop_key_breaks_a_running_program(machine: Machine) -> None:
+    from petitcom_shim import keyboard
+
+    machine.pnltype("KYA")
+    interp = Interpreter(machine)
+    interp.load(b"@L:VSYNC 1:GOTO @L\r")
+    ScriptFeeder(parse_script(_tap_script(machine, keyboard.RUN_STOP, 5))).attach(machine)
+    result = interp.run(max_frames=100)
+    assert result.status == "stopped" and result.frames < 100
+
+
+def test_holding_the_run_stop_key_breaks_only_once(machine: Machine) -> None:
+    """A held RUN/STOP key auto-repeats for KEYBOARD's sake, but a command key acts
+    once per press: the run it started is not broken by its repeats."""
+    from petitcom_shim import keyboard
+
+    machine.pnltype("KYA")
+    key = next(k for k in keyboard.KEYS if k.code == keyboard.RUN_STOP)
+    interp = Interpreter(machine)
+    interp.load(b"@L:VSYNC 1:A=A+1:IF A<60 GOTO @L\r")
+    direct.run(interp, frames=1)
+    f = machine.maincntl
+    script = f"{f + 1} T {key.x + 4} {key.y + 4}\n{f + 80} T OFF\n"
+    ScriptFeeder(parse_script(script)).attach(machine)
+    direct.prompt_loop(interp, frames=2)  # the press runs it; held past the repeat start
+    assert interp.rt.get_var("A") == 60 << 12  # it ran to its end, never broken

@@ -17,7 +17,7 @@ from petitcom_shim import Machine
 from petitcom_shim import keyboard as kb
 from petitcom_shim.basic import Interpreter
 from petitcom_shim.basic.numbers import from_int
-from petitcom_shim.input import CANCEL_KEY
+from petitcom_shim.input import CANCEL_KEY, Button
 
 
 @pytest.fixture
@@ -108,14 +108,31 @@ def test_cancel_leaves_the_variable_and_sets_result(m: Machine) -> None:
 
 def test_frame_limit_stops_the_program_waiting_at_input(m: Machine) -> None:
     """A run's frame limit (or a closed window) stops INPUT instead of waiting forever;
-    CONT goes on after it, as after a break there (docs/basic-internals.md)."""
+    CONT runs the INPUT again, as PTC asks again after a break there."""
     interp = Interpreter(m)
-    interp.load(b"A=1:INPUT A:B=A*2\n")
+    interp.load(b'A=1:?"X";:INPUT "N";A:B=A*2\n')
     result = interp.run(max_frames=10)
     assert (result.status, result.line) == ("stopped", 1)
     assert interp.rt.get_var("A") == from_int(1)
+    m.input.type_text("21\n")
     assert interp.cont(max_frames=100).status == "ended"
-    assert interp.rt.get_var("B") == from_int(2)
+    assert interp.rt.get_var("A") == from_int(21)
+    assert interp.rt.get_var("B") == from_int(42)
+    # the prompt is shown again (the statement before the INPUT does not run again)
+    assert [_row(m, y) for y in range(3)] == [b"XN?", b"N?", b"21"]
+
+
+def test_cont_after_a_break_at_linput_inside_if_asks_again(m: Machine) -> None:
+    """SELECT at LINPUT (in a THEN branch) stops the program; CONT asks again."""
+    interp = Interpreter(m)
+    interp.load(b'A=1:IF A THEN LINPUT S$:?"GOT ";S$\n')
+    m.input.press(Button.SELECT)
+    result = interp.run(max_frames=50)
+    assert result.status == "stopped"
+    m.input.release(Button.SELECT)
+    m.input.type_text("HI\n")
+    assert interp.cont(max_frames=100).status == "ended"
+    assert interp.rt.get_var("S$") == b"HI"
 
 
 def test_panel_statements_reach_the_machine(m: Machine) -> None:

@@ -334,16 +334,9 @@ def test_interrupted_writes_leave_nothing_behind_at_the_next_start(tmp_path: Pat
 def test_write_atomic_syncs_the_file_and_then_its_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    synced: list[bool] = []
-    real = os.fsync
+    from test_shim_files import spy_on_fsync
 
-    def spy(fd: int) -> None:
-        import stat
-
-        synced.append(stat.S_ISDIR(os.fstat(fd).st_mode))
-        real(fd)
-
-    monkeypatch.setattr(os, "fsync", spy)
+    synced = spy_on_fsync(monkeypatch)
     write_atomic(tmp_path / "a.json", "{}")
     assert synced == [False, True]
     assert load_json(tmp_path / "a.json", 10) == {}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -47,6 +48,38 @@ def test_demo_headless_writes_a_screenshot_of_each_stage(
     with Image.open(out / "title.png") as img:
         assert img.size == (256, 384)
     assert "demo finished" in capsys.readouterr().out
+
+
+def test_the_demos_match_record_keeps_its_mode_and_a_failed_write_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """match.json was written with the player data's writer: mode 0600 each time, and a
+    full disk ended the demo in a traceback."""
+    import errno
+    import os
+
+    out = tmp_path / "shots"
+    out.mkdir()
+    (out / "match.json").write_text("{}")
+    (out / "match.json").chmod(0o644)
+    argv = ["demo", "--headless", "--rounds", "1", "--home", str(tmp_path / "h"), "--out", str(out)]
+    assert main(argv) == 0
+    assert (out / "match.json").stat().st_mode & 0o777 == 0o644
+    assert (out / "match.json").read_text() != "{}"
+
+    import petitcom_shim.files
+
+    real = petitcom_shim.files.write_atomic
+
+    def full_for_the_record(path: Path, data: bytes, **kw: Any) -> None:
+        if Path(path).name == "match.json":  # the screenshots still fit
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real(path, data, **kw)
+
+    monkeypatch.setattr(petitcom_shim.files, "write_atomic", full_for_the_record)
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert str(exc.value) == f"royalnine demo: {out / 'match.json'}: No space left on device"
 
 
 def test_controls_file_is_read_from_home_or_the_flag(tmp_path: Path) -> None:
@@ -137,3 +170,100 @@ def test_the_demo_stops_when_its_window_is_closed(tmp_path: Path) -> None:
         player.step()
     app.m.running = False  # what the window's close button does
     assert player.play() == 0 and not player.finished
+
+
+# --- the demo plays in a throwaway profile (issue 18 item 1) -------------------
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def test_the_demo_reads_the_players_settings_and_writes_nothing_to_their_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With a saved match there it used to stop on "Start a new match?" (or raise after
+    60000 frames headless), and each run added a lost match to the statistics."""
+    import royalnine.game
+    from royalnine.core import Match, MatchConfig
+    from royalnine.storage import SaveGame, Settings, Storage
+
+    home = tmp_path / "player"
+    player = Storage(home)
+    player.save_settings(Settings(lang="ja", layout="side", rounds=1))
+    player.save_game(SaveGame(Match.new(MatchConfig(rounds=1)), "cpu", {"level": "hard"}))
+    before = _tree(home)
+    seen: list[tuple[str, str, Path]] = []
+    real_new_game = royalnine.game.new_game
+
+    def spy(m: object, storage: Storage, settings: Settings, **kw: object) -> object:
+        seen.append((settings.lang, settings.layout, storage.home))
+        return real_new_game(m, storage, settings, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(royalnine.game, "new_game", spy)
+    for _ in range(2):
+        assert main(["demo", "--headless", "--home", str(home)]) == 0
+        assert "demo finished" in capsys.readouterr().out
+    assert _tree(home) == before  # no stats.json, the save and the settings as they were
+    assert [s[:2] for s in seen] == [("ja", "side")] * 2
+    assert all(s[2] != home and not s[2].exists() for s in seen)  # the scratch folder is gone
+
+
+@pytest.mark.parametrize(
+    "case", ["file", "fifo", "device", "under_a_file", "link_to_file", "dangling_link"]
+)
+def test_demo_out_that_is_not_a_usable_folder_stops_with_one_line(
+    tmp_path: Path, case: str
+) -> None:
+    import os
+
+    target = tmp_path / "target"
+    target.write_text("keep")
+    out = {
+        "file": target,
+        "fifo": tmp_path / "fifo",
+        "device": Path(os.devnull),
+        "under_a_file": target / "shots",
+        "link_to_file": tmp_path / "link",
+        "dangling_link": tmp_path / "dangling",
+    }[case]
+    if case == "fifo":
+        os.mkfifo(out)
+    elif case == "link_to_file":
+        out.symlink_to(target)
+    elif case == "dangling_link":
+        out.symlink_to(tmp_path / "missing" / "deeper")
+        (tmp_path / "missing").write_text("a file where a folder should be")
+    with pytest.raises(SystemExit) as exc:
+        main(["demo", "--headless", "--home", str(tmp_path / "h"), "--out", str(out)])
+    message = str(exc.value)
+    assert message.startswith("royalnine demo: --out ") and "\n" not in message
+    assert target.read_text() == "keep" and os.path.exists(os.devnull)
+    assert not (tmp_path / "h").exists()  # nothing was started
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["demo", "--headless", "--out", ""],
+        ["play", "--home", ""],
+        ["remote", "status", "--home", ""],
+        ["remote", "export", ""],
+        ["kiosk", "--stats-csv", ""],
+    ],
+)
+def test_an_empty_path_is_refused_not_taken_as_the_current_folder(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    assert "an empty path" in capsys.readouterr().err
+
+
+def test_the_game_takes_a_gap_for_this_run(tmp_path: Path) -> None:
+    args = build_parser().parse_args(["play", "--home", str(tmp_path), "--gap", "16"])
+    assert _settings(args)[1].gap == 16
+    args = build_parser().parse_args(["play", "--home", str(tmp_path), "--gap", "999"])
+    with pytest.raises(SystemExit, match="--gap must be 0 to 192"):
+        _settings(args)

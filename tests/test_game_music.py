@@ -22,7 +22,7 @@ from petitcom_shim import Button, Machine
 from petitcom_shim.bgm import SongAudio, render_song
 from petitcom_shim.mml import Song, parse
 from petitcom_shim.sound import SAMPLE_RATE as RATE
-from royalnine.app import App
+from royalnine.app import EFFECTS_LEVEL, App
 from royalnine.game import new_game
 from royalnine.music import SONGS, TRACK, mml_text, song_text
 from royalnine.screens.autoplay import AutoPlayer
@@ -201,7 +201,7 @@ def test_sound_effects_follow_their_setting(
     calls: list[tuple[int, ...]] = []
     monkeypatch.setattr(app.m, "beep", lambda *a: calls.append(a))
     app.beep("select")
-    assert calls and calls[-1][2] == round(127 * 0.4)
+    assert calls and calls[-1][2] == round(127 * EFFECTS_LEVEL * 0.4)  # 100% = EFFECTS_LEVEL
     app.settings.effects = False
     calls.clear()
     app.beep("select")

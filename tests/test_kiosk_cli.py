@@ -15,6 +15,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+import special_outputs
 
 from petitcom_shim.config import ConfigError, load_config
 from royalnine.cli import main
@@ -281,3 +282,16 @@ def test_short_kiosk_soak(tmp_path: Path, load_tool: Callable[[str], ModuleType]
 def test_ten_minute_kiosk_soak(tmp_path: Path, load_tool: Callable[[str], ModuleType]) -> None:
     figures = load_tool("soak").kiosk_soak(10 / 60, 11, tmp_path / "kiosk", warm=False)
     assert figures["exceptions"] == 0 and figures["simulated_hours"] >= 10 / 60 - 0.01
+
+
+@pytest.mark.parametrize("kind", special_outputs.KINDS)
+def test_stats_csv_into_what_is_not_a_regular_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
+) -> None:
+    """Issue 18 item 6: --stats-csv given a device, FIFO or link replaced it with a file."""
+    with special_outputs.made(kind, tmp_path) as target:
+        status = main(["kiosk", "--home", str(tmp_path / "h"), "--stats-csv", str(target.path)])
+        target.ended(status, capsys.readouterr().err)
+        target.check()
+        if target.received:
+            assert target.received.decode().startswith("section,key,field,value")

@@ -12,6 +12,7 @@ import json
 import os
 from pathlib import Path
 
+import pygame
 import pytest
 
 from petitcom_shim import ptcfile
@@ -105,7 +106,6 @@ def test_seed_makes_rnd_repeatable(tmp_path: Path, capsys: pytest.CaptureFixture
 def test_screenshot_is_a_png_of_both_screens(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import pygame
 
     shot = tmp_path / "shot.png"
     assert run(capsys, "run", program(tmp_path, "?1\n"), "--headless", "--screenshot", shot)[0] == 0
@@ -213,6 +213,30 @@ def test_special_files_are_never_replaced_as_outputs(
     assert code == 2 and "does not exist" in err
 
 
+@pytest.mark.parametrize("option", ["--console", "--screenshot", "-o"])
+def test_outputs_are_synced_with_their_folder_and_keep_the_files_mode(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, option: str
+) -> None:
+    """The command's own writer renamed an unsynced file over the old one (a crash could
+    leave it empty) and gave a replaced file the temporary file's mode 0600."""
+    from test_shim_files import spy_on_fsync
+
+    src = program(tmp_path, "?1\n")
+    target = tmp_path / "out.bin"
+    target.write_bytes(b"old")
+    target.chmod(0o644)
+    synced = spy_on_fsync(monkeypatch)
+    argv = (
+        ["pack", src, "-o", target]
+        if option == "-o"
+        else ["run", src, "--headless", option, target]
+    )
+    assert run(capsys, *argv)[0] == 0
+    assert target.read_bytes() != b"old"
+    assert False in synced and True in synced  # the file, then its folder
+    assert target.stat().st_mode & 0o777 == 0o644
+
+
 def test_bad_input_script_and_resources_exit_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -268,7 +292,6 @@ def test_run_in_a_window_with_frames(tmp_path: Path, capsys: pytest.CaptureFixtu
 def test_no_display_is_one_line_exit_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import pygame
 
     def no_window(**_: object) -> None:
         raise pygame.error("x11 not available")
@@ -308,3 +331,112 @@ def test_key_map_lets_enter_and_backspace_type() -> None:
     keys = petitcomcli._config().keys
     assert not {"return", "enter", "backspace"} & set(keys)
     assert keys["right ctrl"] == Button.START and keys["escape"] == Button.SELECT
+
+
+def test_typing_t_does_not_toggle_the_stylus_cursor() -> None:
+    """T types in this command, so it is not the cursor toggle: after typing "T" the
+    A button (the X key) must stay a button, not a tap on the software keyboard."""
+    import pygame
+
+    from petitcom_shim.input import Input
+
+    inp = Input(petitcomcli._config())
+    inp.key_down(pygame.K_t)
+    inp.key_up(pygame.K_t)
+    assert not inp.cursor_visible
+    inp.key_down(pygame.K_F9)
+    assert inp.cursor_visible
+
+
+def test_help_says_how_to_break(capsys: pytest.CaptureFixture[str]) -> None:
+    """--help names the break key: SELECT (Esc) only, START being an ordinary button
+    ([SBC]'s main loop sets ERR_BREAK on SELECT alone)."""
+    with pytest.raises(SystemExit) as exit_info:
+        petitcomcli.main(["--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    assert "Esc or Right Shift  SELECT: breaks a running program" in out
+    assert "START is a button programs read" in out
+
+
+def test_no_display_found_is_exit_2_not_an_invisible_window(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no display SDL falls back to its offscreen driver by itself: a window
+    nobody sees (DIRECT mode would then never end). The command says so instead."""
+    for name in ("SDL_VIDEODRIVER", "DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+    code, out, err = run(capsys, "run", program(tmp_path, "?1\n"), "--frames", "1", "--json")
+    assert (code, out) == (2, "")
+    assert err.startswith("petitcom: no display to open a window on") and err.count("\n") == 1
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("option", ["--console", "--screenshot", "-o"])
+def test_an_output_folder_that_cannot_be_written_is_one_line_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str
+) -> None:
+    """/proc takes no new files: the write fails after the checks, and says so in one line."""
+    src = program(tmp_path, "?1\n")
+    out_path = "/proc/petitcom-out.txt"
+    if option == "-o":
+        argv: tuple[str | Path, ...] = ("pack", src, "-o", out_path)
+    else:
+        argv = ("run", src, "--headless", option, out_path)
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    assert err.startswith(f"petitcom: {out_path}: ") and err.endswith("; not written\n")
+    assert err.count("\n") == 1
+
+
+def test_an_output_named_dash_is_a_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "run", program(tmp_path, "?7\n"), "--headless", "--console", "-")
+    assert (code, out) == (0, "")
+    assert (tmp_path / "-").read_text(encoding="utf-8").startswith("7 ")
+
+
+def test_stdout_closed_early_is_one_line_exit_2(tmp_path: Path) -> None:
+    """`petitcom run --json | true`: the reader is gone when the JSON line is written."""
+    import subprocess
+    import sys
+
+    src = program(tmp_path, "?1\n")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "petitcom_shim.basic.cli", "run", str(src), "--headless", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"},
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 2
+    assert err == "petitcom: standard output was closed before all was written\n"
+
+
+def test_a_program_starts_with_the_keyboard_shown(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """PTC shows the KYA keyboard when a program starts ([SBC] `init_panel`), so a
+    program that INPUTs can be typed into; PNLTYPE "OFF" hides it again."""
+
+    def lower_lit(source: str) -> int:
+        shot = tmp_path / "shot.png"
+        code = run(capsys, "run", program(tmp_path, source), "--headless", "--screenshot", shot)
+        assert code[0] == 0
+        image = pygame.image.load(str(shot))
+        lower = image.subsurface(
+            (0, image.get_height() // 2, image.get_width(), image.get_height() // 2)
+        )
+        return sum(
+            1
+            for x in range(0, lower.get_width(), 4)
+            for y in range(0, lower.get_height(), 4)
+            if lower.get_at((x, y))[:3] != (0, 0, 0)
+        )
+
+    assert lower_lit("VSYNC 1\n") > 500
+    assert lower_lit('PNLTYPE "OFF":VSYNC 1\n') == 0

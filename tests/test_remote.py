@@ -267,3 +267,25 @@ def test_foreign_and_damaged_bytes() -> None:
         decode(host.transcript[0][:-3])
     with pytest.raises(BadCode, match="damaged remote match file"):
         RemoteSession.from_json('{"format": "royalnine.remote", "version": 1}')
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("tens", "no"),
+        ("tens", 0),
+        ("tens", None),
+        ("rounds", "5"),
+        ("rounds", 5.0),
+        ("rounds", True),
+    ],
+)
+def test_a_save_with_a_wrongly_typed_option_is_damaged(field: str, value: object) -> None:
+    """``"tens": "no"`` was read as true (issue 18 item 7): only JSON true/false will do."""
+    import json
+
+    host, _guest = start(43)
+    doc = json.loads(host.to_json())
+    doc[field] = value
+    with pytest.raises(BadCode, match=f"damaged remote match file: '{field}' is not"):
+        RemoteSession.from_json(json.dumps(doc))

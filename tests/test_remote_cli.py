@@ -9,8 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import special_outputs
 
 from petitcom_shim.qr import decode_image
+from royalnine import history
 from royalnine.cli import main
 from royalnine.remote.textcode import from_text
 from royalnine.storage import Settings, Storage
@@ -77,6 +79,10 @@ def test_two_terminals_play_a_whole_match_and_verify(
         assert verdict["totals"] == status["totals"]
         stats = Storage(home).stats()["remote"]
         assert stats["played"] == 1
+        # kept in the history like a match finished in the game (issue 17), once
+        (entry,) = history.entries(Storage(home))
+        assert entry.mode == "remote" and entry.seat == (0 if home == a else 1)
+        assert entry.points == tuple(status["totals"])
 
 
 def test_claim_after_the_wait_and_verify_shows_whose_move_is_due(
@@ -159,6 +165,10 @@ def test_bad_input_is_one_line_and_changes_nothing(
         status, doc = run(capsys, a, *args)
         assert status == 1 and "\n" not in doc["error"], args
     assert saved.read_text() == before
+    empty = tmp_path / "empty.png"
+    empty.write_bytes(b"")
+    status, doc = run(capsys, a, "read", str(empty))
+    assert status == 1 and doc["error"].count("empty.png") == 1, doc  # named once
     junk = tmp_path / "junk.txt"
     junk.write_text("not a transcript\n")
     status, doc = run(capsys, a, "verify", str(junk))
@@ -216,3 +226,33 @@ def test_the_console_command_runs_in_a_real_terminal_process(tmp_path: Path) -> 
     )
     done = subprocess.run([*base, "place", *home, "0"], capture_output=True, text=True, env=env)
     assert done.returncode == 1 and done.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("kind", special_outputs.KINDS)
+@pytest.mark.parametrize("command", ["export", "host --out"])
+def test_an_output_that_is_not_a_regular_file_is_written_into_or_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str, command: str
+) -> None:
+    """Issue 18 item 6: `remote export /dev/null` replaced /dev/null with a regular file."""
+    home = tmp_path / "home"
+    with special_outputs.made(kind, tmp_path) as target:
+        if command == "export":
+            ok(capsys, home, "host")
+            status = main(["remote", "export", "--home", str(home), str(target.path)])
+        else:
+            status = main(["remote", "host", "--home", str(home), "--out", str(target.path)])
+        # --out is checked before anything is done: anything but a regular file is refused
+        refused = target.refused or (command != "export" and target.kind != "link_to_file")
+        target.ended(status, capsys.readouterr().err, refused=refused)
+        target.check(refused=refused)
+        if command == "export" and target.received:
+            assert target.received.decode().startswith("# Royal Nine")
+
+
+def test_export_to_dash_prints_the_transcript(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ok(capsys, tmp_path, "host")
+    assert main(["remote", "export", "--home", str(tmp_path), "-"]) == 0
+    assert capsys.readouterr().out.startswith("# Royal Nine")
+    assert not (tmp_path / "-").exists() and not Path("-").exists()

@@ -95,3 +95,15 @@ def test_console_script_runs_as_a_module() -> None:
         [sys.executable, "-m", "royalnine.cli", "--version"], capture_output=True, text=True
     )
     assert version.stdout.startswith("royalnine ")
+
+
+@pytest.mark.parametrize("blank", ["", "   "])
+def test_a_blank_grid_argument_is_an_error_not_silence(
+    blank: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``royalnine score ''`` printed nothing and exited 0 (issue 18 item 7)."""
+    assert main(["score", blank]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    (line,) = captured.err.splitlines()
+    assert line.startswith("royalnine score: grid 1: a grid needs 9 cards, got 0")

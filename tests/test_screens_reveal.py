@@ -14,7 +14,7 @@ def test_worked_example_from_the_rules() -> None:
         ("TOP ROW", "STRAIGHT FLUSH = 2"),
         ("MIDDLE ROW", "STRAIGHT x2 = 2"),
         ("BOTTOM ROW", "STRAIGHT = 1"),
-        ("YOU: 5 points",),
+        ("YOU total: 5",),
     ]
     assert [s.running for s in steps] == [2, 4, 5, 5]
     assert steps[0].cells == (0, 1, 2) and steps[1].cells == (3, 4, 5)
@@ -24,7 +24,7 @@ def test_royal_nine_and_bust_steps() -> None:
     royal = score_grid(parse_cards("R1,R2,R3,R4,R9,R5,R6,R7,R8"))
     steps = grid_steps(0, royal, "YOU", "en")
     assert steps[-2].kind == "royal" and steps[-2].running == royal.total
-    assert steps[-1].lines == (f"YOU: {royal.total} points",)
+    assert steps[-1].lines == (f"YOU total: {royal.total}",)
     bust = score_grid(parse_cards("B1,B2,B3,B4,R9,B5,B6,B7,B8"))
     steps = grid_steps(1, bust, "CPU", "ja")
     assert steps[-2].kind == "bust" and steps[-2].cells == tuple(range(9))

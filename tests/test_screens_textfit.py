@@ -78,6 +78,7 @@ NOTICES = (
     Notice("notice_ignored", "controls", "controls.json"),
     Notice("notice_set_aside", "remote", "remote/7F2A11C0/session.json.corrupt-20261122-1"),
     Notice("notice_cannot_save", "kiosk", reason="Read-only file system"),
+    Notice("notice_no_home", "home", "/home/player/.local/share/royalnine"),
 )
 """One title state per kind of notice and per kind of file (every ``file_*`` text)."""
 
@@ -303,6 +304,10 @@ def walk(app: App, home: Path) -> Iterator[str]:
     for k in range(len(PAGES)):
         app.switch(RulesScene(back=TitleScene(), page=k))
         yield f"rules page {k + 1}"
+    tens = MatchConfig(rounds=99, tens=True)  # the widest numbers and the other TENS line
+    for k in (0, 3):
+        app.switch(RulesScene(back=TitleScene(), page=k, config=tens))
+        yield f"rules page {k + 1} with 99 rounds and tens"
     # --- notices on the title ---
     app.notices.append(LONG_NOTICE)
     app.switch(TitleScene())

@@ -468,3 +468,21 @@ def test_machines_do_not_pile_up_mixer_channels(loud_machine: Machine) -> None:
     again = Machine(headless=True, audio=True)
     assert pygame.mixer.get_num_channels() == before
     again.bgm.close()
+
+
+def test_renders_that_bgmsetv_made_stale_are_dropped(loud_machine: Machine) -> None:
+    """BGMSETV every frame with a new value: each change asks for a new render, and
+    the ones no track wants any more are cancelled instead of queueing behind each
+    other (the worker would fall ever further behind and the song stay silent)."""
+    m = loud_machine
+    m.bgmset(130, "$1=60 " + "N$1 " * 40)
+    m.bgmplay(0, 130)
+    wanted = []
+    for frame in range(30):
+        m.bgmsetv(0, 1, 40 + frame)
+        m.vsync()
+        wanted.append(m.bgm._tracks[0].audio)
+    left = [f for f in wanted if f is not None and not f.cancelled()]
+    assert len(left) <= 10
+    _wait_for_render(m)
+    assert m.bgm._tracks[0].playing

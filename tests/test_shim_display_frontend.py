@@ -543,14 +543,17 @@ def test_swap_pad_button_reaches_the_input_outside_the_single_layout() -> None:
 
 
 def test_separate_windows_on_one_monitor_stack_like_the_handheld() -> None:
-    """Without a second monitor, the bottom screen's window sits just below the top one."""
+    """Without a second monitor, the bottom screen's window sits below the top one, with
+    room for its title bar and the gap (in DS pixels) between (issue 18 item 2)."""
+    from petitcom_shim.display import TITLE_BAR
+
     fe = open_frontend("separate", 2, gap=4)
     try:
         top, bottom = (entry.window for entry in fe.windows)
         if tuple(top.position) == tuple(bottom.position):
             pytest.skip("this video driver ignores window positions")
         assert bottom.position[0] == top.position[0]
-        assert bottom.position[1] == top.position[1] + top.size[1] + fe.gap
+        assert bottom.position[1] == top.position[1] + top.size[1] + TITLE_BAR + 4 * 2
     finally:
         fe.close()
 

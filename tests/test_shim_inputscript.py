@@ -39,6 +39,11 @@ def test_parse_every_event_kind() -> None:
     ]
 
 
+def test_keys_after_a_tab_are_typed() -> None:
+    """A tab between the fields is whitespace like a space: the keys are not lost."""
+    assert parse_script("0\tK\tRUN\\r\n3\tk\n") == [Event(0, "K", b"RUN\r"), Event(3, "K", b"")]
+
+
 @pytest.mark.parametrize(
     ("line", "message"),
     [
@@ -53,6 +58,9 @@ def test_parse_every_event_kind() -> None:
         ("1 K a\\qb", "backslash starts"),
         ("1 K \\x4", "backslash starts"),
         ("1 K 中", "PTC does not have"),
+        ("\u00b2 B A", "expected FRAME"),
+        ("1 B \u00b2", "unknown button"),
+        ("1 T \u00b2 5", "T takes X Y"),
     ],
 )
 def test_bad_lines_name_their_number(line: str, message: str) -> None:

@@ -18,7 +18,7 @@ import pytest
 from petitcom_shim import Break, IllegalFunctionCall, Machine, OutOfRange, charset
 from petitcom_shim import keyboard as kb
 from petitcom_shim.display import _feed_common
-from petitcom_shim.input import Input
+from petitcom_shim.input import BACKSPACE_KEY, Input
 from petitcom_shim.video.lineedit import CURSOR, CURSOR_BLINK, LineEditor
 from petitcom_shim.video.panel import repeat_fires
 
@@ -509,3 +509,33 @@ def test_backspace_edits_instead_of_breaking_while_a_line_is_typed(
     keys.append(pygame.K_BACKSPACE)
     with pytest.raises(Break):  # outside a line it is SELECT again
         m.vsync()
+
+
+def test_left_and_right_move_the_input_cursor(m: Machine) -> None:
+    """PTC's line input moves its cursor with LEFT/RIGHT ([SBC] shared_input lists it
+    as PTC behaviour; its input_keys reads the d-pad): typing inserts at the cursor,
+    BS deletes before it."""
+    from petitcom_shim.inputscript import ScriptFeeder, parse_script
+
+    script = "1 K AD\n2 B LEFT\n3 B 0\n4 K BC\n5 B RIGHT\n6 B 0\n7 K E\\r\n"
+    ScriptFeeder(parse_script(script)).attach(m)
+    assert m.line_input(timeout=30) == "ABCDE"
+    assert bytes(m.screens[0].console.codes[0, :6]) == b"ABCDE\x00"
+
+
+def test_line_editor_cursor_moves_within_the_text(m: Machine) -> None:
+    con = m.screens[0].console
+    editor = LineEditor(con)
+    for code in b"XZ":
+        editor.feed(code)
+    editor.move(-1)
+    editor.move(-5)  # stops at the start
+    editor.feed(ord("W"))
+    editor.move(+1)
+    editor.feed(BACKSPACE_KEY)  # deletes the X before the cursor
+    assert bytes(con.codes[0, :3]) == b"WZ\x00"
+    editor.move(+9)  # stops at the end
+    editor.blink(0)
+    assert bytes(con.codes[0, :3]) == b"WZ" + bytes((CURSOR,))
+    editor.feed(0x0D)
+    assert editor.text == "WZ"

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import special_outputs
 import zxingcpp
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -317,3 +318,62 @@ def test_damaged_sets_fail_cleanly(cuts: list[tuple[int, int, int]]) -> None:
         assert "\n" not in str(err)
     else:
         assert result == few_codes()
+
+
+@pytest.mark.parametrize("kind", special_outputs.KINDS)
+@pytest.mark.parametrize("command", ["from-qr", "encode"])
+def test_cli_output_that_is_not_a_regular_file_is_written_into_or_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str, command: str
+) -> None:
+    """Issue 18 item 6: `from-qr -o` given a device, FIFO or link replaced it."""
+    source = tmp_path / "PAL.PTC"
+    source.write_bytes(col_file().to_bytes())
+    qrs = tmp_path / "qrs"
+    assert qrcli.main(["to-qr", str(source), "-o", str(qrs)]) == 0
+    capsys.readouterr()
+    with special_outputs.made(kind, tmp_path) as target:
+        if command == "from-qr":
+            status = qrcli.main(["from-qr", str(qrs), "-o", str(target.path)])
+        else:
+            status = qrcli.main(["encode", "--hex", "00ff", "-o", str(target.path)])
+        target.ended(status, capsys.readouterr().err)
+        target.check(source.read_bytes() if command == "from-qr" else None)
+
+
+@pytest.mark.parametrize("command", ["from-qr", "to-qr", "encode"])
+def test_cli_refuses_an_empty_output_name(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
+) -> None:
+    """``-o ""`` wrote into the current folder (issue 18 item 7)."""
+    source = tmp_path / "PAL.PTC"
+    source.write_bytes(col_file().to_bytes())
+    monkeypatch.chdir(tmp_path)
+    argv = {
+        "from-qr": ["from-qr", str(source), "-o", ""],
+        "to-qr": ["to-qr", str(source), "-o", ""],
+        "encode": ["encode", "--hex", "00", "-o", ""],
+    }[command]
+    with pytest.raises(SystemExit) as exc:
+        qrcli.main(argv)
+    assert exc.value.code == 2 and "an empty path" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["PAL.PTC"]
+
+
+def test_to_qr_says_plainly_that_its_output_is_no_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``-o FILE`` printed Python's "[Errno 17] File exists"."""
+    source = tmp_path / "PAL.PTC"
+    source.write_bytes(col_file().to_bytes())
+    (tmp_path / "file").write_bytes(b"kept")
+    for target, reason in (
+        (tmp_path / "file", "not a folder"),
+        (tmp_path / "file" / "sub", "Not a directory"),
+    ):
+        assert qrcli.main(["to-qr", str(source), "-o", str(target)]) == 1
+        out, err = capsys.readouterr()
+        assert out == "" and err == f"petitcom-qr: {target}: {reason}\n"
+    assert (tmp_path / "file").read_bytes() == b"kept"

@@ -9,6 +9,7 @@ command of its own next to ``&``; ``]0`` repeats for ever).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from fractions import Fraction
 
@@ -18,7 +19,7 @@ import pytest
 from petitcom_shim import IllegalFunctionCall, Machine, OutOfRange
 from petitcom_shim.bgm import program_voice, render, render_song
 from petitcom_shim.mml import DEFAULT_VELOCITY, MmlError, parse
-from petitcom_shim.sound import SAMPLE_RATE
+from petitcom_shim.sound import SAMPLE_RATE, Beep
 
 
 @pytest.fixture
@@ -54,6 +55,25 @@ def test_macros_define_then_play() -> None:
 def test_macro_errors_point_into_the_definition() -> None:
     with pytest.raises(MmlError, match="character 5 "):
         parse("{A=CX}{A}")
+
+
+def test_a_repeat_count_from_an_unset_variable_skips_the_repeat() -> None:
+    """A command reading an unset ``$n`` is skipped (decisions doc); for ``]$n`` that
+    leaves the body played once, as does a count of 1 (not an internal error)."""
+    assert keys("[C]$1 D") == [60, 62]
+    assert keys("[[C]$1 D]2") == [60, 62, 60, 62]
+    assert keys("$1=3 [C]$1") == [60, 60, 60]
+
+
+def test_macros_calling_empty_macros_many_times_over_stop_early() -> None:
+    """Sixteen macros, each calling the one before four times, would walk 4**15 empty
+    calls (a hang, since nothing is produced to hit the size limit): refused at once."""
+    names = "ABCDEFGHIJKLMNOP"
+    mml = "{A=}" + "".join(
+        f"{{{n}={{{p}}}{{{p}}}{{{p}}}{{{p}}}}}" for p, n in itertools.pairwise(names)
+    )
+    with pytest.raises(MmlError, match="macros expand to more than"):
+        parse(mml + "{P}C")
 
 
 def test_endless_repeat_inside_a_repeat_loops_from_its_own_bracket() -> None:
@@ -142,6 +162,32 @@ def test_bgmsetv_and_bgmgetv(m: Machine) -> None:
         m.bgmsetv(4, 8, 0)
     with pytest.raises(OutOfRange):
         m.bgmsetv(4, 1, 256)
+    # BASIC hands fractions over: every argument is floored, the track too.
+    m.bgmsetv(4.9, 2.5, 81.7)  # type: ignore[arg-type]
+    assert m.bgmgetv(4.2, 2.9) == 81  # type: ignore[arg-type]
+
+
+def test_the_latest_bgmsetv_wins(m: Machine) -> None:
+    """Two BGMSETV of one variable at the same point of the song (the same frame, or
+    anywhere in its loop): the later value is the one heard and read, even when it is
+    the smaller one."""
+    m.bgmset(130, "$1=60 N$1 N$1 N$1 N$1")
+    m.bgmplay(3, 130)
+    m.vsync(30)
+    m.bgmsetv(3, 1, 72)
+    m.bgmsetv(3, 1, 65)
+    song = m.bgm._tracks[3].song
+    assert m.bgmgetv(3, 1) == 65
+    assert song is not None and [n.key for n in song.channels[0]] == [60, 65, 65, 65]
+    m.bgmset(129, "$2=60 [R N$2]")
+    m.bgmplay(4, 129)
+    m.vsync(90)  # into the loop: every change lands on the loop's start
+    for frame in range(300):
+        m.bgmsetv(4, 2, 80 - frame % 3)
+        m.vsync()
+    song = m.bgm._tracks[4].song
+    assert song is not None and len(song.overrides) == 1  # not one per call
+    assert m.bgmgetv(4, 2) == 78 and [n.key for n in song.channels[0]] == [78]
 
 
 def test_bgmprg_defines_an_instrument_from_a_waveform(m: Machine) -> None:
@@ -165,10 +211,19 @@ def test_bgmprg_defines_an_instrument_from_a_waveform(m: Machine) -> None:
     assert 230 in m.bgm._programs
 
 
+def test_bgmprg_drops_fractions_as_every_ptc_verb() -> None:
+    """BASIC hands numbers over as fractions (``K/7``): they are floored, not refused."""
+    wave = "7F" * 32 + "80" * 32
+    instr, voice = program_voice((224.9, 60 / 7, 127.5, 0, 127, 0, wave))
+    assert instr == 224 and voice.root == 8
+    assert voice == program_voice((224, 8, 127, 0, 127, 0, wave))[1]
+
+
 @pytest.mark.parametrize(
     ("args", "error"),
     [
         ((223, "00" * 64), OutOfRange),
+        ((224, "60", "00" * 64), IllegalFunctionCall),
         ((224, "00" * 63), IllegalFunctionCall),
         ((224, "GG" * 64), IllegalFunctionCall),
         ((224, 1, 2, "00" * 64), IllegalFunctionCall),
@@ -198,3 +253,17 @@ def test_sysbeep_switches_the_system_sounds(m: Machine) -> None:
     m.sysbeep = 0
     m.sound.system_beep(6)
     assert played == [5]
+
+
+def test_sysbeep_silences_the_panel_key_clicks(m: Machine) -> None:
+    """A panel key that types clicks (a system sound); with SYSBEEP=0 it types in silence."""
+    played: list[int] = []
+    m.sound.beep = lambda n=0, *a: played.append(int(n))  # type: ignore[method-assign,assignment,misc]
+    m.pnltype("KYA")
+    for sysbeep in (1, 0):
+        m.sysbeep = sysbeep
+        m.input.touch(40, 60)  # the "2" key of the top row
+        m.vsync()
+        m.input.untouch()
+        m.vsync()
+    assert played == [Beep.CLICK] and m.inkey() + m.inkey() == "22"

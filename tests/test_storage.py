@@ -95,3 +95,36 @@ def test_statistics(tmp_path: Path) -> None:
     # a remote player sits at seat 1: its win and its score count as its own
     st.record_result(MatchOutcome((3, 9), 1), "remote", seat=1)
     assert st.stats()["remote"] == {"played": 1, "won": 1, "lost": 0, "drawn": 0, "best": 9}
+
+
+def test_a_fifo_save_is_named_once_in_its_notice(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The line on stderr said "royalnine: PATH: PATH: not a regular file" (issue 18 item 7)."""
+    import os
+
+    from royalnine.storage import CorruptSaveSetAside
+
+    (tmp_path / "saves").mkdir()
+    path = tmp_path / "saves" / "current.json"
+    os.mkfifo(path)
+    with pytest.raises(CorruptSaveSetAside) as exc:
+        Storage(tmp_path).load_game()
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.count(str(path)) == 1 and "not a regular file" in line
+    assert str(exc.value).count(str(tmp_path)) == 0  # the notice names it relative to HOME
+
+
+def test_a_home_that_is_a_file_is_said_once_and_not_called_damaged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = tmp_path / "home"
+    home.write_text("a file")
+    storage = Storage(home)
+    assert storage.load_settings() == Settings() and storage.stats() == {}
+    assert storage.load_game() is None
+    (notice,) = storage.notices
+    assert notice.key == "notice_no_home"
+    assert notice.text("en") == f"The data folder is a file, so nothing is saved: {home}"
+    assert "damaged" not in capsys.readouterr().err
+    assert home.read_text() == "a file"

@@ -215,8 +215,37 @@ def _button() -> Pixels:
     return box
 
 
+def _stack() -> Pixels:
+    """Tiles for rows of buttons 2 tiles apart sharing their borders (OPTIONS): a top
+    edge, a separator and a bottom edge (3 columns each), every line in the middle
+    of its tile, so a text row between two of them has 3-4 clear pixels each side."""
+    rows = np.zeros((24, 24), np.uint8)
+
+    def sides(y: int) -> None:
+        rows[y, 0] = rows[y, -1] = BTN_EDGE
+        rows[y, 1] = BTN_LIGHT
+        rows[y, -2] = BTN_DARK
+
+    for y in (5, 6, 7, 8, 9, 13, 14, 15, 16, 17):  # fill below a line, above the next
+        rows[y, 1:-1] = BTN_FILL
+        sides(y)
+    for top in (0, 8):  # the top edge and the separator: an edge, then the light line
+        rows[top + 3, 1:-1] = BTN_EDGE
+        rows[top + 4, 1:-1] = BTN_LIGHT
+        sides(top + 4)
+        rows[top + 4, 1] = BTN_LIGHT
+    rows[8 + 3, 0] = rows[8 + 3, -1] = BTN_EDGE  # the separator meets the sides
+    rows[8 + 2, 1:-1] = rows[16 + 2, 1:-1] = BTN_DARK  # the shade above a line
+    sides(10)
+    sides(18)
+    rows[10, 1] = rows[18, 1] = BTN_LIGHT
+    rows[16 + 3, 1:-1] = BTN_EDGE  # the bottom edge
+    return rows
+
+
 def build_bg_sheet() -> Pixels:
-    """BG tiles: 0 blank, 1 felt, 2-13 slot (3x4, row-major), 14-22 button nine-patch, 23 solid."""
+    """BG tiles: 0 blank, 1 felt, 2-13 slot (3x4, row-major), 14-22 button nine-patch,
+    23 solid, 24-32 stacked-row edges (top, separator, bottom; 3 columns each)."""
     tiles: list[Pixels] = [np.zeros((8, 8), np.uint8)]
     felt = np.full((8, 8), FELT, np.uint8)
     felt[1, 2] = felt[5, 6] = FELT_DOT
@@ -228,6 +257,8 @@ def build_bg_sheet() -> Pixels:
         button[ty * 8 : ty * 8 + 8, tx * 8 : tx * 8 + 8] for ty in range(3) for tx in range(3)
     ]
     tiles.append(np.full((8, 8), BTN_FILL, np.uint8))
+    stack = _stack()
+    tiles += [stack[ty * 8 : ty * 8 + 8, tx * 8 : tx * 8 + 8] for ty in range(3) for tx in range(3)]
     while len(tiles) % 16:
         tiles.append(np.zeros((8, 8), np.uint8))
     rows = [np.concatenate(tiles[i : i + 16], axis=1) for i in range(0, len(tiles), 16)]

@@ -33,7 +33,6 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
@@ -55,12 +54,28 @@ __all__ = ["main"]
 PROG = "petitcom"
 #: Keys that type (CHR$(13), CHR$(8)) and so are no DS buttons under this command.
 _TYPING_KEYS = ("return", "enter", "backspace")
+#: The key that shows or hides the stylus cursor (the shim's default, T, types here).
+CURSOR_TOGGLE_KEY = "f9"
 #: The most frames ``--frames`` takes: about 97 days of handheld time.
 MAX_FRAMES = 500_000_000
 
 
 class UsageError(Exception):
     """Bad usage or an unreadable file: one line, exit status 2."""
+
+
+#: The keys of a window, shown by --help (README.md has the full map).
+KEYS_HELP = """\
+keys in a window:
+  Esc or Right Shift  SELECT: breaks a running program (as on PTC, where only
+                      SELECT is reserved: START is a button programs read with
+                      BUTTON); CONT goes on. Also leaves the editor.
+  Right Ctrl          START
+  arrows; X Z S A Q W the d-pad; A B X Y L R (these letters also type)
+  typing, Enter, Backspace  the keyboard (INKEY$, INPUT, the DIRECT prompt)
+  the lower screen    the touch screen: the software keyboard, its RUN/STOP key
+                      (runs, or breaks a running program) and EDIT key
+  F9                  shows or hides a stylus cursor: the d-pad moves it, A touches"""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -74,6 +89,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog=PROG,
         description="Run Petit Computer (SmileBASIC v2) programs. Without a command: DIRECT mode.",
+        epilog=KEYS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     commands = parser.add_subparsers(dest="command", parser_class=_Parser)
     run = commands.add_parser("run", help="run a program (.PTC, raw PRG, QR set or UTF-8 text)")
@@ -137,19 +154,19 @@ def _check_output(path: Path) -> None:
         raise UsageError(f"{path}: the folder {path.parent} does not exist")
 
 
-def _write_output(path: Path, write: Callable[[Path], object]) -> None:
-    """Write through a temporary file next to ``path`` (same suffix) and rename it over."""
+def _write_output(path: Path, write: Callable[[], object]) -> None:
+    """Run ``write`` for ``path`` (atomic through ``files.write_output``), as a one-line error.
+
+    Callers pass the absolute path on, so a file named ``-`` is a file, not stdout.
+
+    Raises:
+        UsageError: ``path`` is no regular file, or it or its folder cannot be written.
+    """
     _check_output(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix, dir=path.parent)
-    os.close(fd)
     try:
-        write(Path(tmp))
-        os.replace(tmp, path)
-    except BaseException as err:
-        Path(tmp).unlink(missing_ok=True)
-        if isinstance(err, OSError):
-            raise UsageError(f"{path}: cannot write it ({err.strerror or err})") from None
-        raise
+        write()
+    except OSError as err:
+        raise UsageError(f"{files.output_error(path, err)}; not written") from None
 
 
 # ------------------------------------------------------------------ run
@@ -161,6 +178,10 @@ def _config() -> ShimConfig:
     config = ShimConfig()
     config.keys = {k: v for k, v in config.keys.items() if k not in _TYPING_KEYS}
     config.keys["right ctrl"] = Button.START
+    # The shim's default, T, types here: every T typed at the prompt or into INKEY$
+    # would show or hide the stylus cursor, and A (the X key) then taps the lower
+    # screen, so "NEXT" could come out as "NEXHT".
+    config.cursor_toggle_key = CURSOR_TOGGLE_KEY
     return config
 
 
@@ -168,12 +189,13 @@ def make_machine(*, headless: bool, files_dir: Path, resources: Path | None, tit
     """A Machine for the command: its save area and the user's ROM resources (``--resources``).
 
     Raises:
-        UsageError: the resources folder is missing or holds a bad file.
+        UsageError: the resources folder is missing or holds a bad file, or a
+            window is asked for and there is no display to show it on.
     """
     if resources is not None and not resources.is_dir():
         raise UsageError(f"--resources {resources}: not a folder")
     try:
-        return Machine(
+        machine = Machine(
             headless=headless,
             files=files_dir,
             title=title,
@@ -182,6 +204,26 @@ def make_machine(*, headless: bool, files_dir: Path, resources: Path | None, tit
         )
     except ResourceError as err:
         raise UsageError(f"--resources: {err}") from None
+    if not headless and _invisible():
+        machine.close()
+        raise UsageError(
+            "no display to open a window on (is DISPLAY or WAYLAND_DISPLAY set?); use --headless"
+        )
+    return machine
+
+
+def _invisible() -> bool:
+    """SDL fell back, by itself, to a video driver that shows nothing (no display was found).
+
+    Without this a window-mode run on a machine with no display would go on
+    in an invisible window that no one can close (DIRECT mode never ends).
+    A driver the user chose with ``SDL_VIDEODRIVER`` (tests, CI) is kept.
+    """
+    return (
+        not os.environ.get("SDL_VIDEODRIVER")
+        and pygame.display.get_init()
+        and pygame.display.get_driver() in ("offscreen", "dummy")
+    )
 
 
 def _outcome(result: RunResult) -> dict[str, object]:
@@ -215,6 +257,7 @@ def _run(args: argparse.Namespace) -> int:
     )
     try:
         it = Interpreter(machine, speed=args.speed, seed=args.seed)
+        machine.pnltype(direct.KEYBOARD)  # a program starts with the keyboard shown, as on PTC
         kw_files.set_program(it, program.name, program.text, program.package)
         if events:
             ScriptFeeder(events).attach(machine)
@@ -223,9 +266,11 @@ def _run(args: argparse.Namespace) -> int:
             direct.after_run(it, result)
         if args.console is not None:
             text = console_text(machine)
-            _write_output(args.console, lambda p: p.write_text(text, encoding="utf-8"))
+            _write_output(
+                args.console, lambda: files.write_output(args.console.absolute(), text.encode())
+            )
         if args.screenshot is not None:
-            _write_output(args.screenshot, lambda p: machine.screenshot(p))
+            _write_output(args.screenshot, lambda: machine.screenshot(args.screenshot.absolute()))
     finally:
         machine.close()
     if args.json:
@@ -257,7 +302,7 @@ def _pack(args: argparse.Namespace) -> int:
     program = _read_program(args.source)
     name = progfile.name_from(args.output)
     file = ptcfile.PtcFile.of(name, "PRG", ptcfile.prg_payload(program.text))
-    _write_output(args.output, lambda p: p.write_bytes(file.to_bytes()))
+    _write_output(args.output, lambda: files.write_output(args.output.absolute(), file.to_bytes()))
     print(f"{args.output}: PRG file {name}, {len(program.text)} bytes of program", flush=True)
     return 0
 
@@ -301,6 +346,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `petitcom list X | head`, `petitcom run --json | true`
+        # Point stdout at nothing so the interpreter's last flush does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print(f"{PROG}: standard output was closed before all was written", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

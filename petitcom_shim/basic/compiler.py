@@ -29,6 +29,8 @@ _CMP = {"==": "==", "!=": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
 #: Deepest expression PTC programs get ("Formula too complex" beyond; it also
 #: keeps the generated Python within the parser's nesting limit).
 MAX_NESTING = 60
+#: Statements that wait for the user: each is a block of its own, so a stop while it
+#: waits (frame limit, SELECT, window closed) resumes at it and CONT asks again.
 _WAITING = frozenset({"INPUT", "LINPUT"})
 _PLACEHOLDER = re.compile("\x00([^\x00]*)\x00")
 
@@ -492,8 +494,10 @@ class _Compiler:
         ref = self.kw_ref(kw)
         codes = self.args(kw, args)
         waiting = name in _WAITING
-        if waiting:
-            self.emit(f"_resume({len(self.blocks)})")
+        if waiting:  # a stop while it waits resumes at the statement itself: CONT asks again
+            if self.cur.code:
+                self.new_block()
+            self.emit(f"_resume({len(self.blocks) - 1})")
         extra = f", {seps!r}" if kw.seps else ""
         self.emit(f"{ref}.handler(_rt, [{', '.join(codes)}]{extra})")
         if waiting:
@@ -617,8 +621,7 @@ class _Compiler:
         constants = {"TRUE": "4096", "FALSE": "0", "CANCEL": "-4096"}
         if name in constants:
             return constants[name]
-        if name in ("RESULT", "ERR", "ERL", "VERSION", "FREEVAR", "FREEMEM", "MEM$",
-                    "PRGNAME$", "PACKAGE$"):  # fmt: skip
+        if name in ("RESULT", "ERR", "ERL", "VERSION", "FREEVAR", "FREEMEM"):
             return f"_sys({name!r})"
         kw = registry.lookup("sysvar", name)
         if kw is None:

@@ -8,10 +8,12 @@ cursor; Enter runs the line:
 
 * ``RUN`` runs the program in memory, ``CONT`` continues a stopped one (Esc,
   i.e. SELECT, breaks a running program);
-* ``LIST`` prints the program on the console (PTC's LIST opens the editor;
-  here that is ``EDIT``);
+* ``LIST`` opens the full-screen editor (:mod:`petitcom_shim.basic.editor`) as
+  PTC's does, at the first line, at line n (``LIST 30``) or at the line of the
+  last error (``LIST ERR``); ``EDIT`` opens it at the first line;
 * ``NEW`` forgets the program;
-* ``EDIT`` opens the full-screen editor (:mod:`petitcom_shim.basic.editor`);
+* the panel's RUN/STOP key runs the program (and stops a running one, as SELECT
+  does) and its EDIT key opens the editor, as on PTC;
 * anything else is run as a direct statement by ``Interpreter.direct``: PRINT,
   LOAD "PRG:NAME", SAVE, FILES, EXEC, assignments ...
 
@@ -22,9 +24,11 @@ DIRECT mode.
 from __future__ import annotations
 
 from petitcom_shim import charset
+from petitcom_shim import keyboard as kb
 from petitcom_shim.basic import Interpreter, RunResult, editor
 from petitcom_shim.input import BACKSPACE_KEY
 from petitcom_shim.machine import Machine
+from petitcom_shim.video.console import COLS
 
 __all__ = ["after_run", "run"]
 
@@ -44,13 +48,15 @@ def _show_result(it: Interpreter, result: RunResult) -> None:
     m.print(PROMPT)
 
 
-def _list(it: Interpreter) -> None:
-    m = it.machine
-    text = charset.from_ptc(it.source)
-    for line in text.removesuffix("\n").split("\n") if text else []:
-        if m.csrx:
-            m.print("")
-        m.print(line[:MAX_LINE])
+def _list_line(it: Interpreter, arg: bytes) -> int | None:
+    """The line LIST opens the editor at: 1, ``n`` or ERR's line; None if ``arg`` is
+    neither a line number nor ERR."""
+    arg = arg.strip()
+    if not arg:
+        return 1
+    if arg == b"ERR":
+        return max(it.rt.erl, 1)
+    return int(arg) if arg.isdigit() and len(arg) <= 6 else None
 
 
 def execute(it: Interpreter, line: bytes) -> None:
@@ -63,14 +69,22 @@ def execute(it: Interpreter, line: bytes) -> None:
     elif word == b"NEW":
         it.new()
         it.machine.print(PROMPT)
-    elif word == b"LIST":
-        _list(it)
+    elif word == b"LIST" or word.startswith(b"LIST "):
+        line_number = _list_line(it, word[4:])
+        if line_number is None:
+            it.machine.print("Syntax error")
+        else:
+            editor.edit(it, line=line_number)
         it.machine.print(PROMPT)
     elif word == b"EDIT":
         editor.edit(it)
         it.machine.print(PROMPT)
     elif word:
         _show_result(it, it.direct(line))
+
+
+#: What the panel's command keys do at the prompt.
+_PANEL_COMMANDS = {kb.RUN_STOP: b"RUN", kb.EDIT: b"EDIT"}
 
 
 class _Cursor:
@@ -115,15 +129,22 @@ def prompt_loop(it: Interpreter, frames: int | None = None) -> None:
         shown += 1
         m.vsync(1)
         cursor.hide()
+        panel_command = _PANEL_COMMANDS.get(m.panel_key)
+        if panel_command is not None:  # the panel's RUN/STOP and EDIT keys
+            if m.csrx:
+                m.print("")
+            execute(it, panel_command)
+            line.clear()
         for code in editor.typed_keys(m):
             if code == editor.ENTER:
                 m.print("")
                 execute(it, bytes(line))
                 line.clear()
             elif code == BACKSPACE_KEY:
-                if line and m.csrx:
+                # A line longer than a row wrapped: its last character may be a row up.
+                if line and (m.csrx or m.csry):
                     line.pop()
-                    x, y = m.csrx - 1, m.csry
+                    x, y = (m.csrx - 1, m.csry) if m.csrx else (COLS - 1, m.csry - 1)
                     m.locate(x, y)
                     m.print(" ", end="")
                     m.locate(x, y)

@@ -46,6 +46,7 @@ class Editor:
         self.cx = 0
         self.cy = 0
         self.top = 0
+        self.skip = 0  # rows of the top line scrolled off (a line longer than the screen)
 
     @property
     def source(self) -> bytes:
@@ -97,21 +98,29 @@ class Editor:
                 self.cy, self.cx = self.cy + 1, 0
 
     def _scroll_to_cursor(self) -> None:
+        """Scroll as little as keeps the cursor's row on the screen.
+
+        Walks up from the cursor, so the cost is the rows of one screen whatever the
+        line (LIST ERR on line 20000 of a long program); a line longer than the
+        screen is shown from the rows that end at the cursor's.
+        """
         self.top = min(self.top, self.cy)
-        while True:
-            used = sum(self._rows(self.lines[i]) for i in range(self.top, self.cy))
-            if used + self.cx // TEXT_COLS + 1 <= ROWS:
-                return
-            self.top += 1
+        used = self.cx // TEXT_COLS + 1  # the cursor line's rows up to the cursor's
+        index = self.cy
+        while index > self.top and used + self._rows(self.lines[index - 1]) <= ROWS:
+            index -= 1
+            used += self._rows(self.lines[index])
+        self.top = index
+        self.skip = max(0, used - ROWS)
 
     def screen(self) -> list[tuple[str, bytes, int | None]]:
         """The 24 rows: (number column, text bytes, cursor column in the text or None)."""
         self._scroll_to_cursor()
         rows: list[tuple[str, bytes, int | None]] = []
-        index = self.top
+        index, first = self.top, self.skip
         while len(rows) < ROWS and index < len(self.lines):
             line = bytes(self.lines[index])
-            for part in range(self._rows(self.lines[index])):
+            for part in range(first, self._rows(self.lines[index])):
                 if len(rows) == ROWS:
                     break
                 number = f"{index + 1:>{NUMBER_COLS}}" if part == 0 else " " * NUMBER_COLS
@@ -119,7 +128,7 @@ class Editor:
                 if index == self.cy and self.cx // TEXT_COLS == part:
                     cursor = self.cx % TEXT_COLS
                 rows.append((number, line[part * TEXT_COLS : (part + 1) * TEXT_COLS], cursor))
-            index += 1
+            index, first = index + 1, 0
         return rows
 
 
@@ -151,13 +160,15 @@ def _draw(it: Interpreter, editor: Editor) -> None:
     m.color(TEXT_COLOR, 0)
 
 
-def edit(it: Interpreter, frames: int | None = None) -> None:
+def edit(it: Interpreter, frames: int | None = None, line: int = 1) -> None:
     """Edit the program in memory until SELECT (Esc) or the window closes; then load it.
 
-    ``frames`` stops after that many frames (for tests).
+    The cursor starts at the beginning of program line ``line`` (1-based; past the
+    end, the last line). ``frames`` stops after that many frames (for tests).
     """
     m = it.machine
     editor = Editor(it.source)
+    editor.cy = min(max(line, 1), len(editor.lines)) - 1
     name, package = it.rt.prgname, it.rt.package
     _draw(it, editor)
     while m.running and (frames is None or frames > 0):

@@ -39,7 +39,7 @@ from pathlib import Path
 from petitcom_shim import ptcfile
 from petitcom_shim.basic import numbers
 from petitcom_shim.basic.errors import BasicError
-from petitcom_shim.basic.registry import Value, statement
+from petitcom_shim.basic.registry import Value, statement, sysvar
 from petitcom_shim.basic.runtime import ExecProgram, Interpreter, Runtime
 from petitcom_shim.errors import PetitcomError
 from petitcom_shim.ptcfile import PtcFile, PtcFileError
@@ -249,3 +249,27 @@ def sendfile(rt: Runtime, args: list[Value | None]) -> None:
 def recvfile(rt: Runtime, args: list[Value | None]) -> None:
     """RECVFILE: the wireless link is not emulated; always a communication error."""
     raise BasicError(COMMUNICATION_ERROR)
+
+
+def _set_mem(rt: Runtime, value: Value) -> None:
+    if not isinstance(value, bytes):
+        raise BasicError("Type mismatch")
+    rt.mem = value
+
+
+@sysvar("MEM$", setter=_set_mem)
+def _mem(rt: Runtime) -> bytes:
+    """MEM$: the string LOAD/SAVE "MEM:NAME" move (kept across EXEC)."""
+    return rt.mem
+
+
+@sysvar("PRGNAME$")
+def _prgname(rt: Runtime) -> bytes:
+    """PRGNAME$: the name of the program in memory."""
+    return rt.prgname
+
+
+@sysvar("PACKAGE$")
+def _package(rt: Runtime) -> bytes:
+    """PACKAGE$: the package bits of the program in memory (:func:`package_text`)."""
+    return rt.package

@@ -1,4 +1,4 @@
-"""Sound keywords: BEEP and the BGM verbs."""
+"""Sound keywords: BEEP and the BGM verbs (BGMPRG, BGMSETV and BGMGETV too)."""
 
 from __future__ import annotations
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from petitcom_shim.basic import numbers
-from petitcom_shim.basic.bind import bind_sysvar
+from petitcom_shim.basic.bind import arg, bind_sysvar
 from petitcom_shim.basic.errors import BasicError
-from petitcom_shim.basic.registry import Value, statement, sysvar
+from petitcom_shim.basic.registry import Value, statement
 from petitcom_shim.basic.runtime import Runtime
 
 bind_sysvar("DATE$", "date")
@@ -17,17 +17,12 @@ bind_sysvar("MAINCNTH", "maincnth")
 
 
 def _set_sysbeep(rt: Runtime, value: Value) -> None:
-    if isinstance(value, bytes):
-        raise BasicError("Type mismatch")
-    rt.state["SYSBEEP"] = 4096 if value else 0
+    """SYSBEEP=n: the Machine's switch of the system sounds (the panel's key clicks);
+    the value is floored and nonzero means on."""
+    rt.machine.sysbeep = arg(value)
 
 
-@sysvar("SYSBEEP", setter=_set_sysbeep)
-def _get_sysbeep(rt: Runtime) -> int:
-    """SYSBEEP: whether system sounds play (TRUE by default); the shim's own UI
-    makes no system sounds, so only the value is kept."""
-    value: int = rt.state.get("SYSBEEP", 4096)
-    return value
+bind_sysvar("SYSBEEP", "sysbeep", _set_sysbeep)
 
 
 def _split3(value: Value | None, sep: bytes, widths: tuple[int, int, int]) -> list[int]:

@@ -37,8 +37,7 @@ BUILTIN_FUNCTIONS: dict[str, tuple[int, int]] = {
 
 #: System variables of the language core (the hardware ones are registered).
 BUILTIN_SYSVARS = frozenset(
-    {"TRUE", "FALSE", "CANCEL", "VERSION", "RESULT", "ERR", "ERL", "FREEVAR", "FREEMEM",
-     "MEM$", "PRGNAME$", "PACKAGE$"}
+    {"TRUE", "FALSE", "CANCEL", "VERSION", "RESULT", "ERR", "ERL", "FREEVAR", "FREEMEM"}
 )  # fmt: skip
 
 #: Statements with their own syntax (everything else is a registered keyword).

@@ -522,9 +522,6 @@ class Runtime:
             "VERSION": VERSION,
             "FREEVAR": max(VARIABLE_SLOTS - len(self.scalars) - self.dimmed(), 0) << 12,
             "FREEMEM": max(ARRAY_CELLS - self.cells, 0) << 12,
-            "MEM$": self.mem,
-            "PRGNAME$": self.prgname,
-            "PACKAGE$": self.package,
         }
         return values[name]
 
@@ -532,9 +529,6 @@ class Runtime:
         return sum(1 for a in self.arrays.values() if a.data is not None)
 
     def set_sys(self, name: str, value: registry.Value) -> None:
-        if name == "MEM$" and isinstance(value, bytes):
-            self.mem = value
-            return
         kw = registry.lookup("sysvar", name)
         if kw is None or kw.setter is None:
             raise BasicError("Syntax error")

@@ -1,8 +1,13 @@
-"""INPUT's line editor on the console: echo, backspace, ENTER/ESC and a blinking cursor.
+"""INPUT's line editor on the console: echo, backspace, ENTER/ESC, a blinking cursor
+that LEFT/RIGHT move.
 
 PTC edits an INPUT line on the console row the cursor is on, from column 0, up
 to the 32 cells of the row, and ENTER moves the cursor to the next line ([SBC]
-source/subsystem/console.c ``shared_input``). :class:`LineEditor` keeps that
+source/subsystem/console.c ``shared_input``, whose ``input_keys`` reads the
+d-pad there and lists moving the cursor left and right as PTC behaviour it
+lacks). LEFT/RIGHT move the cursor within the typed text; typing inserts at
+the cursor (PTC's keyboard starts in insert mode) and BS deletes the character
+before it. :class:`LineEditor` keeps that
 row's state; :meth:`petitcom_shim.Machine.line_input` runs the frames and feeds
 it the key events the keyboards queue (petitcom_shim.input).
 """
@@ -34,6 +39,7 @@ class LineEditor:
         console.settle()
         self.row = console.csry
         self._line = bytearray()
+        self._pos = 0  # where the next character goes, 0..len(line)
         self._cursor_at = -1  # the column showing the cursor, -1 when hidden
         self._under = 0  # the character the cursor covers
         self.done = False
@@ -60,14 +66,33 @@ class LineEditor:
             self.done = True
             self.text = charset.from_ptc(bytes(line)) if event == _ENTER else None
             return
+        start = end = self._pos
         if event == BACKSPACE_KEY:
-            if line:
-                line.pop()
-                self._put(len(line), 0)
+            if self._pos:
+                self._pos -= 1
+                del line[self._pos]
+                start, end = self._pos, len(line) + 1  # the last cell is blanked
         elif event >= 0 and len(line) < COLS:
-            self._put(len(line), event)
-            line.append(event)
-        self._con.locate(min(len(line), COLS - 1), self.row)
+            line.insert(self._pos, event)
+            self._pos += 1
+            end = len(line)
+        self._redraw(start, end)
+
+    def move(self, step: int) -> None:
+        """LEFT (-1) / RIGHT (+1): move the cursor within the typed text."""
+        if self.done:
+            return
+        self._hide()
+        self._pos = min(max(self._pos + step, 0), len(self._line))
+        self._con.locate(min(self._pos, COLS - 1), self.row)
+
+    def _redraw(self, start: int, end: int) -> None:
+        """Write the line's cells ``start``..``end`` (past its end: blank) and put the
+        console cursor back at the editing position."""
+        line = self._line
+        for x in range(start, min(end, COLS)):
+            self._put(x, line[x] if x < len(line) else 0)
+        self._con.locate(min(self._pos, COLS - 1), self.row)
 
     def blink(self, frame: int) -> None:
         """Show or hide the cursor for frame number ``frame`` of the edit."""
@@ -76,12 +101,14 @@ class LineEditor:
         if frame // CURSOR_BLINK % 2:
             self._hide()
         elif self._cursor_at < 0:
-            x = min(len(self._line), COLS - 1)
+            x = min(self._pos, COLS - 1)
             self._under = self._con.chkchr(x, self.row)
             self._put(x, CURSOR)
             self._cursor_at = x
-        self._con.locate(min(len(self._line), COLS - 1), self.row)
+        self._con.locate(min(self._pos, COLS - 1), self.row)
 
     def close(self) -> None:
-        """Stop editing without a line (the cursor is taken away)."""
+        """Stop editing without a line (the cursor is taken away and the console
+        cursor left at the editing position, where it stood before the blink)."""
         self._hide()
+        self._con.locate(min(self._pos, COLS - 1), self.row)

@@ -301,6 +301,19 @@ class Panel:
         return []
 
     @property
+    def fired(self) -> int:
+        """The code of the touch area that fired this frame (any key, including 70
+        HELP, 71 RUN/STOP, 72 EDIT, the icons and function keys, and its
+        auto-repeats), else 0."""
+        return self._fired
+
+    @property
+    def just_pressed(self) -> int:
+        """Like :attr:`fired`, but only on the frame the key went down (no auto-repeat):
+        a command key (RUN/STOP, EDIT) acts once per press, however long it is held."""
+        return self._fired if self._frames == 1 else 0
+
+    @property
     def keyboard_code(self) -> int:
         """KEYBOARD: the keyboard key (1-69) typing this frame, else 0."""
         return self._fired if self._fired <= kb.LAST_KEYBOARD_CODE else 0

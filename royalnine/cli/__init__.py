@@ -12,6 +12,7 @@ import importlib
 import json
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import NoReturn
 
 from royalnine import __version__
@@ -28,6 +29,14 @@ SUBCOMMANDS: dict[str, str] = {
     "review": "royalnine.cli.review",
 }
 DEFAULT_COMMAND = "play"
+
+
+def path_arg(text: str) -> Path:
+    """argparse type of every file and folder option: an empty string is refused
+    (``Path("")`` would quietly mean the current folder)."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty path (write . for the current folder)")
+    return Path(text)
 
 
 class CliParser(argparse.ArgumentParser):

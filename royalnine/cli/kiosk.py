@@ -26,6 +26,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from royalnine.cli import path_arg
+
 LOG_DIR = "logs"
 LOG_FILE = "kiosk.log"
 LOG_BYTES = 1_000_000
@@ -36,7 +38,9 @@ log = logging.getLogger("royalnine.kiosk")
 def add_parser(subparsers: Any) -> None:
     """Register ``kiosk``."""
     p = subparsers.add_parser("kiosk", help="run as an unattended dual-screen kiosk")
-    p.add_argument("--home", type=Path, metavar="DIR", default=None, help="the kiosk's data folder")
+    p.add_argument(
+        "--home", type=path_arg, metavar="DIR", default=None, help="the kiosk's data folder"
+    )
     p.add_argument(
         "--top-display", type=int, metavar="N", default=None, help="monitor of the top screen"
     )
@@ -59,7 +63,7 @@ def add_parser(subparsers: Any) -> None:
     )
     p.add_argument(
         "--stats-csv",
-        type=Path,
+        type=path_arg,
         metavar="FILE",
         default=None,
         help="write the statistics as CSV and exit",
@@ -96,7 +100,7 @@ def setup_logging(home: Path) -> Path:
 
 def export_csv(home: Path, out: Path) -> int:
     """``--stats-csv``: the statistics as CSV (``-`` for stdout); the kiosk need not run."""
-    from royalnine.core.files import write_atomic
+    from petitcom_shim.files import output_error, write_output
     from royalnine.kiosk.stats import STATS_FILE, KioskStats, StatsDamaged, read_stats
 
     try:
@@ -104,14 +108,10 @@ def export_csv(home: Path, out: Path) -> int:
     except StatsDamaged as exc:
         print(f"royalnine: {home / STATS_FILE}: damaged statistics ({exc})", file=sys.stderr)
         return 1
-    text = stats.csv_text()
-    if str(out) == "-":
-        sys.stdout.write(text)
-        return 0
     try:
-        write_atomic(out, text)
+        write_output(out, stats.csv_text().encode("utf-8"))
     except OSError as exc:
-        print(f"royalnine: --stats-csv: cannot write {out}: {exc.strerror}", file=sys.stderr)
+        print(f"royalnine: --stats-csv: {output_error(out, exc)}", file=sys.stderr)
         return 1
     return 0
 

@@ -16,7 +16,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from royalnine.storage import DIFFICULTIES, LAYOUTS, current_name
+from royalnine.cli import path_arg
+from royalnine.storage import DIFFICULTIES, LAYOUTS, MAX_GAP, current_name
 
 PROCESS_START = time.perf_counter()
 SHIM_FILE = "shim.toml"
@@ -24,7 +25,7 @@ PROGRAM_TABLES = ("kiosk",)
 """Tables of shim.toml that Royal Nine reads itself (royalnine.kiosk.config), not the shim."""
 SHIM_LAYOUTS = {"side": "horizontal"}
 """The game's layout names that the shim spells differently."""
-RUN_OPTIONS = ("layout", "scale", "fullscreen", "fit", "lang", "tens", "rounds")
+RUN_OPTIONS = ("layout", "gap", "scale", "fullscreen", "fit", "lang", "tens", "rounds")
 
 
 def shim_layout(layout: str) -> str:
@@ -40,7 +41,7 @@ def _today(name: str) -> str:
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--home",
-        type=Path,
+        type=path_arg,
         default=None,
         help="data folder (default: $ROYALNINE_HOME or the per-user folder)",
     )
@@ -50,6 +51,14 @@ def _common(p: argparse.ArgumentParser) -> None:
         choices=LAYOUTS,
         default=None,
         help="how the two screens sit in the window (this run only)",
+    )
+    p.add_argument(
+        "--gap",
+        type=int,
+        default=None,
+        metavar="PIXELS",
+        help="DS pixels between the two screens, as DS emulators offer (vertical, side and "
+        "separate layouts; this run only)",
     )
     p.add_argument(
         "--fit",
@@ -85,7 +94,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=None, help="seed the deals (reproducible matches)")
     p.add_argument(
         "--controls",
-        type=Path,
+        type=path_arg,
         default=None,
         help=f"hardware settings file: keys, gamepad, kiosk monitors (default: HOME/{SHIM_FILE})",
     )
@@ -112,7 +121,9 @@ def add_demo_parser(subparsers: Any) -> None:
     )
     _common(demo)
     demo.add_argument("--headless", action="store_true", help="no window, no real clock")
-    demo.add_argument("--out", type=Path, default=None, help="folder for one screenshot per stage")
+    demo.add_argument(
+        "--out", type=path_arg, default=None, help="folder for one screenshot per stage"
+    )
     demo.add_argument("--shot-scale", type=int, default=1, help="screenshot scale (1-4)")
     demo.add_argument(
         "--mode", choices=("cpu", "local"), default="cpu", help="match mode to play through"
@@ -136,6 +147,11 @@ def _options(args: argparse.Namespace) -> tuple[Any, Any, dict[str, object]]:
 
     storage = Storage(args.home)
     saved = storage.load_settings()
+    return storage, saved, _overrides(args, saved)
+
+
+def _overrides(args: argparse.Namespace, saved: Any) -> dict[str, object]:
+    """This run's options from the flags (checked against the saved settings they override)."""
     overrides: dict[str, object] = {}
     for name in RUN_OPTIONS:
         value = getattr(args, name, None)
@@ -149,7 +165,10 @@ def _options(args: argparse.Namespace) -> tuple[Any, Any, dict[str, object]]:
         raise SystemExit("royalnine: --rounds must be 1-99")
     if not isinstance(scale, int) or not 0 <= scale <= 6:
         raise SystemExit("royalnine: --scale must be 0 (fit the screen) to 6")
-    return storage, saved, overrides
+    gap = overrides.get("gap", saved.gap)
+    if not isinstance(gap, int) or not 0 <= gap <= MAX_GAP:
+        raise SystemExit(f"royalnine: --gap must be 0 to {MAX_GAP} DS pixels")
+    return overrides
 
 
 def _run_settings(saved: Any, overrides: dict[str, object]) -> Any:
@@ -158,8 +177,11 @@ def _run_settings(saved: Any, overrides: dict[str, object]) -> Any:
     return dataclasses.replace(saved, **overrides)
 
 
-def _shim_config(args: argparse.Namespace, storage: Any) -> Any:
+def _shim_config(args: argparse.Namespace, storage: Any, home: Path | None = None) -> Any:
     """The shim's settings (key and pad maps, kiosk monitors) from --controls or HOME/shim.toml.
+
+    HOME is ``home`` if given (the demo's player folder), else the storage's;
+    notices go to ``storage``.
 
     A missing HOME/shim.toml means the built-in defaults. A bad file named with
     --controls ends the program with the one-line reason (the player asked for
@@ -177,7 +199,7 @@ def _shim_config(args: argparse.Namespace, storage: Any) -> Any:
             return load_config(path)
         except ConfigError as exc:
             raise SystemExit(f"royalnine: {exc}") from None
-    path = storage.home / SHIM_FILE
+    path = (home or storage.home) / SHIM_FILE
     if not os.path.lexists(path):
         return None
     try:
@@ -206,6 +228,7 @@ def run_play(args: argparse.Namespace) -> int:
     m = Machine(
         layout=shim_layout(settings.layout),
         scale=settings.scale,
+        gap=settings.gap,
         fullscreen=bool(settings.fullscreen),
         title="Royal Nine",
         audio=True,  # MUSIC and SOUND FX can be turned on in OPTIONS at any time
@@ -237,8 +260,8 @@ def keep_record(storage: Any, path: Path) -> None:
     a ``path`` that is there and not a regular file is left alone."""
     import stat
 
+    from petitcom_shim.files import output_error, write_output
     from royalnine import history
-    from royalnine.core.files import write_atomic
 
     kept = history.entries(storage)
     if not kept:
@@ -246,57 +269,105 @@ def keep_record(storage: Any, path: Path) -> None:
     if os.path.lexists(path) and not stat.S_ISREG(os.lstat(path).st_mode):
         print(f"royalnine demo: {path} is not a regular file; the match record is not written")
         return
-    write_atomic(path, kept[0].record.to_json())
+    try:  # atomic and synced, keeping a replaced file's mode
+        write_output(path, kept[0].record.to_json().encode("utf-8"))
+    except OSError as exc:
+        raise SystemExit(f"royalnine demo: {output_error(path, exc)}") from None
     print(f"wrote {path}")
 
 
 def run_demo(args: argparse.Namespace) -> int:
-    """Play a CPU-vs-CPU match through the UI, optionally saving screenshots."""
+    """Play a CPU-vs-CPU match through the UI, optionally saving screenshots.
+
+    The demo plays in a throwaway profile: it reads the player's settings (language,
+    layout, ...) and controls from the data folder but writes nothing there (no save,
+    no statistics, no settings), and a saved match there is neither shown nor touched.
+    """
+    import tempfile
+
+    from royalnine.core.files import UnreadableFile
+    from royalnine.storage import Settings, Storage, default_home, read_settings
+
+    home = (args.home or default_home()).expanduser()
+    try:
+        saved = read_settings(home)
+    except UnreadableFile as exc:
+        print(f"royalnine: {home}: settings not used ({exc})", file=sys.stderr)
+        saved = Settings()
+    overrides = _overrides(args, saved)
+    out: Path | None = args.out
+    if out is not None:
+        _check_out_folder(out)
+    with tempfile.TemporaryDirectory(prefix="royalnine-demo-") as scratch:
+        return _play_demo(args, Storage(Path(scratch)), home, saved, overrides, out)
+
+
+def _check_out_folder(out: Path) -> None:
+    """Make the screenshot folder; an unusable one ends the demo with one line."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise SystemExit(f"royalnine demo: --out {out}: not a folder") from None
+    except OSError as exc:
+        raise SystemExit(f"royalnine demo: --out {out}: {exc.strerror or exc}") from None
+    if not out.is_dir():
+        raise SystemExit(f"royalnine demo: --out {out}: not a folder")
+    if not os.access(out, os.W_OK | os.X_OK):
+        raise SystemExit(f"royalnine demo: --out {out}: cannot write there")
+
+
+def _play_demo(
+    args: argparse.Namespace,
+    storage: Any,
+    home: Path,
+    saved: Any,
+    overrides: dict[str, object],
+    out: Path | None,
+) -> int:
+    """The demo itself, on the throwaway ``storage``."""
     from petitcom_shim import Machine
+    from petitcom_shim.files import output_error
     from royalnine.art import window_icon
     from royalnine.game import new_game
     from royalnine.screens.autoplay import AutoPlayer
 
-    storage, saved, overrides = _options(args)
     if args.headless:
         overrides["sound"] = overrides["music"] = overrides["effects"] = False
     settings = _run_settings(saved, overrides)
-    if args.home is None and not os.environ.get("ROYALNINE_HOME"):
-        # The demo must not touch the player's real save: use a scratch folder.
-        import tempfile
-
-        storage.home = Path(tempfile.mkdtemp(prefix="royalnine-demo-"))
     m = Machine(
         headless=args.headless,
         layout=shim_layout(settings.layout),
         scale=settings.scale,
+        gap=settings.gap,
         title="Royal Nine demo",
         audio=settings.music or settings.effects,
-        config=_shim_config(args, storage),
+        config=_shim_config(args, storage, home),
         fit=bool(settings.fit),
         icon=None if args.headless else window_icon(),
     )
-    seed = args.seed if args.seed is not None else 2013
-    app = new_game(m, storage, saved, overrides=overrides, seed=seed)
-    app.demo = True
-    out: Path | None = args.out
-    if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
+    try:
+        seed = args.seed if args.seed is not None else 2013
+        app = new_game(m, storage, saved, overrides=overrides, seed=seed)
+        app.demo = True
 
-    def shoot(stage: str) -> None:
-        if out is None:
-            return
-        app.step(12)  # let animations settle
-        path = out / f"{stage}.png"
-        m.screenshot(path, scale=max(1, min(4, args.shot_scale)))
-        print(f"wrote {path}")
+        def shoot(stage: str) -> None:
+            if out is None:
+                return
+            app.step(12)  # let animations settle
+            path = out / f"{stage}.png"
+            try:
+                m.screenshot(path, scale=max(1, min(4, args.shot_scale)))
+            except OSError as exc:
+                raise SystemExit(f"royalnine demo: {output_error(path, exc)}") from None
+            print(f"wrote {path}")
 
-    player = AutoPlayer(
-        app, mode=args.mode, level=settings.difficulty, seed=args.seed or 0, on_stage=shoot
-    )
-    frames = player.play()
+        player = AutoPlayer(
+            app, mode=args.mode, level=settings.difficulty, seed=args.seed or 0, on_stage=shoot
+        )
+        frames = player.play()
+    finally:
+        m.close()
     print(f"demo {'finished' if player.finished else 'stopped'} in {frames} frames")
     if out is not None and player.finished:
         keep_record(storage, out / "match.json")
-    m.close()
     return 0

@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from royalnine.cli import path_arg
 from royalnine.core.cards import Card
 from royalnine.core.errors import BadCard, IllegalMove, RoyalNineError
 from royalnine.core.files import UnreadableFile, read_capped, write_atomic
@@ -81,7 +82,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
     def action(name: str, help_text: str) -> argparse.ArgumentParser:
         a = actions.add_parser(name, help=help_text, description=help_text)
-        a.add_argument("--home", type=Path, help="the data folder (as for the game)")
+        a.add_argument("--home", type=path_arg, help="the data folder (as for the game)")
         a.add_argument("--json", action="store_true", help="print one JSON object")
         a.set_defaults(func=run)
         return a
@@ -89,14 +90,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     host = action("host", "start a remote match as host; writes code 1")
     host.add_argument("--rounds", type=int, default=None, help="rounds (default: the settings)")
     host.add_argument("--tens", action="store_true", default=None, help="play with the tens")
-    host.add_argument("--out", type=Path, help="write the code PNG here too")
+    host.add_argument("--out", type=path_arg, help="write the code PNG here too")
     join = action("join", "join a match with the host's code 1; writes code 2")
     join.add_argument("code", metavar="CODE")
-    join.add_argument("--out", type=Path, help="write the code PNG here too")
+    join.add_argument("--out", type=path_arg, help="write the code PNG here too")
     action("status", "where the match in progress stands")
     read = action("read", "read the opponent's code, and answer it if no placement is needed")
     read.add_argument("code", metavar="CODE")
-    read.add_argument("--out", type=Path, help="write the answer's PNG here too")
+    read.add_argument("--out", type=path_arg, help="write the answer's PNG here too")
     place = action("place", "place this half's 4 cards and write the next code")
     place.add_argument(
         "cells",
@@ -105,13 +106,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="a cell 0-8 (row-major, 4 is the centre) for each card of the hand in the order "
         "status lists it, or CARD=CELL pairs (e.g. R3=0)",
     )
-    place.add_argument("--out", type=Path, help="write the code PNG here too")
+    place.add_argument("--out", type=path_arg, help="write the code PNG here too")
     show = action("show", "this device's last code again (to send it once more)")
-    show.add_argument("--out", type=Path, help="write the code PNG here too")
+    show.add_argument("--out", type=path_arg, help="write the code PNG here too")
     action("rollback", "forget the last code read (it was damaged) and this device's answer")
     action("claim", "the opponent has not answered for the set wait: win the match by forfeit")
-    export = action("export", "write the transcript so far (stdout if no FILE)")
-    export.add_argument("file", nargs="?", type=Path, metavar="FILE")
+    export = action("export", "write the transcript so far (stdout if no FILE or -)")
+    export.add_argument("file", nargs="?", type=path_arg, metavar="FILE")
     verify = action(
         "verify",
         "check a transcript: valid or not, the result or where it stops, and its forfeit notes "
@@ -119,7 +120,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     verify.add_argument(
         "transcript",
-        type=Path,
+        type=path_arg,
         nargs="+",
         metavar="TRANSCRIPT",
         help="a transcript; more: the other device's transcripts of the same match, to "
@@ -195,20 +196,32 @@ def read_code(arg: str) -> bytes:
     try:  # not an image: perhaps a file holding a text code
         return from_text(read_capped(path, MAX_TEXT_FILE).decode("utf-8"))
     except (UnreadableFile, FileNotFoundError, UnicodeDecodeError, BadCode):
-        raise CliError(f"{path.name}: {image_error}") from None
+        raise CliError(str(image_error)) from None  # it names the file
 
 
 def write_code(storage: Storage, session: RemoteSession, number: int, out: Path | None) -> Path:
     """Write code ``number`` as a PNG in the match folder (and to ``out``); returns its path."""
-    from petitcom_shim.qr import encode_png
+    from petitcom_shim.qr import encode_png, png_bytes
 
     code = session.transcript[number - 1]
     path = code_path(storage.home, session.label, number)
     path.parent.mkdir(parents=True, exist_ok=True)
     encode_png(code, path)
     if out is not None:
-        encode_png(code, out)
+        write_output_or_refuse(out, png_bytes(code))
     return path
+
+
+def write_output_or_refuse(path: Path, data: bytes) -> None:
+    """Write an output file the user named (:func:`petitcom_shim.files.write_output`:
+    atomic for a regular file, into a FIFO or device, ``-`` = stdout); a refusal or
+    failure is a :class:`CliError` naming the path."""
+    from petitcom_shim.files import output_error, write_output
+
+    try:
+        write_output(path, data)
+    except OSError as exc:
+        raise CliError(output_error(path, exc)) from None
 
 
 def pump(storage: Storage, session: RemoteSession, out: Path | None) -> list[int]:
@@ -233,8 +246,20 @@ def settle(storage: Storage, session: RemoteSession) -> None:
         assert outcome is not None
         storage.record_result(outcome, MODE, seat=session.seat)
         session_path(storage.home, session.label).unlink(missing_ok=True)
+        keep_in_history(storage, session)
     else:
         save_session(storage.home, session)
+
+
+def keep_in_history(storage: Storage, session: RemoteSession) -> None:
+    """Keep the finished match in the history as the game does (after the session is
+    settled: a history that cannot be written only says so on stderr)."""
+    from royalnine import history
+
+    try:
+        history.keep_remote(storage, session.transcript, session.seat)
+    except OSError as exc:
+        print(f"royalnine remote: not kept in the history: {exc.strerror or exc}", file=sys.stderr)
 
 
 def current(storage: Storage) -> RemoteSession:
@@ -477,9 +502,9 @@ def do_claim(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
 def do_export(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
     session = current_or_ended(storage)
     text = transcript_text(session)
-    if args.file is None:
+    if args.file is None or str(args.file) == "-":
         return {"match": session.label, "codes": len(session.transcript), "text": text.rstrip()}
-    write_atomic(args.file, text)
+    write_output_or_refuse(args.file, text.encode("utf-8"))
     return {
         "match": session.label,
         "codes": len(session.transcript),

@@ -120,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         if text is None:  # a line that is no text at all
             status = 1
             continue
-        if not text.strip():
+        if not text.strip() and not args.grids:  # a blank line of input; a blank GRID is bad
             continue
         try:
             score = score_grid(parse_grid(text, tens=args.tens))

@@ -296,9 +296,19 @@ def box(m: Machine, screen: int, rect: Rect, pal: int = art.BG_BUTTON) -> None:
     tx, ty, tw, th = rect.tiles
     for j in range(th):
         row = 0 if j == 0 else (2 if j == th - 1 else 1)
-        for i in range(tw):
-            col = 0 if i == 0 else (2 if i == tw - 1 else 1)
-            m.bgput(0, tx + i, ty + j, art.TILE_BUTTON + row * 3 + col, pal, 0, 0)
+        _tile_row(m, tx, ty + j, tw, art.TILE_BUTTON + row * 3, pal)
+    _log_box(screen, rect)
+
+
+def _tile_row(m: Machine, tx: int, ty: int, tw: int, first_tile: int, pal: int) -> None:
+    """One row of ``tw`` tiles on BG0 from a 3-column set: left, middle (repeated), right."""
+    for i in range(tw):
+        col = 0 if i == 0 else (2 if i == tw - 1 else 1)
+        m.bgput(0, tx + i, ty, first_tile + col, pal, 0, 0)
+
+
+def _log_box(screen: int, rect: Rect) -> None:
+    """Record a box drawn on BG0 for the text-fit check (once, latest last)."""
     if log is not None:
         log.boxes = [b for b in log.boxes if b != (screen, rect)] + [(screen, rect)]
 
@@ -405,6 +415,36 @@ def centred(
     """Print ``s`` centred in ``width`` cells starting at column ``left`` (box: see text)."""
     col = left + max(0, (width - cells(s)) // 2)
     text(m, screen, col, row, s, colour, box=SCREEN_RECT if box is None else box)
+
+
+def stacked_row(
+    m: Machine,
+    screen: int,
+    rect: Rect,
+    label: str,
+    *,
+    first: bool,
+    last: bool,
+    pal: int = art.BG_BUTTON,
+    colour: int = art.TEXT_BLACK,
+) -> None:
+    """One row of a list of buttons 2 tiles apart that share their borders.
+
+    ``rect`` is the row's 2-tile touch area: the tile row above it holds the top
+    edge (``first``) or the line shared with the row above, the next one the label,
+    and below the ``last`` row comes the bottom edge. Those lines sit in the middle
+    of their tiles, so the label has clear pixels above and below it (a 3-tile
+    button's bottom edge, covered by the next row's top, touched its descenders).
+    """
+    m.bgpage(screen)
+    tx, ty, tw, _ = rect.tiles
+    _tile_row(m, tx, ty - 1, tw, art.TILE_STACK + (0 if first else 3), pal)
+    _tile_row(m, tx, ty, tw, art.TILE_BUTTON + 3, pal)  # the nine-patch's middle row
+    if last:
+        _tile_row(m, tx, ty + 1, tw, art.TILE_STACK + 6, pal)
+    _log_box(screen, Rect(rect.x, rect.y - 8, rect.w, 24))
+    inner = Rect(rect.x + 8, rect.y, max(0, rect.w - 16), 8)
+    centred(m, screen, ty, label, colour, left=tx, width=tw, box=inner)
 
 
 def button(

@@ -77,7 +77,7 @@ BUTTON_RECTS: dict[Zone, Rect] = {
     Zone.UNDO: Rect(144, 144, 48, 32),
     Zone.CONFIRM: Rect(200, 144, 48, 32),
     Zone.HINT: Rect(200, 104, 48, 24),
-    Zone.MENU: Rect(200, 0, 56, 24),
+    Zone.MENU: Rect(200, 0, 48, 24),  # in line with HINT and OK, off the screen's edge
 }
 
 # Console rows/columns of the side panel (right of the grid): 14 cells leave a margin at

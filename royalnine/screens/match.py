@@ -195,7 +195,7 @@ class MatchScene(MatchState):
             assert self.next_menu is not None
             if self.next_menu.handle(app, inp) == "next":
                 return self.next_round(app)
-        if self.message is not None:
+        if self.message is not None and not self.message.lasting:
             self.message.frames -= 1
             if self.message.frames <= 0:
                 self.message = None
@@ -213,7 +213,7 @@ class MatchScene(MatchState):
         self._menu_down = False
         if self.state in ("place", "idle", "wait", "round_over"):
             self.save(app)
-        return PauseScene(self)
+        return PauseScene(self, self.match.config)
 
     # --- the flow ---
 
@@ -327,6 +327,8 @@ class MatchScene(MatchState):
             if out.hint:
                 self.give_hint(app, v)
             if out.actions:
+                if self.message is not None and self.message.lasting:
+                    self.message = None  # the hint's value no longer holds once a card moves
                 confirmed = any(isinstance(a, Confirm) for a in out.actions)
                 if self.apply(app, out.actions) and confirmed:
                     if self.remote is not None:
@@ -353,7 +355,7 @@ class MatchScene(MatchState):
         actions += [Place(seat, card, cell) for card, cell in best.cells.items()]
         if self.apply(app, actions):
             self.ctrl[seat].hinted(list(best.cells))
-            self.say("hint_done", art.TEXT_YELLOW, pts=f"{best.ev:.1f}")
+            self.say("hint_done", art.TEXT_YELLOW, lasting=True, pts=f"{best.ev:.1f}")
             app.beep("place")
 
     def feedback(self, app: App, fb: Feedback) -> None:

@@ -46,6 +46,10 @@ TOP_ROWS = {"round": 1, "totals": 3, "table": 6, "running": 12}
 TABLE_ROWS = 5  # the rounds table shows the latest five rounds (all of a 5-round match)
 
 
+HANDOVER_BOX = Rect(32, 64, 192, 56)
+"""The pass-the-machine box: text rows 10 and 12 sit 14 pixels inside its edges."""
+
+
 def card_sid(index: int) -> int:
     """Sprite id of a card (by Card.index), so a card keeps its sprite as it moves."""
     return 10 + index
@@ -360,8 +364,8 @@ def draw_handover(scene: MatchState, app: App) -> None:
     who = scene.names(app)[scene.handover_to if scene.handover_to is not None else 0]
     draw.centred(m, TOP, 10, app.t("handover", who=who), art.TEXT_YELLOW)
     draw.centred(m, TOP, 12, app.t("handover2"), art.TEXT_WHITE)
-    panel = Rect(32, 64, 192, 64)
+    panel = HANDOVER_BOX  # two lines and the gap between, centred in the box
     inner = Rect(panel.x + 8, panel.y + 8, panel.w - 16, panel.h - 16)
     draw.box(m, BOTTOM, panel, art.BG_BUTTON)
-    for row, text in ((9, app.t("handover", who=who)), (11, app.t("handover3"))):
+    for row, text in ((10, app.t("handover", who=who)), (12, app.t("handover3"))):
         draw.centred(m, BOTTOM, row, text, art.TEXT_BLACK, left=5, width=22, box=inner)

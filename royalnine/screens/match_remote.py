@@ -28,7 +28,7 @@ CODE_PX = 98  # a remote code in the top screen's corner: 2 px a module up to QR
 CODES_RECT = Rect(144, 96, 104, 24)
 """The CODES button, under the panel text while this device waits for a reply."""
 READING_ROW = 11
-ERROR_ROW, ERROR_ROWS = 15, 2  # rows 15-16, or 16-17 under "CODE DAMAGED!" (row 15)
+ERROR_ROW = 15  # rows 15-17, or 16-17 under "CODE DAMAGED!" (row 15)
 ERROR_LAST = 17  # the last row free above the claim/recovery buttons (rows 18-23)
 WAIT_STATES = ("wait", "remote_wait")
 
@@ -128,7 +128,7 @@ def draw_remote_panel(scene: MatchState, app: App) -> None:
     first = ERROR_ROW + (link.remedy is not None)  # under "CODE DAMAGED!" if shown
     message, colour = (link.error, art.TEXT_RED) if link.error else (memo.notice, art.TEXT_GREEN)
     if message:
-        lines = draw.fold(message, PANEL_WIDTH, ERROR_ROWS)
+        lines = draw.fold(message, PANEL_WIDTH, ERROR_LAST + 1 - first)
         draw.paragraph(m, BOTTOM, PANEL_COL, first, lines, colour, last_row=ERROR_LAST)
     if scene.remote_actions is not None:
         scene.remote_actions.draw(app)

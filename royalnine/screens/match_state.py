@@ -32,7 +32,10 @@ class Message:
     key: str
     colour: int
     frames: int
+    """How many more frames it shows; a ``lasting`` message ignores this."""
     args: dict[str, object] = field(default_factory=dict)
+    lasting: bool = False
+    """Shown until the player moves a card (the hint's value), not for a while."""
 
 
 class MatchState:
@@ -94,9 +97,11 @@ class MatchState:
         """What the seat at the bottom may see."""
         return view(self.match, self.bottom_seat)
 
-    def say(self, key: str, colour: int = art.TEXT_WHITE, **args: object) -> None:
-        """Show a transient message in the panel."""
-        self.message = Message(key, colour, MESSAGE_FRAMES, args)
+    def say(
+        self, key: str, colour: int = art.TEXT_WHITE, *, lasting: bool = False, **args: object
+    ) -> None:
+        """Show a message in the panel: for a while, or (``lasting``) until a card moves."""
+        self.message = Message(key, colour, MESSAGE_FRAMES, args, lasting)
         self.dirty = True
 
     def opponent_decided(self, v: PlayerView) -> bool:

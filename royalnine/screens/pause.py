@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from royalnine import art
 from royalnine.app import App, InputFrame, Scene
+from royalnine.core import MatchConfig
 from royalnine.screens import draw, registry
 from royalnine.screens.layout import TOP
 from royalnine.screens.menu import Menu, column
@@ -13,8 +14,10 @@ from royalnine.screens.rules import RulesScene
 class PauseScene:
     """Covers both screens (no peeking at cards) and offers resume / rules / quit."""
 
-    def __init__(self, match_scene: Scene) -> None:
+    def __init__(self, match_scene: Scene, config: MatchConfig | None = None) -> None:
         self.match_scene = match_scene
+        self.config = config
+        """The match's options (the rules pages describe them)."""
         self.menu: Menu | None = None
 
     def enter(self, app: App) -> None:
@@ -38,7 +41,7 @@ class PauseScene:
         if choice == "resume" or any(k in ("b", "select") for k in inp.keys):  # B, Esc
             return self.match_scene
         if choice == "rules":
-            return RulesScene(back=self)
+            return RulesScene(back=self, config=self.config)
         if choice == "quit":
             return registry.make("title")
         return None

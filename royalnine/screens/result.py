@@ -10,7 +10,6 @@ from __future__ import annotations
 from royalnine import art, history
 from royalnine.app import App, InputFrame, Scene
 from royalnine.core import Match
-from royalnine.core.errors import CorruptRecord
 from royalnine.core.record import MetaValue
 from royalnine.screens import draw, registry
 from royalnine.screens.layout import BOTTOM, TOP, Rect
@@ -21,6 +20,33 @@ from royalnine.screens.remote_io import copy_code
 CHART_X, CHART_Y, CHART_W, CHART_H = 24, 16, 216, 112
 GRP_AXIS, GRP_SEAT0, GRP_SEAT1, GRP_GRID = 1, 2, 3, 4
 GRP_COLOURS = {GRP_AXIS: "F8F8F8", GRP_SEAT0: "60D8F8", GRP_SEAT1: "F890C8", GRP_GRID: "3C8C5A"}
+
+
+def chart_places(numbers: list[int]) -> tuple[int, list[tuple[int, int | None]]]:
+    """Where the chart draws each round: the bar width, and for each round the x of its
+    first bar and the console column of its number (None: no number under this pair).
+
+    The pairs stand a whole number of text cells apart, so moving each pair (by at most
+    4 pixels within its slot) to be centred under its number, which sits on the 8-pixel
+    text grid, moves every pair with as many digits alike: the bars stay evenly spaced.
+    Where the numbers would touch (12 rounds of two digits), only every second (or
+    third) round is numbered, always the last one.
+    """
+    count = max(1, len(numbers))
+    pitch = max(8, CHART_W // count // 8 * 8)
+    bar = max(2, min(14, (pitch - 10) // 2))  # the pair may move 4 pixels either way in its slot
+    left = CHART_X + (CHART_W - count * pitch) // 2
+    widest = max([1] + [len(str(n)) for n in numbers])
+    every = -(-8 * (widest + 1) // pitch)  # a blank cell between the widest numbers
+    places: list[tuple[int, int | None]] = []
+    for k, number in enumerate(numbers):
+        digits = len(str(number))
+        centre = left + k * pitch + pitch // 2  # where the pair would be centred in its slot
+        col = (centre - 4 * digits + 4) // 8  # the nearest cell, ties alike for every pair
+        label_centre = col * 8 + 4 * digits
+        shown = (len(numbers) - 1 - k) % every == 0
+        places.append((label_centre - bar - 1, col if shown else None))  # 2 bars + 2 px
+    return bar, places
 
 
 class MatchResultScene:
@@ -97,15 +123,12 @@ class MatchResultScene:
     def keep(self, app: App) -> None:
         """Add the match to the history: a remote one as its verified transcript shows it
         (a transcript that does not verify to this finished match is not kept)."""
-        match = self.match
         if self.remote is not None:
-            try:
-                match = history.match_of_transcript(list(self.remote.session.transcript))
-            except CorruptRecord:
-                return
+            history.keep_remote(app.storage, self.remote.session.transcript, self.me)
+            return
         meta: dict[str, MetaValue] = {"level": self.level} if self.mode == "cpu" else {}
         seat = None if self.mode == "local" else self.me
-        history.add(app.storage, match, self.mode, meta, seat=seat)
+        history.add(app.storage, self.match, self.mode, meta, seat=seat)
 
     def draw_table(self, app: App) -> None:
         """Round-by-round points and the totals."""
@@ -139,7 +162,11 @@ class MatchResultScene:
             played, won, lost = (int(entry.get(k, 0)) for k in ("played", "won", "lost"))
         except (TypeError, ValueError):
             return
-        line = app.t("stats_line", n=played, a=won, b=lost)
+        if self.mode == "cpu":  # the record of this CPU level, and it says so
+            level = app.t(f"level_{self.level}")
+            line = app.t("stats_line_cpu", level=level, n=played, a=won, b=lost)
+        else:
+            line = app.t("stats_line", n=played, a=won, b=lost)
         draw.centred(app.m, TOP, 22, line, art.TEXT_GREY)
 
     def draw_chart(self, app: App) -> None:
@@ -154,10 +181,8 @@ class MatchResultScene:
         base = CHART_Y + CHART_H
         m.gfill(CHART_X - 4, CHART_Y - 4, CHART_X + CHART_W + 4, base + 4, GRP_GRID)
         draw.picture(BOTTOM, Rect(CHART_X - 4, CHART_Y - 4, CHART_W + 9, CHART_H + 9))
-        slot = CHART_W // max(1, len(results))
-        bar = max(2, min(14, slot // 3))
-        for k, res in enumerate(results):
-            x = CHART_X + k * slot + (slot - 2 * bar - 2) // 2
+        bar, places = chart_places([r.number for r in results])
+        for res, (x, col) in zip(results, places, strict=True):
             for seat, colour in ((0, GRP_SEAT0), (1, GRP_SEAT1)):
                 h = round(res.points[seat] * (CHART_H - 8) / top_pts)
                 bx = x + seat * (bar + 2)
@@ -165,8 +190,8 @@ class MatchResultScene:
                     m.gfill(bx, base - h, bx + bar - 1, base - 1, colour)
                 else:
                     m.gline(bx, base - 1, bx + bar - 1, base - 1, colour)
-            col = (x + bar) // 8
-            draw.text(m, BOTTOM, col, (base + 8) // 8, str(res.number), art.TEXT_WHITE)
+            if col is not None:
+                draw.text(m, BOTTOM, col, (base + 8) // 8, str(res.number), art.TEXT_WHITE)
         m.gline(CHART_X - 2, base, CHART_X + CHART_W + 2, base, GRP_AXIS)
         m.gline(CHART_X - 2, CHART_Y - 2, CHART_X - 2, base, GRP_AXIS)
         draw.text(m, BOTTOM, 3, 0, "■", art.TEXT_CYAN)

@@ -2,14 +2,16 @@
 
 Page 1 the cards, 2 the grid and the common card, 3 the line roles (with a
 no-wrap example), 4 Royal Nine and bust, 5 the controls. Stylus: < BACK >;
-pad: left/right, B to leave.
+pad: left/right, B to leave. The pages follow the match's options (the one
+being played when opened from the pause menu, else OPTIONS): the number of
+cards and the TENS line on page 1, the number of rounds on page 4.
 """
 
 from __future__ import annotations
 
 from royalnine import art
 from royalnine.app import App, InputFrame, Scene
-from royalnine.core import Card, parse_cards
+from royalnine.core import Card, MatchConfig, parse_cards
 from royalnine.screens import draw
 from royalnine.screens.draw import SpriteBoard, card_look
 from royalnine.screens.layout import BOTTOM, CELL_RECTS, TOP, Rect
@@ -20,22 +22,34 @@ PAGES = (
     ("r2_1", "r2_2", "r2_3", "r2_4", "r2_5"),
     ("r3_1", "r3_2", "r3_3", "r3_4", "r3_5", "r3_6"),
     ("r4_1", "r4_2", "r4_3", "r4_4", "r4_5"),
-    ("r5_1", "r5_2", "r5_3", "r5_4", "r5_5", "r5_6"),
+    ("r5_1", "r5_2", "r5_3", "r5_4", "r5_5", "r5_6", "r5_7"),
 )
+"""The text keys of each page (page 1 also has the TENS line of :func:`page_text`)."""
+
+
+def page_text(app: App, page: int, config: MatchConfig) -> list[str]:
+    """The lines of a page's text, for the match options ``config``."""
+    keys = PAGES[page] + (("r1_tens_on" if config.tens else "r1_tens_off",) if page == 0 else ())
+    top = 10 if config.tens else 9
+    args = {"cards": 2 * top, "top": top, "rounds": config.rounds}
+    return [app.t(key, **args) for key in keys]
 
 
 def _cards(text: str) -> tuple[Card, ...]:
     return parse_cards(text)
 
 
-def page_pictures(page: int) -> list[tuple[Card | None, int, int, int]]:
-    """(card or None for a face-down card, x, y, palette) for the top screen of a page."""
+def page_pictures(page: int, tens: bool = False) -> list[tuple[Card | None, int, int, int]]:
+    """(card or None for a face-down card, x, y, palette) for the top screen of a page
+    (page 1 shows the tens too when they are played)."""
     out: list[tuple[Card | None, int, int, int]] = []
     if page == 0:
-        for i, c in enumerate(_cards("R1,R2,R3,R4,R5,R6,R7,R8,R9")):
-            out.append((c, 4 + i * 28, 24, art.SP_NORMAL))
-        for i, c in enumerate(_cards("B1,B2,B3,B4,B5,B6,B7,B8,B9")):
-            out.append((c, 4 + i * 28, 72, art.SP_NORMAL))
+        top = 10 if tens else 9
+        step = 25 if tens else 28  # ten cards 24 pixels wide still fit the 256 of the screen
+        for colour, y in (("R", 24), ("B", 72)):
+            ranks = ",".join(f"{colour}{r}" for r in range(1, top + 1))
+            for i, c in enumerate(parse_cards(ranks, tens=tens)):
+                out.append((c, 4 + i * step, y, art.SP_NORMAL))
     elif page == 1:
         grid = _cards("R2,B7,R5,B1,B9,R8,B3,R4")
         cells = (0, 1, 2, 3, 5, 6, 7, 8)
@@ -96,9 +110,11 @@ def page_labels(app: App, page: int) -> list[tuple[int, int, str, int]]:
 class RulesScene:
     """The help pages; returns to ``back`` when left."""
 
-    def __init__(self, back: Scene, page: int = 0) -> None:
+    def __init__(self, back: Scene, page: int = 0, config: MatchConfig | None = None) -> None:
         self.back = back
         self.page = page
+        self.config = config
+        """The match's options the pages describe; None = the ones in OPTIONS."""
         self.menu: Menu | None = None
 
     def enter(self, app: App) -> None:
@@ -107,7 +123,8 @@ class RulesScene:
         draw.reset_screens(m)
         board = SpriteBoard(m, TOP)
         board.begin()
-        for k, (card, x, y, pal) in enumerate(page_pictures(self.page)):
+        config = self.config or MatchConfig(rounds=app.settings.rounds, tens=app.settings.tens)
+        for k, (card, x, y, pal) in enumerate(page_pictures(self.page, config.tens)):
             board.show(10 + k, card_look(card, x, y, pal))
         board.end()
         if self.page == 4:
@@ -122,8 +139,8 @@ class RulesScene:
             app.t("rules_title", page=self.page + 1, pages=len(PAGES)),
             art.TEXT_YELLOW,
         )
-        for k, key in enumerate(PAGES[self.page]):
-            draw.text(m, BOTTOM, 1, 4 + 2 * k, app.t(key), art.TEXT_WHITE)
+        for k, line in enumerate(page_text(app, self.page, config)):
+            draw.text(m, BOTTOM, 1, 4 + 2 * k, line, art.TEXT_WHITE)
         items = [("prev", "<"), ("back", app.t("menu_back")), ("next", ">")]
         self.menu = Menu(row(items, y=160, width=64, height=24, gap=16), horizontal=True, cursor=2)
         self.menu.draw(app)
