@@ -494,6 +494,10 @@ class _Track:
     loop: Any = None
 
 
+#: The longest BGMSTOP fade, in seconds (a guard; PTC's own limit is unknown).
+MAX_FADE_SECONDS = 3600
+
+
 class Bgm:
     """BGMPLAY/BGMSTOP/BGMVOL/BGMCHK/BGMSET on 8 player tracks.
 
@@ -645,9 +649,20 @@ class Bgm:
             state.audio = self._prepare(song)
             self.update()
 
-    def stop(self, track: SupportsIndex | None = None, fade: SupportsIndex = 0) -> None:
-        """BGMSTOP [track[,fade]]: stop a track (all when None), fading over ``fade`` frames."""
-        frames = _check("fade", fade, 0, 60 * 60)
+    def stop(self, track: SupportsIndex | None = None, fade: float = 0) -> None:
+        """BGMSTOP [track[,fade]]: stop a track (all when None), fading out over ``fade``
+        seconds, a fraction allowed ([WIKI] BGMSTOP: "measured in seconds ... not
+        rounded down"; a public PTC v2 game fades over 0.5 and 1.5).
+
+        Raises:
+            OutOfRange: fade outside 0-3600 seconds, or a bad track.
+            TypeError: fade is not a number.
+        """
+        if isinstance(fade, bool) or not isinstance(fade, int | float):
+            raise TypeError(f"BGMSTOP's fade must be a number, not {type(fade).__name__}")
+        if not 0 <= fade <= MAX_FADE_SECONDS:
+            raise OutOfRange(f"fade {fade} is out of range (0 to {MAX_FADE_SECONDS} seconds)")
+        frames = math.ceil(fade * 60)
         tracks = range(TRACKS) if track is None else [_check("track", track, 0, TRACKS - 1)]
         for t in tracks:
             state = self._tracks[t]

@@ -34,7 +34,7 @@ from petitcom_shim.numbers import to_int
 from petitcom_shim.romres import RomResources, load_resources
 from petitcom_shim.savearea import SaveArea
 from petitcom_shim.sound import Beep, Sound
-from petitcom_shim.video.bg import BGLayer, decode_tile, tile_word
+from petitcom_shim.video.bg import BGLayer, decode_tile, fill_words, tile_word
 from petitcom_shim.video.changes import ScreenWatch
 from petitcom_shim.video.chr import ChrStore, ResourceRef, parse_resource
 from petitcom_shim.video.compose import ScreenVideo, Visibility
@@ -527,19 +527,22 @@ class Machine:
         self._bg(layer).put(to_int(x), to_int(y), tile_word(tile))
 
     def bgfill(self, layer: int, x1: int, y1: int, x2: int, y2: int, *tile: object) -> None:
-        """BGFILL: fill a tile rectangle (corners clamped to 0-63, any order)."""
+        """BGFILL: fill a tile rectangle (corners clamped to 0-63, any order); a string
+        of several 4-hex-digit tiles fills it with them in turn, row by row."""
         target = self._bg(layer)
-        word = tile_word(tile)
+        words = fill_words(tile)
         x1, y1, x2, y2 = (to_int(v) for v in (x1, y1, x2, y2))
         left, right = sorted((min(max(x1, 0), 63), min(max(x2, 0), 63)))
         top, bottom = sorted((min(max(y1, 0), 63), min(max(y2, 0), 63)))
-        target.map[top : bottom + 1, left : right + 1] = word
-        if (right - left + 1) * (bottom - top + 1) > 64:
+        height, width = bottom - top + 1, right - left + 1
+        cells = np.resize(np.array(words, dtype=target.map.dtype), height * width)
+        target.map[top : bottom + 1, left : right + 1] = cells.reshape(height, width)
+        if height * width > 64:
             target.mark_all()
         else:
             for y in range(top, bottom + 1):
                 for x in range(left, right + 1):
-                    target.put(x, y, word)
+                    target.put(x, y, int(target.map[y, x]))
 
     def bgclr(self, layer: int | None = None) -> None:
         """BGCLR: clear one layer or both."""
@@ -1035,9 +1038,10 @@ class Machine:
         tune = parse_mml(*song) if isinstance(song, tuple) else self.bgm.song(song)
         self.bgm.play(track, tune, vol)
 
-    def bgmstop(self, track: int | None = None, fade: int = 0) -> None:
-        """BGMSTOP [track[,fade]]: stop one track or all, fading out over ``fade`` frames."""
-        self.bgm.stop(None if track is None else to_int(track), to_int(fade))
+    def bgmstop(self, track: int | None = None, fade: float = 0) -> None:
+        """BGMSTOP [track[,fade]]: stop one track or all, fading out over ``fade`` seconds
+        (a fraction allowed and not floored, [WIKI] BGMSTOP; the track is floored)."""
+        self.bgm.stop(None if track is None else to_int(track), fade)
 
     def bgmvol(self, *args: int) -> None:
         """BGMVOL [track,]vol: a track's volume 0-127 (track 0 when omitted)."""

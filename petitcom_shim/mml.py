@@ -23,7 +23,7 @@ docs/petitcom-decisions.md "BGM and MML" for the choices):
             from that point of the song on
 ``V``\\ n   velocity 0-127 (default 127); ``(``\\ n / ``)``\\ n raise / lower it
 ``@V``\\ n  channel volume 0-127 (default 127)
-``@``\\ n   tone 0-255 (our own instruments, see petitcom_shim.bgm)
+``@``\\ n   tone 0-32767 (our own instruments, see petitcom_shim.bgm)
 ``@E``\\ a,d,s,r  envelope 0-127 each; ``@ER`` back to the tone's own
 ``P``\\ n   pan 0-127 (0 left, 64 centre)
 ``Q``\\ n   gate 0-8: a note sounds for n/8 of its length (default 8; Q0 a 1/16 blip)
@@ -32,9 +32,9 @@ docs/petitcom-decisions.md "BGM and MML" for the choices):
 ``{NAME=…}`` defines a macro (plays nothing); ``{NAME}`` plays it
 ``$``\\ n\\ ``=``\\ v  sets song variable n (0-7) to v (0-255); ``$``\\ n in place of
             any number reads it (BGMSETV/BGMGETV change and read them)
-``:``\\ n   the following MML is for channel n (0-7); before any ``:`` it is 0
-``@D``, ``@MA``, ``@MP``, ``@MON``, ``@MOF``  accepted and ignored (detune,
-            tremolo, vibrato)
+``:``\\ n   the following MML is for channel n (0-15); before any ``:`` it is 0
+``@D``, ``@MA``, ``@MP``, ``@ML``, ``@MON``, ``@MOF``  accepted and ignored
+            (detune, tremolo, vibrato, pan LFO)
 ========== ================================================================
 
 An endless loop makes the whole song loop: the song's ``loop_start``/``loop_end``
@@ -63,8 +63,9 @@ __all__ = [
     "parse",
 ]
 
-#: Channels of one song (``:0``-``:7``).
-CHANNELS = 8
+#: Channels of one song (``:0``-``:15``): the DS sequencer's 16 tracks; real PTC
+#: songs use channels above 7 (docs/petitcom-decisions.md, "BGM and MML").
+CHANNELS = 16
 DEFAULT_TEMPO = 120
 DEFAULT_OCTAVE = 4
 DEFAULT_VELOCITY = 127
@@ -77,14 +78,17 @@ MAX_NESTING = 16
 #: Song variables ``$0``-``$7`` and their values (BGMSETV/BGMGETV).
 VARIABLES = 8
 MAX_VARIABLE = 255
-#: Macros per song (PTC's compiled MML has 16 macro calls) and the longest expansion.
-MAX_MACROS = 16
+#: The highest ``@n``: the DS sequencer's program change holds up to 32767, and real
+#: PTC songs use tones above 255 (@274, @366); tones we do not model sound as a square.
+MAX_TONE = 32_767
+#: The longest expansion of a song's macros (a guard, like MAX_NOTES; PTC has no
+#: known limit on how many macros a song defines).
 MAX_EXPANDED = 65_536
 #: The longest common length of channels' endless loops rendered as one seamless loop.
 MAX_LOOP_WHOLES = 64
 
 _SEMITONES = {"C": 0, "D": 2, "E": 4, "F": 5, "G": 7, "A": 9, "B": 11}
-_IGNORED_AT = ("MON", "MOF", "MA", "MP", "D")
+_IGNORED_AT = ("MON", "MOF", "MA", "MP", "ML", "D")
 
 
 class MmlError(IllegalFunctionCall):
@@ -126,7 +130,7 @@ class Note:
         velocity: V 0-127.
         volume: @V 0-127.
         pan: P 0-127.
-        tone: @ 0-255.
+        tone: @ 0-32767.
         gate: Q 0-8.
         envelope: @E, or None for the tone's own.
         slides: Indexes into ``keys`` whose pitch change slides from the key before
@@ -495,7 +499,7 @@ class _Reader:
             assert value is not None
             st.volume = value
         elif self.peek().isdigit():
-            value = self.number("@", 0, 255)
+            value = self.number("@", 0, MAX_TONE)
             assert value is not None
             st.tone = value
         else:
@@ -554,10 +558,10 @@ def _split_channels(text: str) -> list[_Channel]:
             while j < len(text) and text[j].isdigit():
                 j += 1
             if j == i + 1:
-                raise _Error(i, ": ':' needs a channel 0-7")
+                raise _Error(i, f": ':' needs a channel 0-{CHANNELS - 1}")
             number = int(text[i + 1 : j])
             if number >= CHANNELS:
-                raise _Error(i, f": channel {number} is out of range (0 to 7)")
+                raise _Error(i, f": channel {number} is out of range (0 to {CHANNELS - 1})")
             current, start, i = number, j, j
             continue
         i += 1
@@ -581,7 +585,7 @@ def _expand_macros(text: str, origin: tuple[int, ...]) -> tuple[str, tuple[int, 
     """Replace ``{NAME=…}`` definitions by nothing and ``{NAME}`` calls by the body.
 
     A body may call macros defined before the call (they are expanded where they
-    are called); names are a letter then letters, digits or ``_`` (PetitMIDI's
+    are called); names are a letter or ``_`` then letters, digits or ``_`` (PetitMIDI's
     ``MMLStack``, PTC-EmkII ``SSEQ::mml``). Kept characters remember where they
     came from, so errors inside a macro name the place in its definition.
     Calls count against the same budget as the characters they produce, so
@@ -618,12 +622,11 @@ def _expand_macros(text: str, origin: tuple[int, ...]) -> tuple[str, tuple[int, 
             inner = source[i + 1 : end]
             name = "".join(ch for _, ch in inner).split("=", 1)[0]
             if not name or not (
-                name[0].isalpha() and all(ch.isalnum() or ch == "_" for ch in name)
+                (name[0].isalpha() or name[0] == "_")
+                and all(ch.isalnum() or ch == "_" for ch in name)
             ):
                 raise _Error(where, f": '{{{name}' is not a macro name")
             if len(name) < len(inner):  # {NAME=body}: a definition
-                if name not in macros and len(macros) >= MAX_MACROS:
-                    raise _Error(where, f": more than {MAX_MACROS} macros")
                 macros[name] = inner[len(name) + 1 :]
             elif name not in macros:
                 raise _Error(where, f": macro {{{name}}} is not defined")

@@ -100,7 +100,15 @@ def _run_set_command(args: argparse.Namespace) -> int:
     try:
         if args.command == "to-qr":
             file = ptcfile.read_file(args.file)
-            for path in ptcqr.write_set(file, args.output):
+            try:
+                paths = ptcqr.write_set(file, args.output)
+            except FileExistsError:  # a file, FIFO or device where the folder should be
+                print(f"petitcom-qr: {args.output}: not a folder", file=sys.stderr)
+                return 1
+            except OSError as err:
+                print(f"petitcom-qr: {files.output_error(args.output, err)}", file=sys.stderr)
+                return 1
+            for path in paths:
                 print(path, flush=True)
         else:
             file = ptcqr.read_set(args.images)

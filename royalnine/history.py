@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +35,8 @@ FOLDER = "history"
 MAX_MATCHES = 500
 NAME = re.compile(r"\d{8}-\d{6}(-\d{1,4})?\.json")
 """History file names (anything else in the folder, e.g. a set-aside file, is not listed)."""
+DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}")
+"""The ``date`` metadata as :func:`add` writes it (the list draws it as it is)."""
 HISTORY_MODES = (*MODES, "remote")
 
 
@@ -149,7 +151,7 @@ def entry_of(path: Path) -> HistoryEntry:
     points = (meta.get("points0"), meta.get("points1"))
     if mode not in HISTORY_MODES:
         raise CorruptRecord(f"{path}: unknown mode {mode!r}")
-    if not isinstance(date, str) or len(date) > 16 or not isinstance(level, str):
+    if not isinstance(date, str) or not DATE.fullmatch(date) or not isinstance(level, str):
         raise CorruptRecord(f"{path}: bad date or level")
     if seat is not None and (
         not isinstance(seat, int) or isinstance(seat, bool) or seat not in (0, 1)
@@ -198,3 +200,14 @@ def match_of_transcript(codes: list[bytes]) -> Match:
     if rnd.number != match.config.rounds or rnd.phase is not Phase.ROUND_OVER:
         raise CorruptRecord("the transcript ends before the match is over")
     return match.apply(NextRound())
+
+
+def keep_remote(storage: Storage, codes: Sequence[bytes], seat: int) -> Path | None:
+    """Keep a finished remote match as its transcript proves it (the game's result screen
+    and ``royalnine remote`` both end a match here); None, keeping nothing, when the
+    transcript does not verify to a finished match. OSError as :func:`add`."""
+    try:
+        match = match_of_transcript(list(codes))
+    except CorruptRecord:
+        return None
+    return add(storage, match, "remote", seat=seat)

@@ -34,7 +34,6 @@ import os
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
@@ -188,12 +187,6 @@ def analyse(point: DecisionPoint) -> Decision:
     return Decision(point, Fraction(played_num, den), best, Fraction(best_num, den))
 
 
-def analyse_all(points: list[DecisionPoint]) -> Iterator[Decision]:
-    """:func:`analyse` of each point in order, one at a time (for a background worker)."""
-    for point in points:
-        yield analyse(point)
-
-
 def summarise(match: Match, decisions: list[Decision]) -> tuple[SeatSummary, SeatSummary]:
     """Each seat's points, expected points, total loss and biggest mistake.
 
@@ -329,10 +322,13 @@ def encode(decision: Decision) -> str:
 def decode(line: bytes | str, point: DecisionPoint) -> Decision:
     """:func:`encode`'s line back into the judgement of ``point``; ValueError if it is not."""
     doc = json.loads(line)
-    if doc.get("key") != [point.round, point.half, point.seat]:
+    if not isinstance(doc, dict) or doc.get("key") != [point.round, point.half, point.seat]:
         raise ValueError("the worker answered another placement")
-    best = {card: int(cell) for card, cell in zip(point.played, doc["best"], strict=True)}
-    return Decision(point, Fraction(doc["played_ev"]), best, Fraction(doc["best_ev"]))
+    try:  # any other damage is a ValueError too: the reader falls back on it, never hangs
+        best = {card: int(cell) for card, cell in zip(point.played, doc["best"], strict=True)}
+        return Decision(point, Fraction(doc["played_ev"]), best, Fraction(doc["best_ev"]))
+    except (KeyError, TypeError) as exc:
+        raise ValueError(f"a damaged answer from the worker: {exc!r}") from None
 
 
 def _worker() -> None:

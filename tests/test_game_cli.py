@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -47,6 +48,38 @@ def test_demo_headless_writes_a_screenshot_of_each_stage(
     with Image.open(out / "title.png") as img:
         assert img.size == (256, 384)
     assert "demo finished" in capsys.readouterr().out
+
+
+def test_the_demos_match_record_keeps_its_mode_and_a_failed_write_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """match.json was written with the player data's writer: mode 0600 each time, and a
+    full disk ended the demo in a traceback."""
+    import errno
+    import os
+
+    out = tmp_path / "shots"
+    out.mkdir()
+    (out / "match.json").write_text("{}")
+    (out / "match.json").chmod(0o644)
+    argv = ["demo", "--headless", "--rounds", "1", "--home", str(tmp_path / "h"), "--out", str(out)]
+    assert main(argv) == 0
+    assert (out / "match.json").stat().st_mode & 0o777 == 0o644
+    assert (out / "match.json").read_text() != "{}"
+
+    import petitcom_shim.files
+
+    real = petitcom_shim.files.write_atomic
+
+    def full_for_the_record(path: Path, data: bytes, **kw: Any) -> None:
+        if Path(path).name == "match.json":  # the screenshots still fit
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real(path, data, **kw)
+
+    monkeypatch.setattr(petitcom_shim.files, "write_atomic", full_for_the_record)
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert str(exc.value) == f"royalnine demo: {out / 'match.json'}: No space left on device"
 
 
 def test_controls_file_is_read_from_home_or_the_flag(tmp_path: Path) -> None:

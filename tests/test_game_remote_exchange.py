@@ -15,7 +15,7 @@ import pytest
 from test_game_remote import WAIT, choose, codes, make_app, settle, start, tap
 from test_game_ui import console_row
 
-from petitcom_shim import qr
+from petitcom_shim import Machine, qr
 from petitcom_shim.camera import FakeCamera, NoCamera
 from petitcom_shim.qr_reader import QRReader, Reading
 from royalnine.app import App
@@ -49,6 +49,24 @@ def host_lobby(tmp_path: Path) -> App:
     choose(host, "host")
     assert isinstance(host.scene, ExchangeScene)
     return host
+
+
+def test_the_one_screen_layout_says_how_to_see_the_code(tmp_path: Path) -> None:
+    """In the single layout the touch screen is shown and the code, with the line on how
+    to send it, is on the other one: the touch screen says which key swaps to it."""
+    from royalnine.cli.play import shim_layout
+    from royalnine.game import new_game
+    from royalnine.storage import Settings, Storage
+
+    m = Machine(headless=True, seed=1, layout=shim_layout("single"))
+    app = new_game(m, Storage(tmp_path), Settings(sound=False, layout="single"), seed=1)
+    choose(app, "remote")
+    choose(app, "host")
+    assert isinstance(app.scene, ExchangeScene)
+    assert app.t("swap_short") in screen_text(app, 1)
+    assert "COPY, then paste it in a chat." in screen_text(app, 0)
+    host = host_lobby(tmp_path / "vertical")  # the other layouts show both screens
+    assert host.t("swap_short") not in screen_text(host, 1)
 
 
 # ------------------------------------------------------------------- text codes
@@ -202,7 +220,7 @@ def test_the_folders_are_on_screen_and_leave_room_for_the_status(tmp_path: Path)
 
 
 def test_open_folder_runs_the_file_manager_without_waiting(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     started: list[list[str]] = []
 
@@ -228,6 +246,9 @@ def test_open_folder_runs_the_file_manager_without_waiting(
     choose(host, "open_inbox")
     said = " ".join(screen_text(host, 1).split())
     assert "remote/inbox/ in the data folder above" in said and "No such file" not in said
+    # the terminal names the missing opener, not the folder (which exists) as missing
+    err = capsys.readouterr().err
+    assert "cannot open" in err and "/no/such/opener: No such file" in err
 
 
 # ---------------------------------------------------------------- several matches

@@ -10,6 +10,7 @@ import pytest
 from test_kiosk import Clock, make, step
 from test_remote_protocol import honest, next_code, start, turns
 from test_review import play
+from test_screens_returning import choose, press
 
 from petitcom_shim import Button, Machine
 from royalnine import history
@@ -37,26 +38,6 @@ def keep(storage: Storage, seed: int, *, mode: str = "cpu", now: float = 1.8e9) 
     match = play(("easy", "hard"), seed, rounds=1)
     meta = {"level": "hard"} if mode == "cpu" else {}
     return history.add(storage, match, mode, meta, seat=None if mode == "local" else 0, now=now)
-
-
-def tap(app: App, x: int, y: int) -> None:
-    app.m.input.touch(x, y)
-    app.step(2)
-    app.m.input.untouch()
-    app.step(2)
-
-
-def press(app: App, button: Button) -> None:
-    app.m.input.press(button)
-    app.step(1)
-    app.m.input.release(button)
-    app.step(1)
-
-
-def tap_item(app: App, value: str) -> None:
-    menu = getattr(app.scene, "menu", None)
-    assert menu is not None
-    tap(app, *next(i for i in menu.items if i.value == value).rect.centre)
 
 
 # --- the files ---
@@ -94,15 +75,19 @@ def test_an_unfinished_match_is_not_kept(tmp_path: Path) -> None:
         "{not json",
         '{"format": "royalnine.match", "version": 9, "config": {}, "actions": []}',
         "META",  # a record whose metadata is odd
+        "DATE",  # a date that is no date: drawn as it is, a line break broke the list
     ],
 )
 def test_a_damaged_file_is_set_aside_with_a_notice(tmp_path: Path, content: str) -> None:
     storage = Storage(tmp_path)
     good = keep(storage, 1)
     bad = tmp_path / "history" / "20000101-000000.json"
-    if content == "META":
+    if content in ("META", "DATE"):
         doc = json.loads(good.read_text())
-        doc["meta"]["seat"] = 7
+        if content == "META":
+            doc["meta"]["seat"] = 7
+        else:
+            doc["meta"]["date"] = "26-1-1\n\tx"
         content = json.dumps(doc)
     bad.write_text(content)
     assert [e.path for e in history.entries(storage)] == [good]
@@ -123,7 +108,7 @@ def test_a_record_edited_into_an_impossible_match_is_set_aside_when_opened(
     scene = HistoryScene(back=TitleScene())
     app.switch(scene)
     assert len(scene.paths) == 1
-    tap_item(app, "open:0")
+    choose(app, "open:0")
     assert app.scene is scene and scene.paths == [] and scene.notice is not None
     assert scene.notice.what == "history" and not path.exists()
 
@@ -219,11 +204,11 @@ def test_history_pages_by_stylus_and_keys_and_opens_a_review(tmp_path: Path) -> 
         keep(app.storage, 40 + k, now=1.8e9 + 60 * k)
     title = TitleScene()
     app.switch(title)
-    tap_item(app, "history")
+    choose(app, "history")
     scene = app.scene
     assert isinstance(scene, HistoryScene) and scene.pages == 2 and scene.page == 0
     assert sum(1 for i in scene.menu.items if i.value.startswith("open:")) == PAGE  # type: ignore[union-attr]
-    tap_item(app, "next")
+    choose(app, "next")
     assert scene.page == 1
     press(app, Button.LEFT)
     assert scene.page == 0
@@ -245,26 +230,26 @@ def test_review_steps_forwards_and_backwards_and_shows_the_analysis(tmp_path: Pa
     app = make_app(tmp_path)
     keep(app.storage, 8)
     app.switch(HistoryScene(back=TitleScene()))
-    tap_item(app, "open:0")
+    choose(app, "open:0")
     review = app.scene
     assert isinstance(review, ReviewScene)
     kinds = [s.kind for s in review.steps]
     assert kinds[:7] == ["deal", "place", "place", "deal", "place", "place", "reveal"]
     assert kinds[-1] == "end" and "score" in kinds
     assert review.index == 0
-    tap_item(app, "next")
+    choose(app, "next")
     assert review.index == 1
     press(app, Button.RIGHT)
     press(app, Button.A)
     assert review.index == 3
     press(app, Button.LEFT)
-    tap_item(app, "prev")
+    choose(app, "prev")
     assert review.index == 1
     press(app, Button.DOWN)  # a round on: the one-round match's summary
     assert review.steps[review.index].kind == "end"
     press(app, Button.UP)
     assert review.index == 0
-    tap_item(app, "prev")  # nothing before the first step
+    choose(app, "prev")  # nothing before the first step
     assert review.index == 0
     assert review.analysis.wait(WAIT)
     review.go(app, 1)
@@ -286,6 +271,22 @@ def screen_text(app: App) -> str:
         for y in range(24):
             rows.append("".join(chr(m.chkchr(x, y)) for x in range(32)))
     return "\n".join(rows)
+
+
+def test_a_review_names_the_seats_from_what_the_record_knows(tmp_path: Path) -> None:
+    """A remote transcript does not say which side was this player's (``royalnine review
+    transcript.txt``): the seats are HOST and GUEST, not YOU on the host's side."""
+    app = make_app(tmp_path)
+    match = play(("easy", "hard"), 9, rounds=1)
+    names = {
+        (("mode", "remote"),): ("HOST", "GUEST"),
+        (("mode", "remote"), ("seat", 1)): ("RIVAL", "YOU"),
+        (("mode", "remote"), ("seat", 0)): ("YOU", "RIVAL"),
+        (("mode", "cpu"), ("seat", 1)): ("CPU", "YOU"),
+        (("mode", "local"),): ("PLAYER 1", "PLAYER 2"),
+    }
+    for meta, expected in names.items():
+        assert ReviewScene(match, dict(meta)).names(app) == expected, meta
 
 
 def test_the_analysis_runs_while_the_review_keeps_drawing(tmp_path: Path) -> None:

@@ -92,3 +92,28 @@ def test_the_gpu_renderer_can_still_be_chosen() -> None:
         assert frontend.renderer == "texture"
     finally:
         frontend.close()
+
+
+def test_bench_memory_reports_the_demos_own_peak(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The match's peak was the largest of every child process (the title's run too)."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import bench_memory
+    finally:
+        sys.path.remove(str(ROOT / "tools"))
+
+    class Demo:
+        pid = 4242
+        polls = iter([None, None, 0])
+
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            pass
+
+        def poll(self) -> int | None:
+            return next(self.polls)
+
+    samples = iter([{"VmHWM": 3.0, "VmRSS": 2.0}, {"VmHWM": 4.0, "VmRSS": 1.0}])
+    monkeypatch.setattr(bench_memory.subprocess, "Popen", Demo)
+    monkeypatch.setattr(bench_memory, "_status_mb", lambda pid: next(samples))
+    monkeypatch.setattr(bench_memory.time, "sleep", lambda s: None)
+    assert bench_memory.match_rss() == {"peak": 4.0, "last_VmHWM": 4.0, "last_VmRSS": 1.0}

@@ -213,6 +213,30 @@ def test_special_files_are_never_replaced_as_outputs(
     assert code == 2 and "does not exist" in err
 
 
+@pytest.mark.parametrize("option", ["--console", "--screenshot", "-o"])
+def test_outputs_are_synced_with_their_folder_and_keep_the_files_mode(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, option: str
+) -> None:
+    """The command's own writer renamed an unsynced file over the old one (a crash could
+    leave it empty) and gave a replaced file the temporary file's mode 0600."""
+    from test_shim_files import spy_on_fsync
+
+    src = program(tmp_path, "?1\n")
+    target = tmp_path / "out.bin"
+    target.write_bytes(b"old")
+    target.chmod(0o644)
+    synced = spy_on_fsync(monkeypatch)
+    argv = (
+        ["pack", src, "-o", target]
+        if option == "-o"
+        else ["run", src, "--headless", option, target]
+    )
+    assert run(capsys, *argv)[0] == 0
+    assert target.read_bytes() != b"old"
+    assert False in synced and True in synced  # the file, then its folder
+    assert target.stat().st_mode & 0o777 == 0o644
+
+
 def test_bad_input_script_and_resources_exit_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -12,6 +12,7 @@ import pytest
 import special_outputs
 
 from petitcom_shim.qr import decode_image
+from royalnine import history
 from royalnine.cli import main
 from royalnine.remote.textcode import from_text
 from royalnine.storage import Settings, Storage
@@ -78,6 +79,10 @@ def test_two_terminals_play_a_whole_match_and_verify(
         assert verdict["totals"] == status["totals"]
         stats = Storage(home).stats()["remote"]
         assert stats["played"] == 1
+        # kept in the history like a match finished in the game (issue 17), once
+        (entry,) = history.entries(Storage(home))
+        assert entry.mode == "remote" and entry.seat == (0 if home == a else 1)
+        assert entry.points == tuple(status["totals"])
 
 
 def test_claim_after_the_wait_and_verify_shows_whose_move_is_due(
@@ -160,6 +165,10 @@ def test_bad_input_is_one_line_and_changes_nothing(
         status, doc = run(capsys, a, *args)
         assert status == 1 and "\n" not in doc["error"], args
     assert saved.read_text() == before
+    empty = tmp_path / "empty.png"
+    empty.write_bytes(b"")
+    status, doc = run(capsys, a, "read", str(empty))
+    assert status == 1 and doc["error"].count("empty.png") == 1, doc  # named once
     junk = tmp_path / "junk.txt"
     junk.write_text("not a transcript\n")
     status, doc = run(capsys, a, "verify", str(junk))

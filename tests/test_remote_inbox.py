@@ -8,15 +8,14 @@ folder full of other files is not listed again and again.
 from __future__ import annotations
 
 import os
-import random
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from test_remote import entropy
 
 from petitcom_shim import qr
 from petitcom_shim.qr_reader import QRReader
@@ -28,11 +27,6 @@ from royalnine.screens.remote_io import INBOX_EVERY, Arrival, CodeIntake
 from royalnine.storage import Storage
 
 WAIT = 60.0
-
-
-def entropy(seed: int) -> Callable[[int], bytes]:
-    rng = random.Random(seed)
-    return lambda n: bytes(rng.randrange(256) for _ in range(n))
 
 
 class Frames:
@@ -150,6 +144,37 @@ def test_a_slow_image_the_reader_gives_up_on_stays_and_is_not_read_again(
     for _ in range(5):
         frames.poll(intake, b"1234", reader)
     assert len(calls) == 1 and (inbox / "slow.png").is_file()
+
+
+def test_an_image_the_real_reader_times_out_on_stays_and_is_not_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same through the shim's own time limit, not a message written here: the inbox
+    knows a timeout by the reader's words, so a change of them must fail a test."""
+    import petitcom_shim.qr_reader as qr_reader
+
+    inbox = tmp_path / INBOX_DIR
+    inbox.mkdir(parents=True)
+    honest = RemoteSession.host(MatchConfig(1), entropy(6))
+    qr.encode_png(honest.compose(now=0.0), inbox / "slow.png")
+    monkeypatch.setattr(qr_reader, "TIME_LIMIT", 0.0)  # every image takes too long
+    reader = QRReader()
+    submitted: list[Path] = []
+    submit = reader.submit
+
+    def counting(source: Any, tag: object = None) -> bool:
+        submitted.append(Path(source))
+        return submit(source, tag)
+
+    monkeypatch.setattr(reader, "submit", counting)
+    intake, frames = CodeIntake(Storage(tmp_path), reader=reader), Frames()
+    arrivals: list[Arrival] = []
+    for _ in range(4):
+        arrivals += frames.poll(intake, honest.match_id, reader)
+    intake.close()
+    assert submitted == [inbox / "slow.png"]
+    assert [a.code for a in arrivals] == [None] and "refused" in (arrivals[0].error or "")
+    assert (inbox / "slow.png").is_file() and not (inbox / "read" / "slow.png").exists()
 
 
 def test_ten_thousand_junk_files_are_listed_once_not_every_half_second(

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from test_remote import entropy
+from test_remote import place_randomly as place
 
 from royalnine.cli import main
 from royalnine.core import MatchConfig
@@ -27,18 +28,6 @@ from royalnine.remote.textcode import to_text
 from royalnine.storage import Storage
 
 DAY = 86_400.0
-
-
-def entropy(seed: int) -> Callable[[int], bytes]:
-    rng = random.Random(seed)
-    return lambda n: bytes(rng.randrange(256) for _ in range(n))
-
-
-def place(session: RemoteSession, rng: random.Random) -> None:
-    v = session.view()
-    cells = list(v.empty_cells)
-    rng.shuffle(cells)
-    session.place(dict(zip(v.hand, cells, strict=False)))
 
 
 def step(sender: RemoteSession, receiver: RemoteSession, rng: random.Random, now: float) -> bytes:

@@ -148,6 +148,24 @@ def test_the_worker_process_answers_each_placement_exactly() -> None:
         decode(lines[0], points[1])
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "[1, 1, 0]",
+        "null",
+        '{"key": [1, 1, 0]}',
+        '{"key": [1, 1, 0], "played_ev": "1", "best_ev": "1", "best": null}',
+        '{"key": [1, 1, 0], "played_ev": null, "best_ev": "1", "best": [0, 1, 2, 3]}',
+    ],
+)
+def test_a_damaged_worker_answer_is_a_value_error(line: str) -> None:
+    """The reading thread falls back on a ValueError; anything else would end it and leave
+    the review saying "analysing" for ever."""
+    point = decision_points(play(("easy", "hard"), 13, rounds=1))[0]
+    with pytest.raises(ValueError):
+        decode(line, point)
+
+
 def test_leaving_the_review_stops_the_worker() -> None:
     match = play(("easy", "hard"), 14, tens=True)
     analysis = Analysis(match)

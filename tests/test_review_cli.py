@@ -175,6 +175,26 @@ def test_out_writes_one_screenshot_per_step(
     assert f"wrote {len(shots)} screenshots" in stdout
 
 
+def test_out_screenshots_get_a_new_files_mode_and_keep_an_old_ones(
+    capsys: pytest.CaptureFixture[str], easy_vs_hard: Path
+) -> None:
+    """Each was written to a mkstemp file (mode 0600) renamed over: other users could not
+    read a fresh screenshot, and a shared one lost its mode when written again."""
+    out = easy_vs_hard.parent / "shots"
+    out.mkdir()
+    (out / "step-001.png").write_bytes(b"old")
+    (out / "step-001.png").chmod(0o664)
+    umask = os.umask(0o022)
+    try:
+        assert review(capsys, str(easy_vs_hard), "--out", str(out))[0] == 0
+    finally:
+        os.umask(umask)
+    assert (out / "step-001.png").stat().st_mode & 0o777 == 0o664
+    assert (out / "step-002.png").stat().st_mode & 0o777 == 0o644
+    assert (out / "step-001.png").read_bytes()[:4] == b"\x89PNG"
+    assert not [p for p in out.iterdir() if p.name.startswith(".")]  # no temporary file left
+
+
 def test_out_never_replaces_what_is_not_a_regular_file(
     capsys: pytest.CaptureFixture[str], easy_vs_hard: Path
 ) -> None:

@@ -3,6 +3,7 @@ centred in its box, the chart's round numbers on their bars, no clipping in the 
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import numpy as np
@@ -42,12 +43,34 @@ def test_the_round_numbers_sit_under_the_middle_of_their_bars(count: int) -> Non
     for first in (1, 5, 88):  # one- and two-digit numbers (a 99-round match shows 88-99)
         numbers = list(range(first, first + count))
         bar, places = chart_places(numbers)
-        slot = CHART_W // count
-        for k, (number, (x, col)) in enumerate(zip(numbers, places, strict=True)):
-            pair_centre = x + bar + 1  # two bars and the 2-pixel gap between
-            label_centre = col * 8 + 4 * len(str(number))
-            assert pair_centre == label_centre
-            assert CHART_X + k * slot <= x and x + 2 * bar + 2 <= CHART_X + (k + 1) * slot
+        for number, (x, col) in zip(numbers, places, strict=True):
+            if col is not None:
+                assert x + bar + 1 == col * 8 + 4 * len(str(number))  # pair centre, label centre
+            assert x >= CHART_X and x + 2 * bar + 2 <= CHART_X + CHART_W
+        assert places[-1][1] is not None, "the last round is numbered"
+
+
+@pytest.mark.parametrize("count", range(2, 13))
+def test_the_chart_spaces_its_bars_evenly_and_its_numbers_apart(count: int) -> None:
+    """Centring each pair under its number bunched 12 rounds in fours with wide gaps
+    between, and wrote 10 to 12 as '1112' (numbers touching)."""
+    for first in (1, 5, 88):
+        numbers = list(range(first, first + count))
+        bar, places = chart_places(numbers)
+        steps = {
+            b[0] - a[0]
+            for a, b, n, m in zip(places, places[1:], numbers, numbers[1:], strict=False)
+            if len(str(n)) == len(str(m))
+        }
+        assert len(steps) <= 1, f"uneven pairs: {sorted(steps)}"
+        assert all(step >= 2 * bar + 4 for step in steps), "pairs touch"
+        labels = [
+            (col, len(str(n)))
+            for n, (_, col) in zip(numbers, places, strict=True)
+            if col is not None
+        ]
+        for (col, digits), (next_col, _) in itertools.pairwise(labels):
+            assert next_col >= col + digits + 1, f"numbers touch: {numbers}"
 
 
 def test_a_match_with_music_and_effects_at_100_percent_never_clips(tmp_path: Path) -> None:

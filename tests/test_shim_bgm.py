@@ -234,7 +234,8 @@ def test_a_full_chord_does_not_clip() -> None:
         ("O9 C", "O 9 is out of range"),
         ("[C4", "never closed"),
         ("C4]", "without a matching"),
-        (":8 C", "channel 8 is out of range"),
+        (":16 C", "channel 16 is out of range"),
+        ("@32768 C", "@ 32768 is out of range"),
         ("T0 C", "T 0 is out of range"),
         ("C200", "length 200 is out of range"),
         ("O8 B <C", "'<' takes the octave above 8"),
@@ -268,6 +269,19 @@ def test_error_names_the_position() -> None:
         parse("C", ":1X")  # positions count in the strings joined
 
 
+def test_what_real_ptc_songs_use_is_accepted() -> None:
+    """A public PTC v2 game's songs (docs/compat.md) use channels above 7, more than
+    16 macros, macro names starting with ``_``, tones above 255 and @ML: PTC plays
+    them, so none of it is refused."""
+    song = parse(":10 C :15 D")
+    assert sorted(song.channels) == [10, 15]
+    defs = "".join(f"{{M{i}=C}}" for i in range(40))
+    assert len(parse(defs + "{M0}{M39}").channels[0]) == 2
+    assert len(parse("{_A=C}{B_1=D}{_A}{B_1}").channels[0]) == 2
+    assert parse("@274 C @366 D").channels[0][1].tone == 366
+    assert len(parse("@ML48,1,4,48 C").channels[0]) == 1
+
+
 def test_accepted_but_unmodelled_commands_parse() -> None:
     song = parse("@D10 @MA1,2,3,4 @MP1,2,3,4 @MON @MOF @E127,100,80,90 C @ER D")
     assert len(song.channels[0]) == 2
@@ -295,11 +309,17 @@ def test_bgmplay_forms_tracks_stop_and_fade() -> None:
     m.bgmplay(3, 128, 100)
     m.bgmplay(5)  # preset 5 on track 0
     assert (m.bgmchk(0), m.bgmchk(3), m.bgmchk(1)) == (1, 1, 0)
-    m.bgmstop(3, 30)
+    m.bgmstop(3, 0.5)  # seconds, a fraction allowed ([WIKI] BGMSTOP)
     m.vsync(29)
     assert m.bgmchk(3) == 1
     m.vsync(1)
     assert m.bgmchk(3) == 0 and m.bgmchk(0) == 1
+    m.bgmplay(3, 128)
+    m.bgmstop(3, 1)
+    m.vsync(59)
+    assert m.bgmchk(3) == 1
+    m.vsync(1)
+    assert m.bgmchk(3) == 0
     m.bgmstop()
     assert m.bgmchk(0) == 0
     m.bgmplay(200)  # an undefined user song plays nothing
@@ -320,6 +340,8 @@ def test_bgmplay_forms_tracks_stop_and_fade() -> None:
         (lambda m: m.bgmset(127, "C"), OutOfRange),
         (lambda m: m.bgmvol(1, 2, 3), IllegalFunctionCall),
         (lambda m: m.bgmchk(8), OutOfRange),
+        (lambda m: m.bgmstop(0, -1), OutOfRange),
+        (lambda m: m.bgmstop(0, "1"), TypeError),
         (lambda m: m.bgmplay("C4 Y"), MmlError),
     ],
 )

@@ -360,3 +360,20 @@ def test_cli_refuses_an_empty_output_name(
         qrcli.main(argv)
     assert exc.value.code == 2 and "an empty path" in capsys.readouterr().err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["PAL.PTC"]
+
+
+def test_to_qr_says_plainly_that_its_output_is_no_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``-o FILE`` printed Python's "[Errno 17] File exists"."""
+    source = tmp_path / "PAL.PTC"
+    source.write_bytes(col_file().to_bytes())
+    (tmp_path / "file").write_bytes(b"kept")
+    for target, reason in (
+        (tmp_path / "file", "not a folder"),
+        (tmp_path / "file" / "sub", "Not a directory"),
+    ):
+        assert qrcli.main(["to-qr", str(source), "-o", str(target)]) == 1
+        out, err = capsys.readouterr()
+        assert out == "" and err == f"petitcom-qr: {target}: {reason}\n"
+    assert (tmp_path / "file").read_bytes() == b"kept"

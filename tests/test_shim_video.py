@@ -97,6 +97,21 @@ def test_bgput_forms_and_wrapping(m: Machine) -> None:
         m.bgput(2, 0, 0, 1)
 
 
+def test_bgfill_with_several_tiles_in_one_string_fills_them_in_turn(m: Machine) -> None:
+    """A public PTC v2 game fills a 3 x 2 block with "D042D043D044D062D063D064" (six
+    tiles, row by row) and a 24-tile row with a title (docs/compat.md)."""
+    m.bgfill(1, 40, 4, 42, 5, "D042D043D044D062D063D064")
+    assert [m.bgreadh(1, x, 4) for x in (40, 41, 42)] == ["D042", "D043", "D044"]
+    assert [m.bgreadh(1, x, 5) for x in (40, 41, 42)] == ["D062", "D063", "D064"]
+    m.bgfill(0, 0, 0, 4, 0, "00010002")  # a shorter pattern repeats
+    assert [m.bgreadw(0, x, 0) for x in range(5)] == [1, 2, 1, 2, 1]
+    m.bgfill(0, 0, 1, 3, 1, "0005")
+    assert [m.bgreadw(0, x, 1) for x in range(4)] == [5, 5, 5, 5]
+    with pytest.raises(IllegalFunctionCall):
+        m.bgfill(0, 0, 0, 3, 3, "000100")  # not whole tiles
+    assert m.bgreadw(0, 0, 0) == 1  # nothing changed
+
+
 def test_bgfill_bgcopy_bgclr(m: Machine) -> None:
     m.bgfill(0, 70, 2, 60, 4, 5, 1)  # clamped to 63, corners in any order
     assert m.bgread(0, 63, 3) == (5, 1, 0, 0)
@@ -588,5 +603,23 @@ def test_bgclip_and_gcircle_validate(m: Machine) -> None:
         m.bgclip(0, 0, 32, 23)
     with pytest.raises(OutOfRange):
         m.gcircle(10, 10, -1)
-    m.bgclip(31, 23, 30, 22)  # corners in any order
-    assert tuple(m.screens[0].bg.clip) == (240, 176, 16, 16)
+    m.bgclip(1, 1, 30, 22)
+    assert [tuple(r) for r in m.screens[0].bg.clip] == [(8, 8, 240, 176)]
+
+
+def test_bgclip_goes_right_and_down_from_its_first_corner_and_wraps(m: Machine) -> None:
+    """[SBS] docs-ptc-bgclip: the order of the corners matters; 29,21,2,2 shows the
+    3 x 3 tiles of each corner; an end one less than its start shows nothing."""
+    m.bgclip(29, 21, 2, 2)
+    assert sorted(tuple(r) for r in m.screens[0].bg.clip) == [
+        (0, 0, 24, 24), (0, 168, 24, 24), (232, 0, 24, 24), (232, 168, 24, 24),
+    ]  # fmt: skip
+    m.bgfill(0, 0, 0, 31, 23, 1, 3)
+    m.vsync()
+    shown = m.screen_array(0)
+    assert (shown[4, 4] == shown[186, 250]).all() and (shown[4, 4] != shown[96, 128]).any()
+    for corners in ((1, 0, 0, 0), (0, 1, 0, 0), (31, 23, 30, 22)):
+        m.bgclip(*corners)
+        assert m.screens[0].bg.clip == ()
+    m.bgclip(0, 0, 31, 23)
+    assert [tuple(r) for r in m.screens[0].bg.clip] == [(0, 0, 256, 192)]

@@ -146,9 +146,10 @@ def f_DEG(a: int) -> int:
 
 
 def f_ASC(s: bytes) -> int:
-    """The code of the first character; "" is "Illegal function call"."""
+    """The code of the first character; "" is a "Syntax error" ([SBC] func_asc, "for some
+    reason", and [SBS] docs-ptc-asc agree)."""
     if not s:
-        raise BasicError("Illegal function call")
+        raise BasicError("Syntax error")
     return s[0] << 12
 
 

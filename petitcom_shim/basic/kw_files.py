@@ -58,7 +58,9 @@ _RESOURCES = (
     (re.compile(r"GRP[0-3]?"), "GRP"),
     (re.compile(r"COL[0-2]?[UL]?"), "COL"),
     (re.compile(r"SCU[01]?[UL]?"), "SCR"),
-    (re.compile(r"(BGU[0-3]|BGF0|BGD[01]|SPS[01])[UL]?|SPU[0-7]|SPD[0-3]"), "CHR"),
+    # SPU (upper screen only) and SPD (lower only) also take their own screen's
+    # suffix: a public PTC v2 game loads "SPU1U:NAME" (docs/compat.md).
+    (re.compile(r"(BGU[0-3]|BGF0|BGD[01]|SPS[01])[UL]?|SPU[0-7]U?|SPD[0-3]L?"), "CHR"),
 )
 
 

@@ -92,12 +92,17 @@ def _spread(rt: Runtime, args: list[Any]) -> None:
 
 @statement("BGREAD", 4, 7, refs=True)
 def _bgread(rt: Runtime, args: list[Any]) -> None:
-    """BGREAD (layer,x,y),CHR,PAL,H,V, or BGREAD (layer,x,y),T$ for the 4-hex-digit word."""
+    """BGREAD (layer,x,y),CHR,PAL,H,V; or one output: T, the tile word as a number, or
+    T$, the same word as 4 hex digits ([SBS] docs-ptc-bgread: 18555 and "487B" for
+    chr 123, palette 4, V flip). Two or three outputs are "Missing operand"."""
     layer, x, y = (num(rt.value(a)) for a in args[:3])
     outs = args[3:]
-    if len(outs) == 1 and getattr(outs[0], "is_string", False):
-        _outputs(outs, (f"{rt.machine.bgreadw(layer, x, y):04X}",))
+    if len(outs) == 1:
+        word = rt.machine.bgreadw(layer, x, y)
+        _outputs(outs, (f"{word:04X}" if getattr(outs[0], "is_string", False) else word,))
         return
+    if len(outs) != 4:
+        raise BasicError("Missing operand")
     _outputs(outs, rt.machine.bgread(layer, x, y))
 
 

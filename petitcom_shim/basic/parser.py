@@ -266,7 +266,11 @@ class _Parser:
             if self.peek().kind == "name" and not self.peek().is_name("ELSE"):
                 var = self.lvalue()
                 return ("next", var[1] if var[0] == "var" else None)
-            return ("next", None)
+            # A new tuple for each NEXT: the compiler pairs FOR and NEXT by id(), and
+            # the literal ("next", None) is one shared constant, so every bare NEXT
+            # would be the same statement (a FOR that never enters then skipped to
+            # after the program's last NEXT).
+            return tuple(["next", None])
         if name in ("GOTO", "GOSUB"):
             return (name.lower(), self.target())
         if name == "ON":

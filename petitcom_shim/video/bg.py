@@ -65,6 +65,22 @@ def tile_word(args: tuple[object, ...]) -> int:
     return encode_tile(*values)
 
 
+def fill_words(args: tuple[object, ...]) -> list[int]:
+    """BGFILL's tile words: as :func:`tile_word`, except that a string may hold several
+    4-hex-digit tiles, which fill the rectangle in turn, row by row, over and over.
+
+    A public PTC v2 game fills a 3 x 2 block with six tiles and a 24-tile row with a
+    title spelled in tiles (docs/compat.md); a length that is not a multiple of 4 is
+    refused, as [SBS] docs-ptc-bgfill says.
+    """
+    if len(args) == 1 and isinstance(args[0], str) and len(args[0]) > 4:
+        text = args[0]
+        if len(text) % 4:
+            raise IllegalFunctionCall(f"tile string must be 4 hex digits per tile, got {text!r}")
+        return [tile_word((text[i : i + 4],)) for i in range(0, len(text), 4)]
+    return [tile_word(args)]
+
+
 def flipped_tiles(tiles: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     """(4, n, 8, 8): the tiles with flip code 0 none, 1 H, 2 V, 3 both."""
     return np.stack([tiles, tiles[:, :, ::-1], tiles[:, ::-1, :], tiles[:, ::-1, ::-1]])
@@ -177,6 +193,16 @@ class BGLayer:
                 target.blit(self.surface, (bx, by))
 
 
+def _window(start: int, end: int, size: int) -> list[tuple[int, int]]:
+    """(offset, length) spans of a DS display window from pixel ``start`` up to ``end``
+    (exclusive): one span, none when they meet, two when it wraps past the edge."""
+    if start < end:
+        return [(start, end - start)]
+    if start == end:
+        return []
+    return [(start, size - start), (0, end)]
+
+
 class BGScreen:
     """Both BG layers of one screen plus the BGCLIP window and cache bookkeeping."""
 
@@ -185,7 +211,8 @@ class BGScreen:
         self._chr = chr_store
         self._pal = palettes
         self.layers = (BGLayer(), BGLayer())
-        self.clip = pygame.Rect(0, 0, 256, 192)
+        #: The BGCLIP window as the rectangles it covers (more than one when it wraps).
+        self.clip: tuple[pygame.Rect, ...] = (pygame.Rect(0, 0, 256, 192),)
         self._seen = (-1, -1)
         self._flipped: npt.NDArray[np.uint8] | None = None
 
@@ -196,12 +223,15 @@ class BGScreen:
         return self.layers[n]
 
     def set_clip(self, x1: int, y1: int, x2: int, y2: int) -> None:
-        """BGCLIP in tiles (0-31, 0-23), inclusive corners in any order."""
+        """BGCLIP in tiles (0-31, 0-23): from (x1, y1) right and down to (x2, y2),
+        wrapping round the screen's edges, so the order matters ([SBS] docs-ptc-bgclip:
+        ``BGCLIP 29,21,2,2`` shows the four corners, and an end one less than its
+        start, ``BGCLIP 1,0,0,0``, shows nothing)."""
         if not (0 <= x1 <= 31 and 0 <= x2 <= 31 and 0 <= y1 <= 23 and 0 <= y2 <= 23):
             raise OutOfRange("BGCLIP corners must be within 0-31, 0-23")
-        left, right = sorted((x1, x2))
-        top, bottom = sorted((y1, y2))
-        self.clip = pygame.Rect(left * 8, top * 8, (right - left + 1) * 8, (bottom - top + 1) * 8)
+        columns = _window(x1 * 8, (x2 + 1) * 8, 256)
+        rows = _window(y1 * 8, (y2 + 1) * 8, 192)
+        self.clip = tuple(pygame.Rect(x, y, w, h) for x, w in columns for y, h in rows)
 
     def step(self) -> None:
         """Advance BGOFS interpolation by one frame."""
@@ -236,6 +266,7 @@ class BGScreen:
     def draw(self, n: int, target: pygame.Surface) -> None:
         """Blit layer ``n`` inside the clip window."""
         old = target.get_clip()
-        target.set_clip(self.clip)
-        self.layers[n].blit(target)
+        for rect in self.clip:
+            target.set_clip(rect)
+            self.layers[n].blit(target)
         target.set_clip(old)

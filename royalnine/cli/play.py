@@ -260,8 +260,8 @@ def keep_record(storage: Any, path: Path) -> None:
     a ``path`` that is there and not a regular file is left alone."""
     import stat
 
+    from petitcom_shim.files import output_error, write_output
     from royalnine import history
-    from royalnine.core.files import write_atomic
 
     kept = history.entries(storage)
     if not kept:
@@ -269,7 +269,10 @@ def keep_record(storage: Any, path: Path) -> None:
     if os.path.lexists(path) and not stat.S_ISREG(os.lstat(path).st_mode):
         print(f"royalnine demo: {path} is not a regular file; the match record is not written")
         return
-    write_atomic(path, kept[0].record.to_json())
+    try:  # atomic and synced, keeping a replaced file's mode
+        write_output(path, kept[0].record.to_json().encode("utf-8"))
+    except OSError as exc:
+        raise SystemExit(f"royalnine demo: {output_error(path, exc)}") from None
     print(f"wrote {path}")
 
 

@@ -196,7 +196,7 @@ def read_code(arg: str) -> bytes:
     try:  # not an image: perhaps a file holding a text code
         return from_text(read_capped(path, MAX_TEXT_FILE).decode("utf-8"))
     except (UnreadableFile, FileNotFoundError, UnicodeDecodeError, BadCode):
-        raise CliError(f"{path.name}: {image_error}") from None
+        raise CliError(str(image_error)) from None  # it names the file
 
 
 def write_code(storage: Storage, session: RemoteSession, number: int, out: Path | None) -> Path:
@@ -246,8 +246,20 @@ def settle(storage: Storage, session: RemoteSession) -> None:
         assert outcome is not None
         storage.record_result(outcome, MODE, seat=session.seat)
         session_path(storage.home, session.label).unlink(missing_ok=True)
+        keep_in_history(storage, session)
     else:
         save_session(storage.home, session)
+
+
+def keep_in_history(storage: Storage, session: RemoteSession) -> None:
+    """Keep the finished match in the history as the game does (after the session is
+    settled: a history that cannot be written only says so on stderr)."""
+    from royalnine import history
+
+    try:
+        history.keep_remote(storage, session.transcript, session.seat)
+    except OSError as exc:
+        print(f"royalnine remote: not kept in the history: {exc.strerror or exc}", file=sys.stderr)
 
 
 def current(storage: Storage) -> RemoteSession:

@@ -231,7 +231,8 @@ def check_out(out: Path, count: int) -> list[Path]:
 def screenshots(
     match: Match, meta: dict[str, MetaValue], analysis: Any, out: Path, lang: str
 ) -> list[Path]:
-    """One PNG per review step in ``out``, drawn headless; each written atomically."""
+    """One PNG per review step in ``out``, drawn headless; each written atomically
+    (:meth:`Machine.screenshot`)."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     from petitcom_shim import Machine
@@ -251,14 +252,7 @@ def screenshots(
             for i, path in enumerate(paths):
                 scene.go(app, i)
                 app.step(12)  # let the cards glide to their places
-                fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".png", dir=out)
-                os.close(fd)
-                try:
-                    m.screenshot(tmp)
-                    os.replace(tmp, path)
-                except BaseException:
-                    Path(tmp).unlink(missing_ok=True)
-                    raise
+                m.screenshot(path)  # files.write_output: atomic, synced, keeps the mode
     finally:
         m.close()
     return paths

@@ -153,6 +153,9 @@ class ExchangeScene:
             inside = inside if len(inside) <= 16 else ".." + inside[-14:]
             draw.text(m, BOTTOM, RIGHT - len(inside), row, inside, art.TEXT_WHITE)
         draw.text(m, BOTTOM, LEFT, 8, app.t("remote_or_drop"), art.TEXT_GREY)
+        if app.layout == "single":  # the code and how to send it are on the other screen
+            hint = app.t("swap_short")
+            draw.text(m, BOTTOM, RIGHT - len(hint), 1, hint, art.TEXT_GREY)
         self.draw_status(app)
         self.menu = Menu(
             exchange_buttons(app, can_copy=shown is not None, scanning=intake.scanning)

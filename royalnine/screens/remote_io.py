@@ -407,8 +407,9 @@ class FolderOpener:
                 stderr=subprocess.DEVNULL,
                 start_new_session=True,
             )
-        except OSError as exc:
-            print(f"royalnine: cannot open {path}: {exc.strerror or exc}", file=sys.stderr)
+        except OSError as exc:  # name what failed: the folder exists, its opener may not
+            what = f"{exc.filename}: " if exc.filename and str(exc.filename) != str(path) else ""
+            print(f"royalnine: cannot open {path}: {what}{exc.strerror or exc}", file=sys.stderr)
             return False
         self.running.append((child, path))
         return True

@@ -10,7 +10,6 @@ from __future__ import annotations
 from royalnine import art, history
 from royalnine.app import App, InputFrame, Scene
 from royalnine.core import Match
-from royalnine.core.errors import CorruptRecord
 from royalnine.core.record import MetaValue
 from royalnine.screens import draw, registry
 from royalnine.screens.layout import BOTTOM, TOP, Rect
@@ -23,22 +22,30 @@ GRP_AXIS, GRP_SEAT0, GRP_SEAT1, GRP_GRID = 1, 2, 3, 4
 GRP_COLOURS = {GRP_AXIS: "F8F8F8", GRP_SEAT0: "60D8F8", GRP_SEAT1: "F890C8", GRP_GRID: "3C8C5A"}
 
 
-def chart_places(numbers: list[int]) -> tuple[int, list[tuple[int, int]]]:
+def chart_places(numbers: list[int]) -> tuple[int, list[tuple[int, int | None]]]:
     """Where the chart draws each round: the bar width, and for each round the x of its
-    first bar and the console column of its number.
+    first bar and the console column of its number (None: no number under this pair).
 
-    The number sits on the 8-pixel text grid, so the pair of bars is moved (by at most
-    4 pixels within its slot) to be centred under the number, not the other way round.
+    The pairs stand a whole number of text cells apart, so moving each pair (by at most
+    4 pixels within its slot) to be centred under its number, which sits on the 8-pixel
+    text grid, moves every pair with as many digits alike: the bars stay evenly spaced.
+    Where the numbers would touch (12 rounds of two digits), only every second (or
+    third) round is numbered, always the last one.
     """
-    slot = CHART_W // max(1, len(numbers))
-    bar = max(2, min(14, (slot - 10) // 2))  # the pair may move 4 pixels either way in its slot
-    places = []
+    count = max(1, len(numbers))
+    pitch = max(8, CHART_W // count // 8 * 8)
+    bar = max(2, min(14, (pitch - 10) // 2))  # the pair may move 4 pixels either way in its slot
+    left = CHART_X + (CHART_W - count * pitch) // 2
+    widest = max([1] + [len(str(n)) for n in numbers])
+    every = -(-8 * (widest + 1) // pitch)  # a blank cell between the widest numbers
+    places: list[tuple[int, int | None]] = []
     for k, number in enumerate(numbers):
         digits = len(str(number))
-        centre = CHART_X + k * slot + slot // 2  # where the pair would be centred in its slot
-        col = round((centre - 4 * digits) / 8)
+        centre = left + k * pitch + pitch // 2  # where the pair would be centred in its slot
+        col = (centre - 4 * digits + 4) // 8  # the nearest cell, ties alike for every pair
         label_centre = col * 8 + 4 * digits
-        places.append((label_centre - bar - 1, col))  # the pair is 2 bars + 2 px wide
+        shown = (len(numbers) - 1 - k) % every == 0
+        places.append((label_centre - bar - 1, col if shown else None))  # 2 bars + 2 px
     return bar, places
 
 
@@ -116,15 +123,12 @@ class MatchResultScene:
     def keep(self, app: App) -> None:
         """Add the match to the history: a remote one as its verified transcript shows it
         (a transcript that does not verify to this finished match is not kept)."""
-        match = self.match
         if self.remote is not None:
-            try:
-                match = history.match_of_transcript(list(self.remote.session.transcript))
-            except CorruptRecord:
-                return
+            history.keep_remote(app.storage, self.remote.session.transcript, self.me)
+            return
         meta: dict[str, MetaValue] = {"level": self.level} if self.mode == "cpu" else {}
         seat = None if self.mode == "local" else self.me
-        history.add(app.storage, match, self.mode, meta, seat=seat)
+        history.add(app.storage, self.match, self.mode, meta, seat=seat)
 
     def draw_table(self, app: App) -> None:
         """Round-by-round points and the totals."""
@@ -186,7 +190,8 @@ class MatchResultScene:
                     m.gfill(bx, base - h, bx + bar - 1, base - 1, colour)
                 else:
                     m.gline(bx, base - 1, bx + bar - 1, base - 1, colour)
-            draw.text(m, BOTTOM, col, (base + 8) // 8, str(res.number), art.TEXT_WHITE)
+            if col is not None:
+                draw.text(m, BOTTOM, col, (base + 8) // 8, str(res.number), art.TEXT_WHITE)
         m.gline(CHART_X - 2, base, CHART_X + CHART_W + 2, base, GRP_AXIS)
         m.gline(CHART_X - 2, CHART_Y - 2, CHART_X - 2, base, GRP_AXIS)
         draw.text(m, BOTTOM, 3, 0, "■", art.TEXT_CYAN)

@@ -161,6 +161,9 @@ class ReviewScene:
         if mode == "cpu":
             cpu = app.t("cpu")
             return (app.t("you"), cpu) if seat != 1 else (cpu, app.t("you"))
+        if mode == "remote" and "seat" not in self.meta:
+            # a transcript does not say which side was this player's: the roles, not YOU
+            return (app.t("remote_role_host"), app.t("remote_role_guest"))
         if mode == "remote":
             you, rival = app.t("you"), app.t("rival")
             return (you, rival) if seat != 1 else (rival, you)

@@ -1,0 +1,1 @@
+BGPUT 0,3,6,123,4,0,1BGREAD(0,3,6),C,P,H,V?C;" ";P;" ";H;" ";VBGREAD(0,3,6),T?TBGREAD(0,3,6),T$?T$BGREAD(0,3,6),A,B
