@@ -49,6 +49,10 @@ def tile_word(args: tuple[object, ...]) -> int:
 
     Accepts ``(word,)``, ``("hex4",)`` or ``(chr[, pal[, h[, v]]])``.
     """
+    if len(args) == 4:  # the usual call, four plain ints: no conversions (a screen
+        c, p, h, v = args  # drawn from tiles makes hundreds of these per redraw)
+        if type(c) is int and type(p) is int and type(h) is int and type(v) is int:
+            return encode_tile(c, p, h, v)
     if len(args) == 1 and isinstance(args[0], str):
         text = args[0]
         if len(text) != 4:
