@@ -43,7 +43,8 @@ def _constant(e: Expr | None) -> bool:
     """True for a TO/STEP that cannot change while the loop runs (a literal)."""
     if e is None or e[0] == "num":
         return True
-    return e[0] == "un" and e[1] == "-" and e[2][0] == "num"
+    inner = e[2] if e[0] == "un" and e[1] == "-" else None
+    return isinstance(inner, tuple) and inner[0] == "num"
 
 
 def split_lines(source: bytes) -> list[bytes]:
