@@ -30,6 +30,10 @@ _CMP = {"==": "==", "!=": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
 #: Deepest expression PTC programs get ("Formula too complex" beyond; it also
 #: keeps the generated Python within the parser's nesting limit).
 MAX_NESTING = 60
+#: Deepest indentation the generated code nests IFs to; a deeper IF (``IF 1 THEN
+#: IF 1 THEN ...`` a hundred times) takes the linear form, with jumps between
+#: blocks, as Python refuses more than 100 levels of indentation.
+MAX_INDENT = 40
 #: Statements that wait for the user: each is a block of its own, so a stop while it
 #: waits (frame limit, SELECT, window closed) resumes at it and CONT asks again.
 _WAITING = frozenset({"INPUT", "LINPUT"})
@@ -159,6 +163,15 @@ def _splits(stmts: list[Stmt]) -> bool:
         if kind == "if" and (_splits(s[2]) or _splits(s[3])):
             return True
     return False
+
+
+def _if_depth(stmts: list[Stmt]) -> int:
+    """How deep IFs nest in a statement list (0 with no IF)."""
+    deepest = 0
+    for s in stmts:
+        if s[0] == "if":
+            deepest = max(deepest, 1 + _if_depth(s[2]), 1 + _if_depth(s[3]))
+    return deepest
 
 
 class _Compiler:
@@ -334,7 +347,8 @@ class _Compiler:
     def if_branches(self, s: Stmt) -> None:
         cond, then, other = s[1], s[2], s[3]
         test = self.cond(cond)
-        if not _splits(then) and not _splits(other):
+        nested = self.indent + _if_depth([s]) <= MAX_INDENT
+        if nested and not _splits(then) and not _splits(other):
             self.emit(f"if {test}:")
             self.indent += 1
             self.emit("pass")
