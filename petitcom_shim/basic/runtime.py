@@ -382,11 +382,14 @@ class Runtime:
         """FOR: push the loop, or skip to after its NEXT when it never enters.
 
         ``again`` (with its FOR's number ``fid``) evaluates a TO/STEP that is not
-        a literal once more: NEXT does it every turn ([SBC] cmd_next).
+        a literal once more: NEXT does it every turn ([SBC] cmd_next). The same
+        FOR run again while its loop is open (a GOTO out of the loop and back)
+        drops that loop and those above it; a FOR on the same variable elsewhere
+        (a loop on I inside a loop on I) is one more loop, as [SBC] cmd_for.
         """
         fors = self.fors
         for i in range(len(fors) - 1, -1, -1):
-            if fors[i][0] == key:
+            if fors[i][0] == key and fors[i][4] == body:
                 del fors[i:]
                 break
         value = self.ns[key]
