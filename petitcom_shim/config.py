@@ -205,6 +205,9 @@ class ShimConfig:
             program decides when to stop.
         hot_keys: whether the fullscreen and swap hot keys act (off on an unattended
             machine, so a stray keyboard cannot leave fullscreen).
+        keep_fullscreen: bring a fullscreen window back when it is minimised
+            (e.g. the window manager's Alt+Space menu, Iconify) or pulled out of
+            fullscreen or off its monitor (unattended machines).
     """
 
     keys: dict[str, Button] = field(default_factory=_default_keys)
@@ -228,6 +231,7 @@ class ShimConfig:
     hide_pointer: bool = False
     ignore_close: bool = False
     hot_keys: bool = True
+    keep_fullscreen: bool = False
 
     def keys_for(self, button: Button) -> list[str]:
         """The keyboard keys mapped to a DS button, in the file's (or the defaults') order."""
@@ -326,6 +330,7 @@ _SETTINGS: Final[dict[str, dict[str, str]]] = {
         "hide_pointer": "hide_pointer",
         "ignore_close": "ignore_close",
         "hot_keys": "hot_keys",
+        "keep_fullscreen": "keep_fullscreen",
     },
     "gamepad": {"deadzone": "stick_deadzone"},
 }
@@ -437,6 +442,18 @@ def _set(cfg: ShimConfig, attr: str, value: object, where: str) -> None:
     setattr(cfg, attr, value)
 
 
+MAX_DESKTOP_MARGIN: Final = 4096
+#: (setting, lowest, highest) for the whole-number settings: beyond these a value is a
+#: typo (a cursor crossing the 256-pixel screen many times a frame, monitor 99).
+_RANGES: Final = (
+    ("cursor_speed", 1, 64),
+    ("cursor_fast_speed", 1, 64),
+    ("cursor_accel_frames", 0, 600),
+    ("top_display", 0, 15),
+    ("bottom_display", 0, 15),
+)
+
+
 def _validate(cfg: ShimConfig) -> None:
     """Range checks that do not depend on the file layout."""
     for attr in ("cursor_toggle_key", "fullscreen_key", "swap_key"):
@@ -450,13 +467,16 @@ def _validate(cfg: ShimConfig) -> None:
             raise ConfigError(f"{attr}: unknown gamepad button {getattr(cfg, attr)!r}")
     if not 0.0 < cfg.stick_deadzone < 1.0:
         raise ConfigError(f"deadzone must be between 0 and 1, not {cfg.stick_deadzone}")
-    if cfg.cursor_speed < 1 or cfg.cursor_fast_speed < 1 or cfg.cursor_accel_frames < 0:
-        raise ConfigError("cursor speeds must be 1 or more and accel_frames 0 or more")
+    for attr, low, high in _RANGES:
+        value = getattr(cfg, attr)
+        if not low <= value <= high:
+            raise ConfigError(f"{attr} must be {low}-{high}, not {value}")
     if cfg.single_start_screen not in (0, 1):
         raise ConfigError(f"single_start_screen must be 0 or 1, not {cfg.single_start_screen}")
-    if cfg.top_display < 0 or cfg.bottom_display < 0:
-        raise ConfigError("display indices must be 0 or more")
     if cfg.renderer not in RENDERERS:
         raise ConfigError(f"renderer must be one of {', '.join(RENDERERS)}, not {cfg.renderer!r}")
-    if min(cfg.desktop_margin) < 0:
-        raise ConfigError("desktop_margin must not be negative")
+    if not all(0 <= margin <= MAX_DESKTOP_MARGIN for margin in cfg.desktop_margin):
+        raise ConfigError(
+            f"desktop_margin must be two numbers of pixels 0-{MAX_DESKTOP_MARGIN}, "
+            f"not {list(cfg.desktop_margin)}"
+        )

@@ -48,6 +48,8 @@ __all__ = [
     "WindowFrontend",
     "content_size",
     "create_frontend",
+    "display_origin",
+    "distinct_displays",
     "draw_cursor",
     "fit_from_ds",
     "fit_scale",
@@ -109,8 +111,69 @@ _REDRAW_EVENTS: Final = frozenset(
         pygame.RENDER_DEVICE_RESET,
     }
 )
+#: Window events after which ``keep_fullscreen`` checks that a window still covers its monitor.
+_KEEP_EVENTS: Final = frozenset(
+    {pygame.WINDOWMINIMIZED, pygame.WINDOWHIDDEN, pygame.WINDOWMOVED, pygame.WINDOWSIZECHANGED}
+)
 _WINDOWPOS_CENTERED_DISPLAY: Final = 0x2FFF0000
 _WINDOWPOS_UNDEFINED_DISPLAY: Final = 0x1FFF0000
+_PROBE_SIZE: Final = 2
+
+
+def _display_position(display: int, centred: bool) -> tuple[int, int]:
+    """The ``position`` argument that opens a window on monitor ``display``.
+
+    SDL spells "centred on display N" as a position value tagged with N. pygame-ce's
+    ``Window`` refuses a tagged value given alone ("invalid position argument": it
+    takes only the plain centred/undefined constants there) but passes a pair of
+    coordinates through to SDL unchanged, so the tag goes in as the pair (x, y).
+    """
+    tagged = (_WINDOWPOS_CENTERED_DISPLAY if centred else _WINDOWPOS_UNDEFINED_DISPLAY) | display
+    return (tagged, tagged)
+
+
+def display_origin(display: int) -> tuple[int, int]:
+    """Top-left desktop pixel of monitor ``display`` ((0, 0) if SDL cannot tell).
+
+    pygame-ce does not expose SDL's display bounds, so a tiny hidden window is
+    centred on the monitor and its position read back.
+    """
+    try:
+        sizes = pygame.display.get_desktop_sizes()
+        if display >= len(sizes) or pygame.display.get_num_displays() < 2:
+            return (0, 0)  # a single monitor is the whole desktop
+        probe = pygame.Window(
+            "probe",
+            (_PROBE_SIZE, _PROBE_SIZE),
+            position=_display_position(display, True),
+            hidden=True,
+        )
+    except pygame.error:
+        return (0, 0)
+    try:
+        x, y = probe.position
+    finally:
+        probe.destroy()
+    w, h = sizes[display]
+    return (int(x) - (w - _PROBE_SIZE) // 2, int(y) - (h - _PROBE_SIZE) // 2)
+
+
+def distinct_displays(first: int, second: int) -> bool:
+    """Whether SDL can put one window on monitor ``first`` and another on ``second``.
+
+    Two monitors of one X screen (xrandr) have desktop areas of their own. Two
+    X screens (a "Zaphod" set-up such as ``Xvfb -screen 0 ... -screen 1 ...``) or
+    mirrored monitors are listed by SDL as displays whose areas both start at
+    (0, 0), and SDL 2 opens every window on the first of them; so do displays
+    that do not exist.
+    """
+    try:
+        count = pygame.display.get_num_displays()
+    except pygame.error:
+        return False
+    if first == second or not (0 <= first < count and 0 <= second < count):
+        return False
+    return display_origin(first) != display_origin(second)
 
 
 # ---------------------------------------------------------------------------- pure geometry
@@ -729,8 +792,10 @@ class _ScreenWindow:
     painter: _Painter
     windowed_size: tuple[int, int]
     screen: int | None  # separate layout: the screen this window shows; else None
+    display: int = 0  # the monitor (SDL display index) it opened on
     stale: bool = True  # must be presented at the next frame whatever changed
     presents: int = 0  # how many times this window was presented
+    restored: int = 0  # keep_fullscreen: how many times it was brought back
 
 
 class WindowFrontend:
@@ -799,19 +864,24 @@ class WindowFrontend:
             pygame.joystick.init()  # so pads plugged in now, and later, announce themselves
         displays = max(1, pygame.display.get_num_displays())
         self.windows: list[_ScreenWindow] = []
+        #: separate layout: whether the two windows are on two monitors of their own.
+        self.two_monitors = False
         if layout == "separate":
             wanted = (cfg.top_display, cfg.bottom_display)
             places = [min(d, displays - 1) for d in wanted]
-            shared = places[0] == places[1] == 0 and not self.fullscreen
-            placement = self._one_monitor(scale) if shared else None
+            self.two_monitors = places[0] != places[1] and distinct_displays(*places)
+            if not self.two_monitors:
+                places = [places[0], places[0]]
+            shared = not self.two_monitors and not self.fullscreen
+            placement = self._one_monitor(scale, places[0]) if shared else None
             for screen, display in enumerate(places):
                 name = f"{title} (top)" if screen == 0 else f"{title} (bottom)"
-                centred = places[0] != places[1]
                 chosen = placement.scale if placement is not None else scale
-                self.windows.append(self._open(name, chosen, display, screen, centred))
+                self.windows.append(self._open(name, chosen, display, screen, self.two_monitors))
             if placement is not None:
-                for entry, position in zip(self.windows, placement.positions, strict=True):
-                    entry.window.position = position
+                left, top_edge = display_origin(places[0])
+                for entry, (x, y) in zip(self.windows, placement.positions, strict=True):
+                    entry.window.position = (left + x, top_edge + y)
         else:
             self.windows.append(self._open(title, scale, 0, None, True))
         if cfg.hide_pointer:
@@ -823,29 +893,101 @@ class WindowFrontend:
         content = content_size("separate" if screen is not None else self.layout, self.gap)
         chosen = scale or self._desktop_scale(content, display)
         size = (content[0] * chosen, content[1] * chosen)
-        base = _WINDOWPOS_CENTERED_DISPLAY if centred else _WINDOWPOS_UNDEFINED_DISPLAY
         window = pygame.Window(
-            title,
-            size,
-            position=base | display,
-            resizable=True,
-            fullscreen_desktop=self.fullscreen,
+            title, size, position=_display_position(display, centred), resizable=True
         )
         if self._icon is not None:
             window.set_icon(self._icon)
-        return _ScreenWindow(window, self._painter(window), size, screen)
+        entry = _ScreenWindow(window, self._painter(window), size, screen, display)
+        if self.fullscreen:
+            self._go_fullscreen(entry)
+        return entry
 
-    def _one_monitor(self, scale: int) -> Placement | None:
-        """Both screens' windows on the first monitor (:func:`place_separate`): top above
+    def _go_fullscreen(self, entry: _ScreenWindow) -> None:
+        """Make a window cover its monitor, with or without a window manager.
+
+        SDL asks the window manager for fullscreen (``_NET_WM_STATE``) and from then
+        on draws for the whole monitor; with no window manager nobody answers, and
+        the window would keep its first size while SDL draws for the monitor (a
+        black screen, touches in the wrong place). So the window is first made
+        borderless and moved and sized over its monitor by hand, which an X server
+        without a window manager obeys, and then asked for fullscreen, which a
+        window manager does properly (above panels and docks).
+        """
+        window = entry.window
+        bounds = self._monitor_rect(entry.display)
+        if bounds is not None:
+            window.set_windowed()  # SDL keeps a fullscreen window's size: leave fullscreen first
+            window.borderless = True
+            window.position = bounds.topleft
+            window.size = bounds.size
+        window.set_fullscreen(desktop=True)
+        entry.stale = True
+
+    def _go_windowed(self, entry: _ScreenWindow) -> None:
+        """Back to a normal window of the size it opened with."""
+        entry.window.set_windowed()
+        entry.window.borderless = False
+        entry.window.size = entry.windowed_size
+        entry.stale = True
+
+    def _monitor_rect(self, display: int) -> pygame.Rect | None:
+        """Desktop rectangle of monitor ``display``; None if SDL does not know it."""
+        try:
+            sizes = pygame.display.get_desktop_sizes()
+        except pygame.error:
+            return None
+        if display >= len(sizes) or min(sizes[display]) <= 0:
+            return None
+        return pygame.Rect(display_origin(display), sizes[display])
+
+    def uncovered(self) -> list[str]:
+        """Fullscreen windows that do not cover their monitor (one line each): what a
+        window manager that refuses fullscreen, or keeps a panel above it, leaves."""
+        if not self.fullscreen:
+            return []
+        lines = []
+        for entry in self.windows:
+            bounds = self._monitor_rect(entry.display)
+            here = pygame.Rect(entry.window.position, entry.window.size)
+            if bounds is not None and here != bounds:
+                lines.append(
+                    f"window {entry.window.title!r} is at {tuple(here)}, not over all of "
+                    f"monitor {entry.display} {tuple(bounds)}"
+                )
+        return lines
+
+    def _keep_fullscreen(self, event: pygame.event.Event) -> None:
+        """``keep_fullscreen``: undo a minimise, or a move or resize off the monitor."""
+        if not (self.fullscreen and self.config.keep_fullscreen):
+            return
+        window = getattr(event, "window", None)
+        for entry in self.windows:
+            if window is not None and entry.window.id != window.id:
+                continue
+            if event.type in (pygame.WINDOWMINIMIZED, pygame.WINDOWHIDDEN):
+                entry.window.show()
+                entry.window.restore()
+                self._go_fullscreen(entry)
+                entry.restored += 1
+            elif event.type in (pygame.WINDOWMOVED, pygame.WINDOWSIZECHANGED):
+                bounds = self._monitor_rect(entry.display)
+                here = pygame.Rect(entry.window.position, entry.window.size)
+                if bounds is not None and here != bounds:
+                    self._go_fullscreen(entry)
+                    entry.restored += 1
+
+    def _one_monitor(self, scale: int, display: int = 0) -> Placement | None:
+        """Both screens' windows on monitor ``display`` (:func:`place_separate`): top above
         bottom like the handheld, or side by side, all on screen with room for title
         bars; None when the monitor's size is unknown (the window manager places them)."""
         try:
             sizes = pygame.display.get_desktop_sizes()
         except pygame.error:
             return None
-        if not sizes or min(sizes[0]) <= 0:
+        if display >= len(sizes) or min(sizes[display]) <= 0:
             return None
-        return place_separate(sizes[0], scale, self._windows_gap, self.config.desktop_margin)
+        return place_separate(sizes[display], scale, self._windows_gap, self.config.desktop_margin)
 
     def _desktop_scale(self, content: tuple[int, int], display: int) -> int:
         try:
@@ -915,6 +1057,8 @@ class WindowFrontend:
             kind = event.type
             if kind in _REDRAW_EVENTS:
                 self._mark_stale(event)
+            if kind in _KEEP_EVENTS:
+                self._keep_fullscreen(event)
             if kind == pygame.WINDOWCLOSE:
                 self._closed = not self.config.ignore_close
             elif kind == pygame.KEYDOWN and self._hot_key(event):
@@ -1009,12 +1153,10 @@ class WindowFrontend:
         """Switch every window between windowed and fullscreen on its monitor."""
         self.fullscreen = not self.fullscreen
         for entry in self.windows:
-            entry.stale = True
             if self.fullscreen:
-                entry.window.set_fullscreen(desktop=True)
+                self._go_fullscreen(entry)
             else:
-                entry.window.set_windowed()
-                entry.window.size = entry.windowed_size
+                self._go_windowed(entry)
 
     def swap_screens(self) -> None:
         """Single layout: show the other screen. Lifts a mouse or finger stylus."""

@@ -108,6 +108,9 @@ class Input:
         self._injected = 0
         self._pressed_since = 0  # bits that went down since the last latch
         self._stylus_owner: Hashable | None = None
+        #: Touches begun so far, from any source. Taps shorter than a frame count too,
+        #: although TCHST can show at most one touch a frame (for counting visitors' taps).
+        self.touch_starts = 0
         self._stylus_pos = (0, 0)
         self._stylus_seen = False  # the current touch has been latched at least once
         self._tap: tuple[int, int] | None = None  # a touch that began and ended between latches
@@ -363,6 +366,7 @@ class Input:
             return False
         if self._stylus_owner is None:
             self._stylus_seen = False
+            self.touch_starts += 1
         self._stylus_owner = source
         self._stylus_pos = (_clamp(x, 0, TOUCH_W - 1), _clamp(y, 0, TOUCH_H - 1))
         return True

@@ -199,6 +199,9 @@ class App:
         self._last_touch = (0, 0)
         self.frames = 0
         self.demo = False
+        #: False while nobody plays (the kiosk's attract loop): a match draws no buttons
+        #: (MENU, HINT, UNDO, OK) and no prompts telling a player what to tap or press.
+        self.show_controls = True
         """The demo: the CPU plays both seats (so neither is called YOU)."""
         self.on_frame: list[Callable[[App], None]] = []
         load_art(m)

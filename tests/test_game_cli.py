@@ -93,7 +93,8 @@ def test_controls_file_is_read_from_home_or_the_flag(tmp_path: Path) -> None:
     config = _shim_config(args, storage)
     assert config is not None and config.keys["space"] == Button.A
     other = tmp_path / "kiosk.toml"
-    other.write_text("[display]\ntop_display = 1\nbottom_display = 0\n")
+    # the kiosk's shim.toml, [kiosk] table and all, is a controls file too
+    other.write_text('[display]\ntop_display = 1\nbottom_display = 0\n[kiosk]\npin = "2468"\n')
     args = build_parser().parse_args(["play", "--home", str(tmp_path), "--controls", str(other)])
     assert _shim_config(args, storage).top_display == 1
 

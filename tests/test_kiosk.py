@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from royalnine.kiosk.operator import (
     load_prefs,
     save_prefs,
 )
+from royalnine.kiosk.pin import FIRST_LOCK, FREE_TRIES, MAX_LOCK, PIN_FILE, PinLock, pin_matches
 from royalnine.kiosk.scenes import AttractScene, KioskTitleScene
 from royalnine.kiosk.stats import STATS_FILE, read_stats
 from royalnine.screens.autoplay import AutoPlayer
@@ -49,10 +51,23 @@ def clock() -> Clock:
     return Clock()
 
 
+PIN = "2468"
+
+
 def make(
-    home: Path, clock: Clock, *, pin: str = "", rounds: int = 1, window: bool = False
+    home: Path,
+    clock: Clock,
+    *,
+    pin: str = "",
+    pin_file: str | None = PIN,
+    rounds: int = 1,
+    window: bool = False,
 ) -> KioskApp:
+    """A kiosk in ``home``; ``pin`` is a plain PIN in shim.toml, ``pin_file`` one stored
+    hashed (set before the start; None for a kiosk whose PIN was never set)."""
     home.mkdir(parents=True, exist_ok=True)
+    if pin_file is not None and not (home / PIN_FILE).exists():
+        PinLock(home, clock).set_pin(pin_file)
     (home / "settings.json").write_text(json.dumps({"rounds": rounds, "sound": False}))
     cfg = ShimConfig(ignore_close=True, hot_keys=False)
     m = Machine(headless=not window, realtime=False, config=cfg, audio=False)
@@ -179,6 +194,7 @@ def test_finished_match_result_then_attract_after_idle(tmp_path: Path, clock: Cl
     assert s["matches"] == {"started": 1, "completed": 1, "abandoned": 0}
     assert s["visitor_wins"] + s["cpu_wins"] + s["draws_vs_cpu"] == 1
     assert s["length_count"] == 1 and len(s["lengths"]) == 1 and s["lengths"][0] > 0
+    assert not (tmp_path / "stats.json").exists()  # the game's own statistics do not grow
 
 
 def test_menus_return_to_attract_and_plain_title_becomes_kiosk_title(
@@ -268,16 +284,25 @@ def gesture(app: KioskApp, clock: Clock, first: float = 3.2, second: float = 3.2
     step(app, clock, 3)
 
 
+def operator(app: KioskApp, clock: Clock) -> None:
+    """The gesture and the PIN: the operator menu."""
+    gesture(app, clock)
+    assert isinstance(app.scene, PinScene)
+    type_pin(app, clock, PIN)
+    assert isinstance(app.scene, OperatorScene)
+
+
 def test_operator_gesture_and_chord_open_the_operator_menu(tmp_path: Path, clock: Clock) -> None:
     app = make(tmp_path, clock)
-    gesture(app, clock)
-    assert isinstance(app.scene, OperatorScene)
+    operator(app, clock)
     tap_item(app, clock, "resume")
-    assert not isinstance(app.scene, OperatorScene)
+    assert not isinstance(app.scene, OperatorScene | PinScene)
     app.m.input.press(Button.L | Button.R | Button.SELECT)
     step(app, clock, int(2.2 * FPS))
     app.m.input.release(Button.L | Button.R | Button.SELECT)
     step(app, clock, 2)
+    assert isinstance(app.scene, PinScene)
+    type_pin(app, clock, PIN)
     assert isinstance(app.scene, OperatorScene)
 
 
@@ -302,7 +327,7 @@ def type_pin(app: KioskApp, clock: Clock, pin: str) -> None:
 
 
 def test_operator_pin(tmp_path: Path, clock: Clock) -> None:
-    app = make(tmp_path, clock, pin="2468")
+    app = make(tmp_path, clock, pin="2468", pin_file=None)  # plain, in shim.toml (the old way)
     gesture(app, clock)
     assert isinstance(app.scene, PinScene)
     type_pin(app, clock, "1357")
@@ -312,11 +337,92 @@ def test_operator_pin(tmp_path: Path, clock: Clock) -> None:
 
 
 def test_three_wrong_pins_go_back(tmp_path: Path, clock: Clock) -> None:
-    app = make(tmp_path, clock, pin="2468")
+    app = make(tmp_path, clock, pin="2468", pin_file=None)
     gesture(app, clock)
     for _ in range(3):
         type_pin(app, clock, "0000")
     assert not isinstance(app.scene, PinScene | OperatorScene)
+
+
+def test_a_new_pin_is_asked_for_at_first_and_stored_hashed(tmp_path: Path, clock: Clock) -> None:
+    app = make(tmp_path, clock, pin_file=None)
+    gesture(app, clock)
+    scene = app.scene
+    assert isinstance(scene, PinScene) and scene.new and scene.title() == "pin_new"
+    type_pin(app, clock, "12")
+    assert scene.message == "pin_short" and not scene.first
+    type_pin(app, clock, "1357")
+    assert scene.title() == "pin_again"
+    type_pin(app, clock, "1358")
+    assert scene.message == "pin_differs" and scene.title() == "pin_new"
+    type_pin(app, clock, "1357")
+    type_pin(app, clock, "1357")
+    assert isinstance(app.scene, OperatorScene)
+    path = tmp_path / PIN_FILE
+    assert "1357" not in path.read_text() and pin_matches(
+        "1357", json.loads(path.read_text())["hash"]
+    )
+    assert path.stat().st_mode & 0o077 == 0  # owner only
+    tap_item(app, clock, "resume")
+    gesture(app, clock)
+    assert isinstance(app.scene, PinScene) and not app.scene.new  # from now on it asks
+
+
+def test_wrong_pins_lock_the_pad_for_longer_and_longer(tmp_path: Path, clock: Clock) -> None:
+    app = make(tmp_path, clock)
+    gesture(app, clock)
+    for _ in range(FREE_TRIES):
+        type_pin(app, clock, "0000")
+    assert not isinstance(app.scene, PinScene)  # back where it was
+    gesture(app, clock)
+    type_pin(app, clock, PIN)  # the right PIN, but locked
+    assert isinstance(app.scene, PinScene) and app.pin.locked_for() > 0
+    # the lock-out survives a restart
+    again = make(tmp_path, clock)
+    assert again.pin.locked_for() == app.pin.locked_for() > 0
+    clock.t += FIRST_LOCK + 1
+    type_pin(app, clock, PIN)
+    assert isinstance(app.scene, OperatorScene) and app.pin.failures == 0
+    # 9 wrong tries, then the right one: still locked, for 30 s doubled six times
+    lock = PinLock(tmp_path, clock)
+    for _ in range(9):
+        clock.t += MAX_LOCK
+        assert not lock.attempt("1111")
+    assert lock.locked_for() == FIRST_LOCK * 2**6
+    assert not lock.attempt(PIN)
+    clock.t += MAX_LOCK
+    assert lock.attempt(PIN)
+
+
+def test_operator_actions_are_logged(tmp_path: Path, clock: Clock) -> None:
+    records: list[str] = []
+    handler = logging.Handler()
+    handler.emit = lambda record: records.append(record.getMessage())  # type: ignore[method-assign]
+    logger = logging.getLogger("royalnine.kiosk")
+    logger.addHandler(handler)
+    level = logger.level
+    logger.setLevel(logging.INFO)
+    try:
+        app = make(tmp_path, clock)
+        gesture(app, clock)
+        type_pin(app, clock, "0000")
+        type_pin(app, clock, PIN)
+        for item in ("volume", "stats", "back", "reset", "yes", "exit"):
+            tap_item(app, clock, item)
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+    text = "\n".join(records)
+    for words in (
+        "operator way in used",
+        "wrong operator PIN (1 in a row)",
+        "operator menu opened",
+        "operator: volume now",
+        "operator: statistics viewed",
+        "operator: statistics reset (the old ones kept as kiosk-stats.json.reset-",
+        "operator: exit",
+    ):
+        assert words in text, words
 
 
 def test_operator_prefs_round_trip_and_bad_files_mean_defaults(tmp_path: Path) -> None:
@@ -334,7 +440,7 @@ def test_operator_prefs_round_trip_and_bad_files_mean_defaults(tmp_path: Path) -
 
 def test_operator_menu_entries(tmp_path: Path, clock: Clock) -> None:
     app = make(tmp_path, clock)
-    gesture(app, clock)
+    operator(app, clock)
     tap_item(app, clock, "volume")
     tap_item(app, clock, "lang")
     tap_item(app, clock, "level")
@@ -348,9 +454,12 @@ def test_operator_menu_entries(tmp_path: Path, clock: Clock) -> None:
     tap_item(app, clock, "reset")
     tap_item(app, clock, "no")
     assert stats(tmp_path)["touches"] > 0  # type: ignore[operator]
+    before = stats(tmp_path)
     tap_item(app, clock, "reset")
     tap_item(app, clock, "yes")
     assert stats(tmp_path)["sessions"] == 0
+    kept = list(tmp_path.glob(f"{STATS_FILE}.reset-*"))  # what RESET cleared is kept
+    assert len(kept) == 1 and json.loads(kept[0].read_text())["touches"] >= before["touches"]  # type: ignore[operator]
     assert stats(tmp_path)["last_restart"]["reason"] == "statistics reset"  # type: ignore[index]
     tap_item(app, clock, "restart")
     assert app.stop_reason == "operator restart" and app.exit_code == KioskApp.RESTART_CODE
@@ -409,8 +518,7 @@ def test_damaged_statistics_are_set_aside_and_reported(
     assert any("statistics were damaged" in n for n in app.operator_notices)
     assert list(tmp_path.glob(f"{STATS_FILE}.corrupt-*"))
     assert stats(tmp_path)["sessions"] == 0
-    gesture(app, clock)
-    assert isinstance(app.scene, OperatorScene)  # the menu shows the notice
+    operator(app, clock)  # the menu shows the notice
 
 
 def test_statistics_that_are_not_a_file_and_temporary_leftovers(
@@ -432,3 +540,187 @@ def test_restart_reason_is_remembered(tmp_path: Path, clock: Clock) -> None:
     assert app.book.stats.last_restart["reason"] == "operator restart"
     app = make(tmp_path, clock)  # the previous run never ended cleanly
     assert "unexpected end" in app.book.stats.last_restart["reason"]
+
+
+def test_kiosk_texts_fit_the_screen_width() -> None:
+    from royalnine.kiosk.texts import TEXTS, kt
+
+    for key in TEXTS:
+        for lang in ("en", "ja"):
+            text = kt(key, lang).format(seconds=int(MAX_LOCK), hours="22:00-02:30")
+            assert len(text) <= 32, (key, lang, text)
+
+
+def test_a_damaged_operator_file_is_set_aside_with_a_notice(tmp_path: Path, clock: Clock) -> None:
+    tmp_path.mkdir(exist_ok=True)
+    (tmp_path / PREFS_FILE).write_text('{"volume": 1, "lang": "ja"')  # cut short
+    app = make(tmp_path, clock)
+    assert any(PREFS_FILE in n and "damaged" in n for n in app.operator_notices)
+    kept = list(tmp_path.glob(f"{PREFS_FILE}.corrupt-*"))
+    assert len(kept) == 1 and kept[0].read_text() == '{"volume": 1, "lang": "ja"'
+    assert not (tmp_path / PREFS_FILE).exists()
+
+
+def test_statistics_that_cannot_be_read_are_left_alone(
+    tmp_path: Path, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "Permission denied" is not "damaged": the file is not set aside and not reset."""
+    from royalnine.core.files import CannotRead
+    from royalnine.kiosk import stats as stats_module
+
+    tmp_path.mkdir(exist_ok=True)
+    make(tmp_path, clock)
+    before = (tmp_path / STATS_FILE).read_text()
+
+    def refuse(path: Path, limit: int) -> object:
+        raise CannotRead("cannot open (Permission denied)")
+
+    monkeypatch.setattr(stats_module, "load_json", refuse)
+    app = make(tmp_path, clock)
+    to_match(app, clock)
+    app.book.flush()
+    assert any("cannot be read" in n and "Permission denied" in n for n in app.operator_notices)
+    assert not list(tmp_path.glob(f"{STATS_FILE}.corrupt-*"))
+    assert (tmp_path / STATS_FILE).read_text() == before
+
+
+def test_taps_shorter_than_a_frame_are_all_counted(tmp_path: Path, clock: Clock) -> None:
+    app = make(tmp_path, clock)
+    tap(app, clock, 128, 96)  # wake the attract loop: one touch
+    before = app.book.stats.counters["touches"]
+    for _ in range(30):  # a tap in every frame, each down and up between two frames
+        app.m.input.touch(200, 150)
+        app.m.input.untouch()
+        step(app, clock)
+    for _ in range(10):  # two taps within one frame
+        for _ in range(2):
+            app.m.input.touch(200, 150)
+            app.m.input.untouch()
+        step(app, clock)
+    assert app.book.stats.counters["touches"] - before == 30 + 20
+
+
+def screen_text(app: KioskApp, screen: int) -> str:
+    from petitcom_shim.charset import from_ptc
+
+    app.m.cpage(screen)
+    return "\n".join(
+        from_ptc(bytes(app.m.chkchr(x, y) or 32 for x in range(32))) for y in range(24)
+    )
+
+
+def test_attract_loop_shows_no_controls_and_names_the_cpus_a_and_b(
+    tmp_path: Path, clock: Clock
+) -> None:
+    app = make(tmp_path, clock)
+    seen = ""
+    for _ in range(40):
+        step(app, clock, 45)
+        if isinstance(app.scene, AttractScene) and app.scene.rules_left == 0:
+            seen += screen_text(app, 0) + screen_text(app, 1)
+    assert "CPU A" in seen and "CPU B" in seen and "CPU 1" not in seen
+    for control in ("MENU", "UNDO", "HINT", "next"):
+        assert control not in seen, control
+    to_match(app, clock)  # a visitor plays: the controls are back
+    assert "MENU" in screen_text(app, 1)
+    assert app.t("saved_note") == "Kiosk matches are not kept."
+    assert app.t("tap_next") == "TAP: next" and app.t("handover3") == "Tap when ready"
+    assert "X" not in app.t("tap_next") + app.t("handover3")
+
+
+def test_operator_screen_shows_the_whole_restart_reason(tmp_path: Path, clock: Clock) -> None:
+    app = make(tmp_path, clock)
+    reason = "restarted after an error: RuntimeError: the card dealer jammed badly today"
+    app.book.stats.last_restart["reason"] = reason
+    operator(app, clock)
+    text = " ".join(screen_text(app, 0).split())
+    assert reason in text
+
+
+def test_the_kiosk_package_has_no_import_circles() -> None:
+    """Every import counts, also inside functions and under TYPE_CHECKING (issue 19 item 11:
+    controller <-> operator)."""
+    from test_shim_import_cycles import find_cycles, import_graph
+
+    graph = import_graph(Path(__file__).resolve().parent.parent / "royalnine")
+    kiosk = {
+        name: {t for t in targets if t.startswith("royalnine.kiosk")}
+        for name, targets in graph.items()
+        if name.startswith("royalnine.kiosk")
+    }
+    assert "royalnine.kiosk.operator" in kiosk["royalnine.kiosk.controller"]
+    assert find_cycles(kiosk) == []
+
+
+def test_opening_hours_black_out_the_kiosk_and_open_it_again(
+    tmp_path: Path, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time as time_module
+
+    from royalnine.kiosk.config import parse_hours
+    from royalnine.kiosk.scenes import ClosedScene
+
+    monkeypatch.setattr(time_module, "localtime", time_module.gmtime)  # hours in UTC here
+    assert parse_hours("09:00-18:00") == (540, 1080) and parse_hours("22:00-02:30") == (1320, 150)
+    for bad in ("9-18", "09:00", "25:00-26:00", "09:00-09:00", "09:60-10:00"):
+        assert parse_hours(bad) is None, bad
+    clock.t = 1_763_800_000.0 - 1_763_800_000.0 % 86400 + 8 * 3600 + 59 * 60  # 08:59 UTC
+    home = tmp_path
+    home.mkdir(exist_ok=True)
+    PinLock(home, clock).set_pin(PIN)
+    cfg = ShimConfig(ignore_close=True, hot_keys=False)
+    m = Machine(headless=True, realtime=False, config=cfg, audio=False)
+    config = KioskConfig(hours="09:00-18:00")
+    app = new_kiosk(m, KioskStorage(home), config, clock=clock, seed=5)
+    step(app, clock, 5)
+    assert isinstance(app.scene, ClosedScene)
+    tap(app, clock, 128, 96)  # a touch shows the hours, and changes nothing else
+    assert isinstance(app.scene, ClosedScene) and app.scene.note_left > 0
+    assert "Open 09:00-18:00" in screen_text(app, 1)
+    assert app.book.stats.counters["sessions"] == 0
+    clock.t += 61
+    step(app, clock, 70)
+    assert isinstance(app.scene, AttractScene)  # 09:00: open
+    clock.t += 9 * 3600
+    step(app, clock, 70)
+    assert isinstance(app.scene, ClosedScene)  # 18:00: closed again
+
+
+def test_the_call_to_play_moves_between_attract_matches() -> None:
+    from royalnine.kiosk.scenes import DRIFT
+
+    scene = AttractScene()
+    places = set()
+    for n in range(len(DRIFT)):
+        scene.matches = n
+        places.add(scene.drift())
+    assert len(places) == len(DRIFT) and all(abs(dx) <= 4 and 0 <= dy <= 4 for dx, dy in places)
+
+
+def test_the_call_to_play_blinks_without_being_drawn_again(tmp_path: Path, clock: Clock) -> None:
+    from royalnine.kiosk.scenes import BLINK_PERIOD, CALL_HIDDEN_PAGES
+
+    app = make(tmp_path, clock)
+    step(app, clock, 2)
+    scene = app.scene
+    assert isinstance(scene, AttractScene)
+    drawn = 0
+    real = app.m.gputchr
+
+    def counting(*args: object) -> None:
+        nonlocal drawn
+        drawn += 1
+        real(*args)  # type: ignore[arg-type]
+
+    app.m.gputchr = counting  # type: ignore[method-assign]
+    shown = set()
+    for _ in range(2 * BLINK_PERIOD):
+        step(app, clock)
+        if scene.rules_left == 0:
+            shown.add(app.m.screens[1].grp_disp)
+    assert shown == {1, CALL_HIDDEN_PAGES[1]}  # on and off
+    assert scene.rules_left == 0 and scene.matches == 1  # no new page or match meanwhile
+    assert drawn == 0  # two blinks on and off, no text drawn
+    tap(app, clock, 128, 96)  # the title: each screen shows its own GRP page again
+    assert isinstance(app.scene, KioskTitleScene)
+    assert (app.m.screens[0].grp_disp, app.m.screens[1].grp_disp) == (0, 1)

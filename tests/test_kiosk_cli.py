@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -19,7 +20,7 @@ import special_outputs
 
 from petitcom_shim.config import ConfigError, load_config
 from royalnine.cli import main
-from royalnine.kiosk.config import KioskConfigError, load
+from royalnine.kiosk.config import KioskConfig, KioskConfigError, load, load_lenient
 from royalnine.kiosk.stats import STATS_FILE, StatsBook, read_stats
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,20 +48,32 @@ def env() -> dict[str, str]:
         ("pin = 1234", "pin"),
         ('pin = "12ab"', "pin"),
         ('attract_level = "godlike"', "attract_level"),
+        ('hours = "9-18"', "hours"),
         ("colour = 3", "unknown setting"),
     ],
 )
-def test_bad_kiosk_settings_give_one_clear_line(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], table: str, words: str
-) -> None:
-    (tmp_path / "shim.toml").write_text(f"[kiosk]\n{table}\n")
+def test_bad_kiosk_settings_give_one_clear_line(tmp_path: Path, table: str, words: str) -> None:
+    (tmp_path / "shim.toml").write_text(f"[kiosk]\n{table}\ncountdown = 7\n")
     with pytest.raises(KioskConfigError) as err:
         load(tmp_path / "shim.toml", {})
     assert words in str(err.value) and "\n" not in str(err.value)
-    assert main(["kiosk", "--home", str(tmp_path)]) == 2
-    out = capsys.readouterr().err.strip()
-    assert out.count("\n") == 0 and words in out and out.startswith("royalnine: ")
-    assert not (tmp_path / STATS_FILE).exists()  # nothing was started or written
+    # the kiosk itself runs on: the bad value falls back to its default, with one line
+    config, warnings = load_lenient(tmp_path / "shim.toml", {})
+    assert len(warnings) == 1 and words in warnings[0] and "\n" not in warnings[0]
+    name = words if words != "unknown setting" else "colour"
+    if hasattr(KioskConfig, name):
+        assert getattr(config, name) == getattr(KioskConfig(), name)
+    assert config.countdown == 7  # the good values are kept
+
+
+def test_a_bad_settings_file_does_not_stop_the_kiosk(tmp_path: Path) -> None:
+    (tmp_path / "shim.toml").write_text("[kiosk]\ntop_display = 99\n[keys]\na = 5\n")
+    code, err = run_until(tmp_path, "stopped by SIGTERM")
+    assert code == 0
+    assert "top_display must be a display number 0-15, not 99: using the default 1" in err
+    assert "using the default [display], [keys] and other shim settings" in err
+    log = (tmp_path / "logs" / "kiosk.log").read_text()
+    assert "using the default 1" in log  # in the log file too, not only on stderr
 
 
 def test_a_settings_file_that_cannot_be_read_gives_one_clear_line(tmp_path: Path) -> None:
@@ -245,9 +258,11 @@ def test_unit_file_has_what_a_kiosk_needs() -> None:
     text = UNIT.read_text()
     for line in (
         "Restart=always",
-        "RestartPreventExitStatus=64",
+        "RestartPreventExitStatus=2 64",
         "Environment=SDL_VIDEO_MINIMIZE_ON_FOCUS_LOSS=0",
         "ExecStart=",
+        "Type=notify",
+        "WatchdogSec=",
     ):
         assert line in text
 
@@ -282,6 +297,122 @@ def test_short_kiosk_soak(tmp_path: Path, load_tool: Callable[[str], ModuleType]
 def test_ten_minute_kiosk_soak(tmp_path: Path, load_tool: Callable[[str], ModuleType]) -> None:
     figures = load_tool("soak").kiosk_soak(10 / 60, 11, tmp_path / "kiosk", warm=False)
     assert figures["exceptions"] == 0 and figures["simulated_hours"] >= 10 / 60 - 0.01
+
+
+# --- no hang, no invisible run, no stop on a file ---
+
+
+def run_until(
+    home: Path, text: str, extra_env: dict[str, str] | None = None, *, stop: bool = True
+) -> tuple[int, str]:
+    """Start the kiosk, wait (at most 30 s) for ``text`` on its stderr or its end, then
+    SIGTERM it (with ``stop``); its exit status and stderr."""
+    e = env()
+    e.update(extra_env or {})
+    for name in [k for k, v in e.items() if v == ""]:
+        del e[name]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "royalnine.cli", "kiosk", "--home", str(home)],
+        env=e,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:  # whatever happens here, the kiosk does not outlive the test
+        assert proc.stderr is not None
+        fd = proc.stderr.fileno()
+        os.set_blocking(fd, False)
+        seen = b""
+        end = time.monotonic() + 30
+        while text.encode() not in seen and proc.poll() is None and time.monotonic() < end:
+            with contextlib.suppress(BlockingIOError):
+                seen += os.read(fd, 65536)
+            time.sleep(0.05)
+        if stop and proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+        code = proc.wait(timeout=30)
+        os.set_blocking(fd, True)
+        return code, (seen + proc.stderr.read()).decode("utf-8", "backslashreplace")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_as_the_log_does_not_block_the_kiosk(tmp_path: Path) -> None:
+    (tmp_path / "logs").mkdir()
+    os.mkfifo(tmp_path / "logs" / "kiosk.log")
+    code, err = run_until(tmp_path, "stopped by SIGTERM")
+    assert code == 0
+    assert "cannot write the log file" in err and "FIFO" in err and "stderr only" in err
+    assert "stopped by SIGTERM" in err
+
+
+def test_a_file_named_logs_does_not_stop_the_kiosk(tmp_path: Path) -> None:
+    (tmp_path / "logs").write_text("not a folder")
+    code, err = run_until(tmp_path, "stopped by SIGTERM")
+    assert code == 0 and "logging to stderr only" in err
+    assert (tmp_path / "logs").read_text() == "not a folder"
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="file names are bytes on Linux")
+def test_a_home_path_that_is_not_utf8_logs_cleanly(tmp_path: Path) -> None:
+    home = tmp_path / os.fsdecode(b"caf\xe9")
+    code, err = run_until(home, "stopped by SIGTERM")
+    assert code == 0 and "Logging error" not in err and "Traceback" not in err
+    text = (home / "logs" / "kiosk.log").read_text(encoding="utf-8")
+    assert "caf\\udce9" in text and "stopped by SIGTERM" in text
+
+
+def test_no_display_exits_non_zero_with_one_line(tmp_path: Path) -> None:
+    """With no X or Wayland display SDL falls back to drawing nowhere; the kiosk must not
+    run invisibly (the service manager would never restart it)."""
+    code, err = run_until(
+        tmp_path,
+        "no display",
+        {"SDL_VIDEODRIVER": "", "DISPLAY": "", "WAYLAND_DISPLAY": "", "XDG_RUNTIME_DIR": ""},
+        stop=False,
+    )
+    assert code == 1
+    lines = [line for line in err.splitlines() if "ERROR" in line]
+    assert len(lines) == 1 and "no display to open a window on" in lines[0]
+    assert "Traceback" not in err
+
+
+# --- the operator PIN from the command line ---
+
+
+def test_set_pin_stores_a_hash(tmp_path: Path) -> None:
+    from royalnine.kiosk.pin import PIN_FILE, pin_matches
+
+    def set_pin(text: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "royalnine.cli", "kiosk", "--home", str(tmp_path), "--set-pin"],
+            input=text,
+            env=env(),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
+    bad = set_pin("12\n")
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "4-8 digits" in bad.stderr
+    assert not (tmp_path / PIN_FILE).exists()
+    good = set_pin("97531\n")
+    assert good.returncode == 0, good.stderr
+    doc = json.loads((tmp_path / PIN_FILE).read_text())
+    assert "97531" not in json.dumps(doc) and pin_matches("97531", doc["hash"])
+
+
+def test_a_world_readable_shim_toml_with_a_pin_is_reported(tmp_path: Path) -> None:
+    from royalnine.cli.kiosk import world_readable_secret
+
+    path = tmp_path / "shim.toml"
+    path.write_text('[kiosk]\npin = "2468"\n')
+    path.chmod(0o644)
+    assert "every user can read it" in world_readable_secret(path)
+    path.chmod(0o600)
+    assert world_readable_secret(path) == ""
 
 
 @pytest.mark.parametrize("kind", special_outputs.KINDS)

@@ -8,6 +8,7 @@ here, not taken from the code under test.
 
 from __future__ import annotations
 
+import os
 import pathlib
 from collections.abc import Iterator
 from typing import Any
@@ -25,6 +26,12 @@ from petitcom_shim.display import (
 from petitcom_shim.input import Button, Input
 
 SCALES = range(1, 7)
+REAL_WINDOWS = os.environ.get("SDL_VIDEODRIVER", "dummy") != "dummy"
+posted_pointer = pytest.mark.skipif(
+    REAL_WINDOWS,
+    reason="posts pointer events, which the real pointer of a window system mixes with "
+    "(tests/test_display_x11.py taps with a real pointer)",
+)
 
 
 @pytest.fixture(autouse=True)
@@ -80,6 +87,7 @@ def bottom_window(fe: WindowFrontend) -> pygame.Window:
     return fe.windows[-1].window
 
 
+@posted_pointer
 @pytest.mark.parametrize("layout", ["vertical", "horizontal", "single", "separate"])
 @pytest.mark.parametrize("scale", SCALES)
 def test_mouse_stylus_lands_on_the_pixel_under_the_pointer(layout: str, scale: int) -> None:
@@ -186,6 +194,7 @@ def test_resized_window_letterboxes_and_still_maps_exactly() -> None:
         fe.close()
 
 
+@posted_pointer
 @pytest.mark.parametrize("how", ["f11", "alt+enter"])
 def test_fullscreen_toggle_keeps_the_mapping(how: str) -> None:
     fe = open_frontend("horizontal", 1)
@@ -220,6 +229,7 @@ def test_fullscreen_toggle_keeps_the_mapping(how: str) -> None:
         fe.close()
 
 
+@posted_pointer
 def test_single_layout_swaps_and_touches_only_on_the_bottom_screen() -> None:
     fe = open_frontend("single", 2)
     try:
@@ -306,6 +316,7 @@ def test_finger_touches_map_through_normalised_coordinates(layout: str, scale: i
         fe.close()
 
 
+@posted_pointer
 def test_one_pointer_source_at_a_time() -> None:
     fe = open_frontend("vertical", 2)
     try:
@@ -514,6 +525,7 @@ def test_headless_pump_without_a_display_does_nothing() -> None:
         pygame.display.init()
 
 
+@posted_pointer
 def test_separate_drag_ignores_motion_reported_by_the_other_window() -> None:
     fe = open_frontend("separate", 1)
     try:
@@ -550,6 +562,8 @@ def test_separate_windows_on_one_monitor_stack_like_the_handheld() -> None:
     fe = open_frontend("separate", 2, gap=4)
     try:
         top, bottom = (entry.window for entry in fe.windows)
+        if fe.two_monitors:
+            pytest.skip("two monitors: each window is on its own")
         if tuple(top.position) == tuple(bottom.position):
             pytest.skip("this video driver ignores window positions")
         assert bottom.position[0] == top.position[0]
@@ -593,3 +607,16 @@ def test_the_click_that_focuses_a_window_acts(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setenv(FOCUS_CLICKTHROUGH, "0")  # a player's own setting wins
     open_frontend("vertical", 1).close()
     assert os.environ[FOCUS_CLICKTHROUGH] == "0"
+
+
+def test_uncovered_names_a_fullscreen_window_that_does_not_cover_its_monitor() -> None:
+    fe = open_frontend("vertical", 1, fullscreen=True)
+    try:
+        assert fe.uncovered() == []  # it covers the (dummy) desktop
+        window = fe.windows[0].window
+        window.set_windowed()
+        window.size = (300, 200)  # what a window manager refusing fullscreen would leave
+        lines = fe.uncovered()
+        assert len(lines) == 1 and "not over all of monitor 0" in lines[0]
+    finally:
+        fe.close()

@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import errno
 import logging
 import logging.handlers
 import os
 import signal
+import stat
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +35,8 @@ LOG_DIR = "logs"
 LOG_FILE = "kiosk.log"
 LOG_BYTES = 1_000_000
 LOG_KEEP = 5
+WINDOW_CHECK_FRAME = 180
+"""The frame after which the kiosk checks that its windows cover their monitors."""
 log = logging.getLogger("royalnine.kiosk")
 
 
@@ -69,6 +74,11 @@ def add_parser(subparsers: Any) -> None:
         help="write the statistics as CSV and exit",
     )
     p.add_argument(
+        "--set-pin",
+        action="store_true",
+        help="read a new operator PIN (4-8 digits) from standard input, store it hashed, exit",
+    )
+    p.add_argument(
         "--windowed", action="store_true", help="windows instead of fullscreen (to try it out)"
     )
     p.add_argument(
@@ -81,21 +91,62 @@ def add_parser(subparsers: Any) -> None:
     p.set_defaults(func=run_kiosk)
 
 
-def setup_logging(home: Path) -> Path:
-    """Log to a rotating file in ``HOME/logs/`` and to stderr (the journal, under systemd)."""
-    folder = home / LOG_DIR
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / LOG_FILE
-    handler = logging.handlers.RotatingFileHandler(
-        path, maxBytes=LOG_BYTES, backupCount=LOG_KEEP, encoding="utf-8"
-    )
+def setup_logging(home: Path) -> Path | None:
+    """Log to stderr (the journal, under systemd) and to a rotating file in ``HOME/logs/``.
+
+    Returns the log file, or None when there can be none: a read-only home, a file
+    named ``logs``, a log that is not a regular file (a FIFO would block the kiosk
+    forever at start) or cannot be written. The kiosk then runs and logs to stderr
+    only, after one warning line. Text that is not UTF-8 (a home path in another
+    encoding) is written with backslash escapes, never as a "Logging error".
+    """
     fmt = logging.Formatter("%(asctime)s %(levelname)s %(message)s")
-    handler.setFormatter(fmt)
-    log.handlers = [handler, logging.StreamHandler()]
-    log.handlers[1].setFormatter(fmt)
+    stream = logging.StreamHandler()
+    stream.setFormatter(fmt)
+    log.handlers = [stream]
     log.setLevel(logging.INFO)
     log.propagate = False
+    path = home / LOG_DIR / LOG_FILE
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _check_log_file(path)
+        handler = logging.handlers.RotatingFileHandler(
+            path,
+            maxBytes=LOG_BYTES,
+            backupCount=LOG_KEEP,
+            encoding="utf-8",
+            errors="backslashreplace",
+        )
+    except OSError as exc:
+        log.warning(
+            "cannot write the log file %s (%s): logging to stderr only",
+            path,
+            exc.strerror or exc,
+        )
+        return None
+    handler.setFormatter(fmt)
+    log.handlers.insert(0, handler)
     return path
+
+
+def _check_log_file(path: Path) -> None:
+    """Raise OSError unless ``path`` is (or can be created as) a writable regular file.
+
+    It is opened without blocking, so a FIFO nobody reads is found out instead of
+    hanging the kiosk before its first frame.
+    """
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:  # a FIFO with no reader
+            raise OSError(exc.errno, "not a regular file (a FIFO)") from None
+        raise
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+    finally:
+        os.close(fd)
 
 
 def export_csv(home: Path, out: Path) -> int:
@@ -116,16 +167,47 @@ def export_csv(home: Path, out: Path) -> int:
     return 0
 
 
+def set_pin(home: Path) -> int:
+    """``--set-pin``: one line of standard input becomes the operator PIN (stored hashed)."""
+    from royalnine.kiosk.pin import PIN_FILE, PinLock, new_pin_problem
+
+    pin = sys.stdin.readline(100).strip()
+    problem = new_pin_problem(pin)
+    if problem:
+        print(f"royalnine: --set-pin: {problem} on standard input", file=sys.stderr)
+        return 2
+    try:
+        PinLock(home, time.time).set_pin(pin)
+    except OSError as exc:
+        print(f"royalnine: --set-pin: cannot write {home / PIN_FILE}: {exc}", file=sys.stderr)
+        return 1
+    print(f"operator PIN set (stored hashed in {home / PIN_FILE})")
+    return 0
+
+
+def world_readable_secret(path: Path) -> str:
+    """A warning when ``path`` (shim.toml with a PIN in it) can be read by every user."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return ""
+    if mode & stat.S_IROTH:
+        return f"{path} holds the operator PIN and every user can read it: chmod 600 it"
+    return ""
+
+
 def run_kiosk(args: argparse.Namespace) -> int:
     """Run the kiosk until the operator or a signal stops it."""
     from royalnine.cli.play import PROGRAM_TABLES, SHIM_FILE
-    from royalnine.kiosk.config import KioskConfigError, load
+    from royalnine.kiosk.config import KioskConfigError, load_lenient
     from royalnine.kiosk.controller import KioskStorage
 
     storage = KioskStorage(args.home)
     home = storage.home
     if args.stats_csv is not None:
         return export_csv(home, args.stats_csv)
+    if args.set_pin:
+        return set_pin(home)
     overrides = {
         "top_display": args.top_display,
         "bottom_display": args.bottom_display,
@@ -133,17 +215,18 @@ def run_kiosk(args: argparse.Namespace) -> int:
         "reset_after": args.reset_after,
     }
     try:
-        config = load(home / SHIM_FILE, overrides)
-    except KioskConfigError as exc:
+        config, warnings = load_lenient(home / SHIM_FILE, overrides)
+    except KioskConfigError as exc:  # the command line: whoever typed it sees this at once
         print(f"royalnine: {exc}", file=sys.stderr)
         return 2
-    from petitcom_shim.config import ConfigError, load_config
+    log_path = setup_logging(home)
+    from petitcom_shim.config import ConfigError, ShimConfig, load_config
 
     try:
         shim = load_config(home / SHIM_FILE, program_tables=PROGRAM_TABLES)
     except ConfigError as exc:
-        print(f"royalnine: {exc}", file=sys.stderr)
-        return 2
+        warnings.append(f"{exc}: using the default [display], [keys] and other shim settings")
+        shim = ShimConfig()
     shim = dataclasses.replace(
         shim,
         top_display=config.top_display,
@@ -151,12 +234,10 @@ def run_kiosk(args: argparse.Namespace) -> int:
         hide_pointer=True,
         ignore_close=True,
         hot_keys=False,
+        keep_fullscreen=True,
     )
-    try:
-        log_path = setup_logging(home)
-    except OSError as exc:
-        print(f"royalnine: cannot write logs in {home}: {exc}", file=sys.stderr)
-        return 2
+    for line in warnings:
+        log.warning("%s", line)
     # SDL would turn SIGTERM into a quit event, which the kiosk refuses: take the signals here.
     os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
     os.environ.setdefault("SDL_VIDEO_MINIMIZE_ON_FOCUS_LOSS", "0")
@@ -167,9 +248,9 @@ def run_kiosk(args: argparse.Namespace) -> int:
 
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, on_signal)
-    log.info("kiosk starting in %s (log %s)", home, log_path)
+    log.info("kiosk starting in %s (log %s)", home, log_path or "stderr only")
     try:
-        return _serve(args, storage, config, shim, stop)
+        return _serve(args, storage, config, shim, stop, warnings)
     except Exception as exc:
         log.exception("unexpected error, exiting so the service manager restarts the kiosk")
         _record_crash(storage, exc)
@@ -178,8 +259,6 @@ def run_kiosk(args: argparse.Namespace) -> int:
 
 def _record_crash(storage: Any, exc: Exception) -> None:
     """Note the error as the reason of the coming restart (best effort)."""
-    import time
-
     from royalnine.kiosk.stats import StatsBook
 
     try:
@@ -189,21 +268,49 @@ def _record_crash(storage: Any, exc: Exception) -> None:
         log.exception("could not record the crash in the statistics")
 
 
-def _serve(args: argparse.Namespace, storage: Any, config: Any, shim: Any, stop: list[str]) -> int:
+def _serve(
+    args: argparse.Namespace,
+    storage: Any,
+    config: Any,
+    shim: Any,
+    stop: list[str],
+    warnings: list[str],
+) -> int:
     import pygame
 
     from petitcom_shim import Machine
+    from petitcom_shim.display import distinct_displays
+    from royalnine.cli.play import SHIM_FILE
     from royalnine.kiosk.controller import new_kiosk
+    from royalnine.kiosk.service import Notifier, StatusFile
 
     pygame.display.init()
+    if pygame.display.get_driver() in ("offscreen", "dummy") and not os.environ.get(
+        "SDL_VIDEODRIVER"
+    ):
+        # SDL found no display and fell back to drawing nowhere: a kiosk nobody can see
+        # would look alive to the service manager forever. Exit, so that it retries.
+        log.error(
+            "no display to open a window on (is DISPLAY or WAYLAND_DISPLAY set, "
+            "and may this user use it?): exiting so the service manager tries again"
+        )
+        return 1
     monitors = pygame.display.get_num_displays()
     wanted = (shim.top_display, shim.bottom_display)
-    if monitors >= 2 and wanted[0] != wanted[1] and max(wanted) < monitors:
+    if distinct_displays(*wanted):
         layout = "separate"
         log.info(
             "two screens: top on monitor %d, bottom on monitor %d",
             shim.top_display,
             shim.bottom_display,
+        )
+    elif monitors >= 2 and wanted[0] != wanted[1] and max(wanted) < monitors:
+        layout = "vertical"
+        log.warning(
+            "monitors %d and %d share one desktop area (two X screens or mirrored monitors), "
+            "where SDL cannot open a window on each: falling back to the vertical layout in "
+            "one fullscreen window (make them two monitors of one X screen with xrandr)",
+            *wanted,
         )
     elif monitors >= 2:
         layout = "vertical"
@@ -219,16 +326,90 @@ def _serve(args: argparse.Namespace, storage: Any, config: Any, shim: Any, stop:
     m = Machine(
         layout=layout, scale=0, fullscreen=not args.windowed, title="Royal Nine", config=shim
     )
+    notifier = Notifier()
     try:
         app = new_kiosk(m, storage, config, seed=args.seed, start=args.start)
+        exposed = world_readable_secret(storage.home / SHIM_FILE) if config.pin else ""
+        if exposed:
+            app.operator_notices.append(exposed)
+        if app.pin.notice:
+            app.operator_notices.append(app.pin.notice)
         for line in app.operator_notices:
             log.warning("%s", line)
+        app.operator_notices += warnings  # already logged
+        heartbeat = Heartbeat(app, notifier, StatusFile(storage.home, time.time()), layout)
+        app.on_frame.append(heartbeat)
         while app.stop_reason is None:
             app.tick()
             if stop:
                 app.request_stop(f"stopped by {stop[0]}", 0)
         log.info("kiosk stopping: %s (exit status %d)", app.stop_reason, app.exit_code)
+        notifier.stopping(app.stop_reason)
         app.book.end_run(app.stop_reason)
+        heartbeat.write_status("stopping")
         return app.exit_code
     finally:
+        notifier.close()
         m.close()
+
+
+class Heartbeat:
+    """Called after every kiosk frame: watchdog pings, state for the service manager,
+    and the status file (docs/kiosk.md, "Watchdog and status file")."""
+
+    def __init__(self, app: Any, notifier: Any, status: Any, layout: str) -> None:
+        self.app = app
+        self.notifier = notifier
+        self.status = status
+        self.layout = layout
+        self.readied = False
+
+    def state(self) -> str:
+        """A short name of what the kiosk shows: attract, title, match, operator, ..."""
+        now = self.app.state()
+        if now["countdown"]:
+            return "still-there countdown"
+        name = str(now["scene"]).removesuffix("Scene").removeprefix("Kiosk").lower()
+        return f"{name} (match going)" if now["mid_match"] and name != "match" else name
+
+    def __call__(self, app: Any) -> None:
+        if app.frames == WINDOW_CHECK_FRAME:
+            self.check_windows()
+        state = self.state()
+        if not self.readied:
+            self.readied = True
+            self.notifier.ready(state)
+        else:
+            self.notifier.status(state)
+        self.notifier.tick(time.monotonic())
+        if self.status.due(time.time()):
+            self.write_status(state)
+
+    def check_windows(self) -> None:
+        """A few seconds in (the window manager has answered by then): say if a window
+        does not cover its monitor, which the desktop's settings must then allow."""
+        uncovered = getattr(self.app.m.frontend, "uncovered", None)
+        for line in uncovered() if uncovered is not None else []:
+            log.warning("%s: check the window manager's settings (docs/kiosk.md)", line)
+
+    def write_status(self, state: str) -> None:
+        """Rewrite the status file now."""
+        book = self.app.book
+        stats = book.stats
+        reason = stats.last_restart.get("reason", "")
+        crash = reason if reason.startswith(("restarted after an error", "unexpected")) else ""
+        self.status.write(
+            time.time(),
+            {
+                "state": state,
+                "layout": self.layout,
+                "frames": self.app.frames,
+                "last_error": book.last_error or crash,
+                "last_restart": dict(stats.last_restart),
+                "statistics_save_errors": book.save_errors,
+                "totals": {
+                    **stats.counters,
+                    **{f"matches_{k}": v for k, v in stats.matches.items()},
+                },
+            },
+        )

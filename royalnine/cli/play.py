@@ -195,8 +195,8 @@ def _shim_config(args: argparse.Namespace, storage: Any, home: Path | None = Non
     if path is not None:
         if not os.path.lexists(path):
             raise SystemExit(f"royalnine: --controls: no such file: {path}")
-        try:
-            return load_config(path)
+        try:  # the same file as HOME/shim.toml may be named here, [kiosk] table and all
+            return load_config(path, program_tables=PROGRAM_TABLES)
         except ConfigError as exc:
             raise SystemExit(f"royalnine: {exc}") from None
     path = (home or storage.home) / SHIM_FILE

@@ -29,6 +29,11 @@ class UnreadableFile(ValueError):
     nested too deep. The message is one line and does not name the file (callers do)."""
 
 
+class CannotRead(UnreadableFile):
+    """The file may be fine but could not be opened or read (no permission, an I/O error):
+    callers that would set a damaged file aside leave this one alone."""
+
+
 def read_capped(path: Path, limit: int) -> bytes:
     """The bytes of the regular file ``path``, at most ``limit`` of them.
 
@@ -43,7 +48,7 @@ def read_capped(path: Path, limit: int) -> bytes:
     except FileNotFoundError:
         raise
     except OSError as exc:
-        raise UnreadableFile(f"cannot open ({exc.strerror or exc})") from None
+        raise CannotRead(f"cannot open ({exc.strerror or exc})") from None
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
@@ -60,7 +65,7 @@ def read_capped(path: Path, limit: int) -> bytes:
             raise UnreadableFile(f"too large (over {limit:,} bytes)")
         return b"".join(chunks)
     except OSError as exc:
-        raise UnreadableFile(f"cannot read ({exc.strerror or exc})") from None
+        raise CannotRead(f"cannot read ({exc.strerror or exc})") from None
     finally:
         os.close(fd)
 

@@ -10,6 +10,7 @@
     countdown = 10         # seconds the "Still there?" countdown lasts
     pin = "2468"           # operator PIN (digits); leave out for none
     attract_level = "normal"  # how the CPUs of the attract loop play
+    hours = "09:00-18:00"  # opening hours (local time; may pass midnight); leave out for always
 
 A flag given on the command line wins over the file; neither is written back
 anywhere (the player's settings.json is never touched by a kiosk run). A bad
@@ -19,6 +20,7 @@ setting, so a typo never starts a kiosk with surprising timers.
 
 from __future__ import annotations
 
+import time
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
@@ -50,6 +52,19 @@ class KioskConfig:
     countdown: float = 10.0
     pin: str = ""
     attract_level: str = "normal"
+    hours: str = ""
+
+    def is_open(self, t: float) -> bool:
+        """Whether the kiosk is open at time ``t`` (seconds since the epoch, local time)."""
+        span = parse_hours(self.hours)
+        if span is None:
+            return True
+        start, end = span
+        now = time.localtime(t)
+        minute = now.tm_hour * 60 + now.tm_min
+        if start <= end:
+            return start <= minute < end
+        return minute >= start or minute < end  # open past midnight
 
     def validated(self) -> KioskConfig:
         """This config, or :class:`KioskConfigError` naming the first bad value."""
@@ -75,6 +90,10 @@ class KioskConfig:
                 f"kiosk pin must be 1-{MAX_PIN_DIGITS} digits in quotes (or left out), "
                 f"not {self.pin!r}"
             )
+        if not isinstance(self.hours, str) or (self.hours and parse_hours(self.hours) is None):
+            raise KioskConfigError(
+                f'kiosk hours must be like "09:00-18:00" (or left out), not {self.hours!r}'
+            )
         if self.attract_level not in DIFFICULTIES:
             raise KioskConfigError(
                 f"kiosk attract_level must be one of {', '.join(DIFFICULTIES)}, "
@@ -83,6 +102,24 @@ class KioskConfig:
         return replace(
             self, attract_after=float(self.attract_after), reset_after=float(self.reset_after)
         )
+
+
+def parse_hours(text: str) -> tuple[int, int] | None:
+    """``"HH:MM-HH:MM"`` as (opening, closing) minutes after midnight; None for "" or
+    anything else (a span of zero length included)."""
+    try:
+        first, second = text.split("-")
+        span = []
+        for part in (first, second):
+            hh, mm = part.strip().split(":")
+            if not (hh.isdigit() and mm.isdigit() and len(mm) == 2 and len(hh) <= 2):
+                return None
+            if not (0 <= int(hh) <= 24 and 0 <= int(mm) < 60) or int(hh) * 60 + int(mm) > 1440:
+                return None
+            span.append(int(hh) * 60 + int(mm))
+    except ValueError:
+        return None
+    return (span[0], span[1]) if span[0] != span[1] else None
 
 
 def from_table(table: Mapping[str, Any], where: str = "[kiosk]") -> KioskConfig:
@@ -119,6 +156,39 @@ def read_table(path: Path) -> dict[str, Any]:
     if not isinstance(table, dict):
         raise KioskConfigError(f"{path}: [{TABLE}] must be a table")
     return table
+
+
+def load_lenient(path: Path, overrides: Mapping[str, object]) -> tuple[KioskConfig, list[str]]:
+    """Like :func:`load`, but a problem in the file costs only the value concerned.
+
+    An unknown or bad value falls back to its default and an unreadable file or bad
+    TOML to all the defaults, each with one line in the returned warnings (the
+    kiosk logs them and shows them in the operator menu): an unattended machine
+    should run on a typo rather than stop and be restarted forever. The
+    command-line ``overrides`` are still checked strictly (:class:`KioskConfigError`).
+    """
+    warnings: list[str] = []
+    try:
+        table = read_table(path)
+    except KioskConfigError as exc:
+        warnings.append(f"{exc}: using the default kiosk settings")
+        table = {}
+    base = KioskConfig()
+    known = {f.name for f in fields(KioskConfig)}
+    for key, value in table.items():
+        if key not in known:
+            warnings.append(f"{path} [kiosk]: unknown setting {key!r} ignored")
+            continue
+        try:
+            base = replace(base, **{key: value}).validated()
+        except (KioskConfigError, TypeError) as exc:
+            default = getattr(KioskConfig(), key)
+            warnings.append(f"{path} [kiosk]: {exc}: using the default {default!r}")
+    given: dict[str, Any] = {k: v for k, v in overrides.items() if v is not None}
+    try:
+        return replace(base, **given).validated(), warnings
+    except KioskConfigError as exc:
+        raise KioskConfigError(f"command line: {exc}") from None
 
 
 def load(path: Path, overrides: Mapping[str, object]) -> KioskConfig:

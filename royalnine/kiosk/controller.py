@@ -27,13 +27,16 @@ written into the player's settings.
 
 from __future__ import annotations
 
+import logging
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from petitcom_shim import Button, Machine
 from royalnine.app import SOUNDS, App, InputFrame, Scene
+from royalnine.core.match import MatchOutcome
+from royalnine.core.record import MetaValue
 from royalnine.kiosk.config import KioskConfig
 from royalnine.kiosk.operator import (
     OPERATOR_SCENES,
@@ -43,8 +46,16 @@ from royalnine.kiosk.operator import (
     PinScene,
     save_prefs,
 )
-from royalnine.kiosk.scenes import AttractScene, KioskTitleScene, clear_overlay, draw_countdown
+from royalnine.kiosk.pin import PinLock
+from royalnine.kiosk.scenes import (
+    AttractScene,
+    ClosedScene,
+    KioskTitleScene,
+    clear_overlay,
+    draw_countdown,
+)
 from royalnine.kiosk.stats import StatsBook
+from royalnine.kiosk.texts import kt
 from royalnine.screens.exchange import ExchangeScene
 from royalnine.screens.match import MatchScene
 from royalnine.screens.options import OptionsScene
@@ -54,6 +65,9 @@ from royalnine.screens.title import TitleScene
 from royalnine.storage import VOLUMES as SETTING_VOLUMES
 from royalnine.storage import SaveGame, Settings, Storage
 
+log = logging.getLogger("royalnine.kiosk")
+KIOSK_WORDING = {"handover3": "touch_ready", "tap_next": "touch_next", "saved_note": "not_saved"}
+"""Game texts (royalnine.i18n) the kiosk says in its own words (royalnine.kiosk.texts)."""
 CORNER = 32
 """Size in pixels of the corner squares of the operator gesture."""
 GESTURE_HOLD = 3.0
@@ -79,6 +93,20 @@ class KioskStorage(Storage):
 
     def save_settings(self, settings: Settings) -> None:
         """A visitor's choice (the CPU level) is not written into the player's settings."""
+
+    def record_result(
+        self,
+        outcome: MatchOutcome,
+        mode: str,
+        meta: Mapping[str, MetaValue] | None = None,
+        *,
+        seat: int = 0,
+    ) -> None:
+        """The game's own stats.json is not grown by kiosk visitors: the kiosk counts its
+        matches in kiosk-stats.json (royalnine.kiosk.stats)."""
+
+    def record_forfeit(self, mode: str, *, won: bool) -> None:
+        """Not counted in the game's stats.json either (see :meth:`record_result`)."""
 
 
 class Gesture:
@@ -150,6 +178,9 @@ class KioskApp(App):
     ) -> None:
         self.kcfg = config
         self.book = book
+        self.pin = PinLock(storage.home, clock, config.pin)
+        self.touch_starts = m.input.touch_starts
+        self.hours_checked = float("-inf")
         self.prefs = prefs
         self.clock = clock
         now = clock()
@@ -199,9 +230,20 @@ class KioskApp(App):
         if volume and event in SOUNDS:
             self.m.beep(SOUNDS[event], vol=volume)
 
+    def t(self, key: str, **args: object) -> str:
+        """The game's texts, with the kiosk's own wording where the game's would be wrong
+        here: visitors have no keyboard (no "Tap/X"), kiosk matches are never saved, and
+        the attract loop's CPUs are A and B (a "CPU 1" beside a score reads "CPU 1 5")."""
+        own = KIOSK_WORDING.get(key)
+        if own is not None:
+            return kt(own, self.lang)
+        if key == "cpu_n" and args.get("n") in (1, 2):
+            args = {**args, "n": "AB"[int(str(args["n"])) - 1]}
+        return super().t(key, **args)
+
     def pin_ok(self, typed: str) -> bool:
-        """Whether ``typed`` is the operator PIN (any entry when no PIN is set)."""
-        return typed == self.kcfg.pin
+        """Whether ``typed`` is the operator PIN (wrong tries lock the pad: kiosk.pin)."""
+        return self.pin.attempt(typed)
 
     def reset_stats(self) -> None:
         """Start the statistics afresh (the operator confirmed it).
@@ -211,7 +253,11 @@ class KioskApp(App):
         """
         if self.match_scene is not None:
             self._end_match(completed=False)
-        self.book.reset()
+        archive = self.book.reset()
+        log.info(
+            "operator: statistics reset%s",
+            f" (the old ones kept as {archive.name})" if archive else " (nothing to keep)",
+        )
 
     def request_stop(self, reason: str, code: int = 0) -> None:
         """End the run after this frame (operator restart/exit, a signal)."""
@@ -222,7 +268,9 @@ class KioskApp(App):
 
     def _take_notices(self) -> None:
         """Files set aside are the operator's business, not the visitor's."""
-        self.operator_notices += [n.text(self.settings.lang) for n in self.notices]
+        # in English: the operator screen is English in every language, and the log
+        # (which gets these lines too) stays readable, with no half-width katakana
+        self.operator_notices += [n.text("en") for n in self.notices]
         self.notices.clear()
         self.operator_notices = self.operator_notices[-10:]
 
@@ -252,6 +300,8 @@ class KioskApp(App):
         elif isinstance(prev, AttractScene) and isinstance(scene, KioskTitleScene):
             self.in_session = True
             self.book.session_started()
+        if isinstance(prev, AttractScene) and scene is not prev:
+            prev.leave(self)  # its blink may have left an empty GRP page on show
         self._take_notices()
         super().switch(scene)
 
@@ -294,8 +344,21 @@ class KioskApp(App):
             self.scene, (MatchResultScene, *OPERATOR_SCENES)
         )
 
+    def _check_hours(self, now: float) -> None:
+        """Opening hours: close from the attract loop, open into it (once a second)."""
+        if not self.kcfg.hours or now - self.hours_checked < 1.0:
+            return
+        self.hours_checked = now
+        is_open = self.kcfg.is_open(now)
+        if not is_open and isinstance(self.scene, AttractScene):
+            log.info("closing: outside the opening hours %s", self.kcfg.hours)
+            self.switch(ClosedScene(self.kcfg.hours))
+        elif is_open and isinstance(self.scene, ClosedScene):
+            log.info("opening: the opening hours %s began", self.kcfg.hours)
+            self.to_attract()
+
     def _check_idle(self, now: float) -> None:
-        if isinstance(self.scene, AttractScene):
+        if isinstance(self.scene, AttractScene | ClosedScene):
             return
         idle = now - self.last_input
         if self._mid_match():
@@ -337,14 +400,17 @@ class KioskApp(App):
         self._close_countdown()
         back = self.scene
         self.swallow = True
-        self.switch(PinScene(back) if self.kcfg.pin else OperatorScene(back))
+        log.info("operator way in used (%s)", "PIN pad" if self.pin.is_set else "new PIN")
+        self.switch(PinScene(back, new=not self.pin.is_set))
 
     def tick(self) -> None:
         """One kiosk frame: input, operator way in, countdown or scene, idle timers, VSYNC."""
         inp = self.read_input()
         now = self.clock()
-        if inp.touch_down is not None:
-            self.book.touches(1)
+        starts = self.m.input.touch_starts  # taps shorter than a frame count too
+        if starts != self.touch_starts:
+            self.book.touches(max(0, starts - self.touch_starts))
+            self.touch_starts = starts
         if inp.touch_down or inp.touch_move or inp.touching or inp.keys:
             self.last_input = now
         inp.keys = [k for k in inp.keys if k != "select"]
@@ -372,6 +438,7 @@ class KioskApp(App):
                 if was_attract:
                     self.swallow = True
             self._check_idle(now)
+            self._check_hours(now)
         if now - self.last_flush >= FLUSH_EVERY:
             self.last_flush = now
             self.book.flush()
@@ -410,17 +477,21 @@ def new_kiosk(
     book = StatsBook(storage.home, clock, storage.set_aside)
     book.begin_run()
     settings = storage.load_settings()
-    return KioskApp(
+    notices: list[str] = []
+    prefs = load_prefs(storage.home, storage.set_aside, notices)
+    app = KioskApp(
         m,
         storage,
         settings,
         config=config,
         book=book,
-        prefs=load_prefs(storage.home),
+        prefs=prefs,
         clock=clock,
         seed=seed,
         start=start,
     )
+    app.operator_notices += notices
+    return app
 
 
 MUSIC_VOLUMES = SETTING_VOLUMES[:4]

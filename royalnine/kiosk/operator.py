@@ -15,24 +15,26 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
+import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import ClassVar, Protocol, cast
 
 from royalnine import art
 from royalnine.app import App, InputFrame, Scene
 from royalnine.core.files import UnreadableFile, load_json, write_atomic
 from royalnine.kiosk.config import MAX_PIN_DIGITS
-from royalnine.kiosk.stats import day_of
+from royalnine.kiosk.pin import PinLock, new_pin_problem
+from royalnine.kiosk.stats import StatsBook, day_of
 from royalnine.kiosk.texts import kt
 from royalnine.screens import draw
 from royalnine.screens.layout import BOTTOM, TOP, Rect
 from royalnine.screens.menu import Menu, MenuItem, column, row
 from royalnine.storage import DIFFICULTIES, LANGS
 
-if TYPE_CHECKING:
-    from royalnine.kiosk.controller import KioskApp
-
+log = logging.getLogger("royalnine.kiosk")
 PREFS_FILE = "kiosk-operator.json"
 MAX_PREFS_BYTES = 10_000
 VOLUMES = (0, 32, 64, 96, 127)
@@ -65,16 +67,48 @@ class OperatorPrefs:
         )
 
 
-def load_prefs(home: Path) -> OperatorPrefs:
-    """The operator's choices, or defaults (a missing, odd or damaged file means defaults)."""
+def load_prefs(
+    home: Path,
+    set_aside: Callable[[Path], Path] | None = None,
+    notices: list[str] | None = None,
+) -> OperatorPrefs:
+    """The operator's choices, or defaults (a missing, odd or damaged file means defaults).
+
+    With ``set_aside`` a damaged file is renamed aside (so the next change does not
+    silently overwrite it) and a line for the operator goes into ``notices``.
+    """
+    path = home / PREFS_FILE
     try:
-        doc = load_json(home / PREFS_FILE, MAX_PREFS_BYTES)
-    except (FileNotFoundError, UnreadableFile):
+        doc = load_json(path, MAX_PREFS_BYTES)
+    except FileNotFoundError:
+        return OperatorPrefs()
+    except UnreadableFile as exc:
+        _damaged(path, str(exc), set_aside, notices)
         return OperatorPrefs()
     if not isinstance(doc, dict):
+        _damaged(path, "not a JSON object", set_aside, notices)
         return OperatorPrefs()
     known = {f.name for f in dataclasses.fields(OperatorPrefs)}
     return OperatorPrefs(**{k: v for k, v in doc.items() if k in known}).validated()
+
+
+def _damaged(
+    path: Path,
+    reason: str,
+    set_aside: Callable[[Path], Path] | None,
+    notices: list[str] | None,
+) -> None:
+    """Set a damaged operator file aside and say so (defaults are used meanwhile)."""
+    if set_aside is None:
+        return
+    try:
+        moved = set_aside(path)
+        line = f"{path.name} was damaged ({reason}): defaults used, kept as {moved.name}"
+    except OSError as exc:
+        line = f"{path.name} was damaged ({reason}) and could not be moved: {exc.strerror}"
+    log.warning("%s", line)
+    if notices is not None:
+        notices.append(line)
 
 
 def save_prefs(home: Path, prefs: OperatorPrefs) -> None:
@@ -82,31 +116,69 @@ def save_prefs(home: Path, prefs: OperatorPrefs) -> None:
     write_atomic(home / PREFS_FILE, json.dumps(dataclasses.asdict(prefs.validated())) + "\n")
 
 
-def _kiosk(app: App) -> KioskApp:
-    from royalnine.kiosk.controller import KioskApp
+class OperatorHost(Protocol):
+    """What the operator screens use of the kiosk.
 
-    assert isinstance(app, KioskApp), "the operator screens run only in a kiosk"
-    return app
+    :class:`royalnine.kiosk.controller.KioskApp` provides it. A protocol, so that
+    this module needs nothing from the controller, which imports this one.
+    """
+
+    RESTART_CODE: ClassVar[int]
+    EXIT_CODE: ClassVar[int]
+    book: StatsBook
+    prefs: OperatorPrefs
+    pin: PinLock
+    clock: Callable[[], float]
+    operator_notices: list[str]
+
+    def apply_prefs(self) -> None:
+        """Use the operator's choices now and keep them."""
+
+    def pin_ok(self, typed: str) -> bool:
+        """Whether ``typed`` is the operator PIN."""
+
+    def reset_stats(self) -> None:
+        """Start the statistics afresh."""
+
+    def request_stop(self, reason: str, code: int = 0) -> None:
+        """End the run after this frame."""
+
+
+def _kiosk(app: App) -> OperatorHost:
+    assert hasattr(app, "book") and hasattr(app, "pin"), "the operator screens run only in a kiosk"
+    return cast(OperatorHost, app)
 
 
 class PinScene:
     """A ten-key pad on the touch screen; the right PIN opens the operator menu.
 
     A wrong PIN clears the pad; :data:`MAX_WRONG_PINS` wrong ones in a row go
-    back to where the kiosk was (``back``), so guessing is slow.
+    back to where the kiosk was (``back``), and the PIN lock (kiosk.pin) refuses
+    every try for a growing time after a few wrong ones. With ``new`` (no PIN
+    set yet) the pad asks for a new PIN twice and stores it, hashed.
     """
 
-    def __init__(self, back: Scene) -> None:
+    def __init__(self, back: Scene, *, new: bool = False) -> None:
         self.back = back
+        self.new = new
+        self.first = ""  # new PIN: the first entry, waiting for the second
         self.typed = ""
         self.wrong = 0
+        self.message = ""
+        self.locked_shown = -1
         self.menu: Menu | None = None
+
+    def title(self) -> str:
+        """The pad's heading key."""
+        if not self.new:
+            return "pin_title"
+        return "pin_again" if self.first else "pin_new"
 
     def enter(self, app: App) -> None:
         """Draw the pad."""
         m = app.m
         draw.reset_screens(m)
-        draw.centred(m, TOP, 10, kt("pin_title", app.lang), art.TEXT_YELLOW)
+        draw.centred(m, TOP, 10, kt(self.title(), app.lang), art.TEXT_YELLOW)
         keys = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "C", "0", "OK"]
         items = []
         for i, key in enumerate(keys):
@@ -116,35 +188,77 @@ class PinScene:
         self.show(app)
 
     def show(self, app: App) -> None:
-        """The typed digits (as stars) and the keys."""
+        """The typed digits (as stars), a message and the keys."""
         m = app.m
+        draw.centred(m, TOP, 10, " " * 32, art.TEXT_WHITE)
+        draw.centred(m, TOP, 10, kt(self.title(), app.lang), art.TEXT_YELLOW)
         draw.text(m, BOTTOM, 0, 1, " " * 32, art.TEXT_WHITE)
         draw.centred(m, BOTTOM, 1, "*" * len(self.typed) or "-", art.TEXT_WHITE)
-        if self.wrong:
-            draw.centred(m, BOTTOM, 3, kt("pin_wrong", app.lang), art.TEXT_RED)
+        draw.text(m, BOTTOM, 0, 3, " " * 32, art.TEXT_WHITE)
+        locked = math.ceil(_kiosk(app).pin.locked_for()) if not self.new else 0
+        self.locked_shown = locked
+        if locked:
+            text = kt("pin_locked", app.lang).format(seconds=locked)
+            draw.centred(m, BOTTOM, 3, text, art.TEXT_RED)
+        elif self.message:
+            draw.centred(m, BOTTOM, 3, kt(self.message, app.lang), art.TEXT_RED)
         assert self.menu is not None
         self.menu.draw(app)
 
     def frame(self, app: App, inp: InputFrame) -> Scene | None:
         """Digits, clear, OK; B leaves."""
         assert self.menu is not None
+        k = _kiosk(app)
         if "b" in inp.keys:
             return self.back
+        if not self.new and math.ceil(k.pin.locked_for()) != self.locked_shown:
+            self.show(app)  # the lock-out countdown
         choice = self.menu.handle(app, inp)
         if choice is None:
             return None
         if choice == "C":
             self.typed = ""
         elif choice == "OK":
-            if _kiosk(app).pin_ok(self.typed):
-                return OperatorScene(self.back)
-            self.wrong += 1
-            self.typed = ""
-            app.beep("invalid")
-            if self.wrong >= MAX_WRONG_PINS:
-                return self.back
+            return self.new_pin(app) if self.new else self.check(app)
         elif len(self.typed) < MAX_PIN_DIGITS:
             self.typed += choice
+        self.show(app)
+        return None
+
+    def check(self, app: App) -> Scene | None:
+        """OK on the PIN pad."""
+        if _kiosk(app).pin_ok(self.typed):
+            log.info("operator menu opened")
+            return OperatorScene(self.back)
+        self.wrong += 1
+        self.typed = ""
+        self.message = "pin_wrong"
+        app.beep("invalid")
+        if self.wrong >= MAX_WRONG_PINS:
+            return self.back
+        self.show(app)
+        return None
+
+    def new_pin(self, app: App) -> Scene | None:
+        """OK while setting a new PIN: first entry, then the same again."""
+        typed, self.typed = self.typed, ""
+        if not self.first:
+            if new_pin_problem(typed):
+                self.message = "pin_short"
+            else:
+                self.first, self.message = typed, ""
+        elif typed != self.first:
+            self.first, self.message = "", "pin_differs"
+        else:
+            try:
+                _kiosk(app).pin.set_pin(typed)
+            except OSError:
+                self.first, self.message = "", "pin_not_saved"
+            else:
+                log.info("operator menu opened (new PIN set)")
+                return OperatorScene(self.back)
+        if self.message:
+            app.beep("invalid")
         self.show(app)
         return None
 
@@ -174,8 +288,13 @@ class OperatorScene:
         ]
         for i, line in enumerate(lines):
             draw.text(m, TOP, 4, 4 + i, line, art.TEXT_WHITE)
-        draw.text(m, TOP, 1, 11, s.last_restart.get("reason", "")[:30], art.TEXT_GREY)
-        for i, line in enumerate(k.operator_notices[-3:]):
+        reason = s.last_restart.get("reason", "")
+        for j, part in enumerate(draw.fold(reason, 30, 3)):  # whole, over three lines
+            draw.text(m, TOP, 1, 11 + j, part, art.TEXT_GREY)
+        notices = list(k.operator_notices)
+        if k.book.save_errors:
+            notices.append(f"{k.book.save_errors} statistics saves failed: {k.book.last_error}")
+        for i, line in enumerate(notices[-3:]):
             for j, part in enumerate(draw.fold(line, 31, 2)):
                 draw.text(m, TOP, 0, 14 + 3 * i + j, part, art.TEXT_RED)
         self.show(app)
@@ -213,6 +332,7 @@ class OperatorScene:
         k = _kiosk(app)
         choice = self.menu.handle(app, inp)
         if choice == "resume" or "b" in inp.keys:
+            log.info("operator: resume")
             return self.back
         if choice in ("volume", "lang", "level", "history"):
             p = k.prefs
@@ -225,16 +345,20 @@ class OperatorScene:
             else:
                 p.level = DIFFICULTIES[(DIFFICULTIES.index(p.level) + 1) % len(DIFFICULTIES)]
             k.apply_prefs()
+            log.info("operator: %s now %s", choice, dataclasses.asdict(p)[choice])
             self.enter(app)
             app.beep("confirm")
         elif choice == "stats":
+            log.info("operator: statistics viewed")
             return StatsScene(self)
         elif choice == "reset":
             return ConfirmResetScene(self)
-        elif choice == "restart":
-            k.request_stop("operator restart", k.RESTART_CODE)
-        elif choice == "exit":
-            k.request_stop("operator exit", k.EXIT_CODE)
+        elif choice in ("restart", "exit"):
+            log.info("operator: %s", choice)
+            if choice == "restart":
+                k.request_stop("operator restart", k.RESTART_CODE)
+            else:
+                k.request_stop("operator exit", k.EXIT_CODE)
         return None
 
 
@@ -261,6 +385,7 @@ class ConfirmResetScene:
             _kiosk(app).reset_stats()
             return self.back
         if choice == "no" or "b" in inp.keys:
+            log.info("operator: statistics reset cancelled")
             return self.back
         return None
 

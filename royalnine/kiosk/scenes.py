@@ -21,6 +21,7 @@ from royalnine import art
 from royalnine.app import App, InputFrame, Scene
 from royalnine.core import Match, MatchConfig
 from royalnine.kiosk.texts import kt
+from royalnine.screens import draw
 from royalnine.screens.autoplay import AutoPlayer
 from royalnine.screens.layout import BOTTOM, TOP
 from royalnine.screens.match import MatchScene
@@ -124,6 +125,12 @@ class _PacedPlayer(AutoPlayer):
         return inp
 
 
+CALL_HIDDEN_PAGES = {TOP: 2, BOTTOM: 3}
+"""The empty GRP page each screen shows while the call to play blinks off."""
+DRIFT = ((0, 0), (2, 1), (4, 2), (2, 3), (0, 4), (-2, 3), (-4, 2), (-2, 1))
+"""(dx, dy) pixel offsets of the attract loop's call to play, one per attract match."""
+
+
 class AttractScene:
     """A CPU-vs-CPU match at a watchable pace, rules in pictures between rounds, blinking call."""
 
@@ -149,6 +156,7 @@ class AttractScene:
     def enter(self, app: App) -> None:
         """Draw the match (or the rules page) under the blinking call."""
         app.demo = True  # the CPU plays both seats: neither is called YOU
+        app.show_controls = False  # nobody plays: no buttons, no "tap here" prompts
         if self.match_scene is None:
             self._new_match(app)
         if self.rules_left > 0:
@@ -160,17 +168,42 @@ class AttractScene:
         self.draw_call(app, True)
 
     def draw_call(self, app: App, on: bool) -> None:
-        """Show or hide the call to play in both languages (big at the bottom, small on top)."""
+        """Draw the call to play in both languages (big at the bottom, small on top) on the
+        screens' GRP pages, shown or not (:meth:`show_call`).
+
+        Nothing else in the attract loop draws on GRP, so the blink just switches each
+        screen between its GRP page and an empty one (PTC's GPAGE display page)
+        instead of drawing the text again every second, the attract loop's largest
+        cost in CPU.
+        """
         clear_overlay(app)
-        if not on:
-            return
+        for screen, hidden in CALL_HIDDEN_PAGES.items():
+            app.m.gpage(screen, draw=hidden)
+            app.m.gcls()
+            app.m.gpage(screen, draw=screen)
+        self.show_call(app, on)
         en, ja = kt("touch_to_play", "en"), kt("touch_to_play", "ja")
-        grp_panel(app, BOTTOM, 8, 64, 240, 64)
-        grp_text(app, BOTTOM, centred_x(en, 2), 72, en, art.TEXT_YELLOW, 2)
-        grp_text(app, BOTTOM, centred_x(ja, 2), 100, ja, art.TEXT_WHITE, 2)
+        dx, dy = self.drift()
+        grp_panel(app, BOTTOM, 8 + dx, 64 + dy, 240, 64)
+        grp_text(app, BOTTOM, centred_x(en, 2) + dx, 72 + dy, en, art.TEXT_YELLOW, 2)
+        grp_text(app, BOTTOM, centred_x(ja, 2) + dx, 100 + dy, ja, art.TEXT_WHITE, 2)
         both = f"{en} / {ja}"
-        grp_panel(app, TOP, 16, 172, 224, 16)
-        grp_text(app, TOP, centred_x(both), 176, both, art.TEXT_WHITE)
+        grp_panel(app, TOP, 16 + dx, 172 + dy // 2, 224, 16)
+        grp_text(app, TOP, centred_x(both) + dx, 176 + dy // 2, both, art.TEXT_WHITE)
+
+    def show_call(self, app: App, on: bool) -> None:
+        """Show the call drawn by :meth:`draw_call`, or the empty pages instead."""
+        for screen, hidden in CALL_HIDDEN_PAGES.items():
+            app.m.gpage(screen, disp=screen if on else hidden)
+
+    def leave(self, app: App) -> None:
+        """Another scene takes over: each screen shows its own GRP page again."""
+        self.show_call(app, True)
+
+    def drift(self) -> tuple[int, int]:
+        """Where the call to play sits now: it moves a few pixels with every attract match,
+        so a screen left on for months does not burn the same panel in."""
+        return DRIFT[self.matches % len(DRIFT)]
 
     def start_rules(self, app: App) -> None:
         """Show the next page of the rules in pictures for a few seconds."""
@@ -180,6 +213,7 @@ class AttractScene:
     def frame(self, app: App, inp: InputFrame) -> Scene | None:
         """Play on; the first touch or key opens the kiosk title."""
         if inp.touch_down is not None or inp.keys:
+            self.leave(app)
             return KioskTitleScene()
         assert self.match_scene is not None and self.player is not None
         if self.rules_left > 0:
@@ -203,7 +237,7 @@ class AttractScene:
                 return None
         self.blink += 1
         if self.blink % BLINK_PERIOD in (0, BLINK_ON):
-            self.draw_call(app, self.blink % BLINK_PERIOD == 0)
+            self.show_call(app, self.blink % BLINK_PERIOD == 0)
         return None
 
 
@@ -213,6 +247,7 @@ class KioskTitleScene(TitleScene):
     def enter(self, app: App) -> None:
         """A visitor is here: the matches from now on are theirs (YOU again)."""
         app.demo = False
+        app.show_controls = True
         super().enter(app)
 
     def main_items(self, app: App) -> list[tuple[str, str]]:
@@ -222,3 +257,43 @@ class KioskTitleScene(TitleScene):
             ("local", app.t("menu_local")),
             ("rules", app.t("menu_rules")),
         ]
+
+
+CLOSED_NOTE_FRAMES = 5 * 60
+"""How long a touch outside opening hours shows when the kiosk opens."""
+
+
+class ClosedScene:
+    """Outside opening hours: both screens black (nothing changes, so nothing is drawn).
+
+    A touch shows "CLOSED" and the hours for a few seconds, then black again.
+    """
+
+    def __init__(self, hours: str) -> None:
+        self.hours = hours
+        self.note_left = 0
+
+    def enter(self, app: App) -> None:
+        """Both screens black."""
+        app.demo = False
+        for screen in (TOP, BOTTOM):
+            draw.reset_screen(app.m, screen, felt=False)
+        clear_overlay(app)
+        if self.note_left:
+            for screen, row in ((TOP, 10), (BOTTOM, 10)):
+                draw.centred(app.m, screen, row, kt("closed", app.lang), art.TEXT_YELLOW)
+                text = kt("opening_hours", app.lang).format(hours=self.hours)
+                draw.centred(app.m, screen, row + 2, text, art.TEXT_GREY)
+
+    def frame(self, app: App, inp: InputFrame) -> Scene | None:
+        """A touch or key shows the note; it goes again after a few seconds."""
+        if inp.touch_down is not None or inp.keys:
+            fresh = self.note_left == 0
+            self.note_left = CLOSED_NOTE_FRAMES
+            if fresh:
+                self.enter(app)
+        elif self.note_left:
+            self.note_left -= 1
+            if not self.note_left:
+                self.enter(app)
+        return None

@@ -20,6 +20,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import logging
 import statistics
 import time
 from collections.abc import Callable
@@ -27,7 +28,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from royalnine.core.files import UnreadableFile, clean_temp_files, load_json, write_atomic
+from royalnine.core.files import (
+    CannotRead,
+    UnreadableFile,
+    clean_temp_files,
+    load_json,
+    write_atomic,
+)
+
+log = logging.getLogger("royalnine.kiosk")
 
 STATS_FILE = "kiosk-stats.json"
 VERSION = 1
@@ -51,6 +60,11 @@ COUNTERS = (
 
 class StatsDamaged(ValueError):
     """The statistics file cannot be used; the message says why in a few words."""
+
+
+class StatsUnreadable(StatsDamaged):
+    """The statistics file could not be opened or read (e.g. no permission): it may be
+    fine, so it is neither set aside nor overwritten."""
 
 
 def _count(value: object, where: str) -> int:
@@ -217,6 +231,8 @@ def read_stats(path: Path) -> KioskStats | None:
         doc = load_json(path, MAX_BYTES)
     except FileNotFoundError:
         return None
+    except CannotRead as exc:
+        raise StatsUnreadable(str(exc)) from None
     except UnreadableFile as exc:
         raise StatsDamaged(str(exc)) from None
     return KioskStats.from_doc(doc)
@@ -234,6 +250,8 @@ class StatsBook:
     Attributes:
         notice: one line for the operator menu when the file had to be set aside.
         save_errors: saves that failed (full disk, read-only folder); the kiosk goes on.
+            Each failure is logged; the operator menu and the status file show them.
+        last_error: the latest failed save, one line ("" when none failed).
     """
 
     def __init__(
@@ -243,9 +261,18 @@ class StatsBook:
         self.clock = clock
         self.notice = ""
         self.save_errors = 0
+        self.last_error = ""
+        self.frozen = ""  # why the file is left alone (it could not be read), or ""
         clean_temp_files(home, depth=0)
         try:
             loaded = read_stats(self.path)
+        except StatsUnreadable as exc:
+            # Perhaps only a permission went wrong: never set aside, never overwritten
+            # with counts restarted from zero. The kiosk runs; nothing is saved.
+            loaded = None
+            self.frozen = f"statistics cannot be read ({exc}): not saved until that is fixed"
+            self.notice = self.frozen
+            log.warning("%s", self.frozen)
         except StatsDamaged as exc:
             loaded = None
             try:
@@ -350,10 +377,25 @@ class StatsBook:
                 c["draws_vs_cpu"] += 1
         self.save()
 
-    def reset(self) -> None:
-        """Start the statistics afresh (the operator confirmed it)."""
+    def reset(self) -> Path | None:
+        """Start the statistics afresh (the operator confirmed it), keeping the old ones.
+
+        They are written to ``kiosk-stats.json.reset-DATE`` first; returns that file,
+        or None when it could not be written (the reset goes ahead; the log says so).
+        """
+        self.save()
+        archive = self.path.with_name(
+            f"{self.path.name}.reset-{time.strftime('%Y%m%d-%H%M%S', time.gmtime(self.clock()))}"
+        )
+        kept: Path | None = archive
+        try:
+            write_atomic(archive, json.dumps(self.stats.to_doc(), indent=1) + "\n")
+        except OSError as exc:
+            log.warning("statistics reset, but the old ones could not be kept: %s", exc.strerror)
+            kept = None
         self.stats = KioskStats()
         self.begin_run(reset=True)
+        return kept
 
     # -- saving --
 
@@ -362,10 +404,15 @@ class StatsBook:
         now = self.clock()
         self.stats.uptime += max(0.0, now - self._since)
         self._since = now
+        if self.frozen:
+            self.last_error = self.frozen
+            return False
         try:
             write_atomic(self.path, json.dumps(self.stats.to_doc(), indent=1) + "\n")
-        except OSError:
+        except OSError as exc:
             self.save_errors += 1
+            self.last_error = f"statistics not saved: {exc.strerror or exc}"
+            log.warning("%s (%d failed saves in this run)", self.last_error, self.save_errors)
             return False
         return True
 

@@ -293,12 +293,13 @@ def draw_bottom(scene: MatchState, app: App, v: PlayerView) -> None:
     draw.text(m, BOTTOM, 1, 0, names[scene.bottom_seat], art.TEXT_CYAN)
     if app.layout == "single":
         draw.text(m, BOTTOM, 10, 0, app.t("swap_short"), art.TEXT_GREY)
-    draw.button(m, BOTTOM, BUTTON_RECTS[Zone.MENU], app.t("btn_menu"))
+    if app.show_controls:
+        draw.button(m, BOTTOM, BUTTON_RECTS[Zone.MENU], app.t("btn_menu"))
     placing = v.phase.is_place and not v.confirmed
     if placing or scene.state == "deal":
         half = app.t("half_1" if v.phase.half == 1 else "half_2")
         draw.text(m, BOTTOM, PANEL_COL, 3, half, art.TEXT_WHITE)
-    if placing:
+    if placing and app.show_controls:
         undo_pal = (
             art.BG_BUTTON if ctrl.order or any(c is not None for c in v.grid) else art.BG_BUTTON_OFF
         )
@@ -349,7 +350,7 @@ def draw_bottom(scene: MatchState, app: App, v: PlayerView) -> None:
         draw.text(m, BOTTOM, PANEL_COL, 9, f"{names[me]:<8}{v.totals[me]:>4}", art.TEXT_CYAN)
         draw.text(m, BOTTOM, PANEL_COL, 10, f"{names[opp]:<8}{v.totals[opp]:>4}", art.TEXT_PINK)
         scene.next_menu.draw(app)
-    elif scene.state == "reveal" and scene.step_i >= 0:
+    elif scene.state == "reveal" and scene.step_i >= 0 and app.show_controls:
         draw.text(m, BOTTOM, 1, 23, app.t("tap_next"), art.TEXT_GREY)
 
 

@@ -1,0 +1,264 @@
+"""The kiosk under a service manager: sd_notify, the watchdog, the status file.
+
+The supervisor test plays systemd's part with its own notify socket: it starts
+the kiosk with ``NOTIFY_SOCKET`` and ``WATCHDOG_USEC`` set, reads READY=1 and
+the WATCHDOG=1 pings, freezes the kiosk with SIGSTOP, and when the pings stop
+for longer than the watchdog time it does what systemd does (SIGABRT, SIGCONT,
+then a new start) and waits for the new kiosk to report READY=1.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from royalnine.kiosk.service import STATUS_FILE, Notifier, StatusFile
+from royalnine.kiosk.stats import STATS_FILE, read_stats
+
+ROOT = Path(__file__).resolve().parent.parent
+WATCHDOG_S = 1.0
+
+pytestmark = pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="no Unix sockets")
+
+
+@pytest.fixture
+def notify_socket(tmp_path: Path) -> Iterator[tuple[socket.socket, str]]:
+    path = str(tmp_path / "notify")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(path)
+    sock.settimeout(0.2)
+    yield sock, path
+    sock.close()
+
+
+def messages(sock: socket.socket, seconds: float) -> list[str]:
+    """Every datagram received within ``seconds``."""
+    got: list[str] = []
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        with contextlib.suppress(TimeoutError):
+            got.append(sock.recv(4096).decode())
+    return got
+
+
+def test_notifier_sends_datagrams_and_pings_at_half_the_watchdog_time(
+    notify_socket: tuple[socket.socket, str],
+) -> None:
+    sock, path = notify_socket
+    n = Notifier({"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "4000000"})
+    assert n.active and n.interval == 2.0
+    n.ready("attract")
+    n.status("attract")  # unchanged: not sent again
+    n.status("title")
+    for now in (100.0, 100.5, 101.9, 102.0, 103.0, 104.1):
+        n.tick(now)
+    n.stopping("stopped by SIGTERM")
+    got = messages(sock, 0.5)
+    assert got[0].startswith("READY=1\nSTATUS=attract\nMAINPID=")
+    assert got[1:] == [
+        "STATUS=title",
+        "WATCHDOG=1",  # 100.0
+        "WATCHDOG=1",  # 102.0
+        "WATCHDOG=1",  # 104.1
+        "STOPPING=1\nSTATUS=stopped by SIGTERM",
+    ]
+    n.close()
+
+
+def test_notifier_without_a_service_manager_does_nothing() -> None:
+    n = Notifier({})
+    assert not n.active and n.interval is None
+    assert not n.send("READY=1")
+    n.tick(1.0)
+    assert n.sent == []
+    # a watchdog meant for another process (WATCHDOG_PID) is not ours
+    other = Notifier({"NOTIFY_SOCKET": "/nowhere", "WATCHDOG_USEC": "10", "WATCHDOG_PID": "1"})
+    assert other.interval is None
+    assert not other.send("READY=1")  # no such socket: refused quietly
+
+
+def test_abstract_socket_names_start_with_a_nul() -> None:
+    name = f"royalnine-test-{os.getpid()}"
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    try:
+        sock.bind("\0" + name)
+    except OSError:
+        pytest.skip("no abstract Unix sockets here")
+    sock.settimeout(2)
+    try:
+        assert Notifier({"NOTIFY_SOCKET": "@" + name}).send("READY=1")
+        assert sock.recv(100) == b"READY=1"
+    finally:
+        sock.close()
+
+
+def test_status_file_is_rewritten_atomically(tmp_path: Path) -> None:
+    status = StatusFile(tmp_path, started=1000.0)
+    assert status.due(1000.0)
+    assert status.write(1012.5, {"state": "attract", "totals": {"sessions": 3}})
+    doc = json.loads((tmp_path / STATUS_FILE).read_text())
+    assert doc["state"] == "attract" and doc["uptime_s"] == 12.5
+    assert doc["pid"] == os.getpid() and doc["totals"] == {"sessions": 3}
+    assert not status.due(1014.0) and status.due(1017.5)
+    (tmp_path / "blocked").mkdir()
+    (tmp_path / "blocked" / STATUS_FILE).mkdir()  # cannot be replaced by a file
+    stuck = StatusFile(tmp_path / "blocked", started=0.0)
+    assert not stuck.write(1.0, {}) and stuck.failures == 1
+
+
+def start_kiosk(home: Path, notify: str) -> subprocess.Popen[bytes]:
+    env = dict(os.environ)
+    env.update(
+        PYTHONPATH=str(ROOT),
+        SDL_VIDEODRIVER="dummy",
+        SDL_AUDIODRIVER="dummy",
+        NOTIFY_SOCKET=notify,
+        WATCHDOG_USEC=str(int(WATCHDOG_S * 1_000_000)),
+    )
+    return subprocess.Popen(
+        [sys.executable, "-m", "royalnine.cli", "kiosk", "--home", str(home)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def wait_ready(sock: socket.socket, pid: int, timeout: float = 60.0) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        for message in messages(sock, 0.2):
+            if message.startswith("READY=1") and f"MAINPID={pid}" in message:
+                return
+    raise AssertionError("the kiosk never said READY=1")
+
+
+def test_a_frozen_kiosk_is_found_by_the_watchdog_and_restarted(
+    tmp_path: Path, notify_socket: tuple[socket.socket, str]
+) -> None:
+    sock, path = notify_socket
+    home = tmp_path / "kiosk"
+    first = start_kiosk(home, path)
+    second: subprocess.Popen[bytes] | None = None
+    try:
+        wait_ready(sock, first.pid)
+        pings = [m for m in messages(sock, 3 * WATCHDOG_S) if m == "WATCHDOG=1"]
+        assert len(pings) >= 3  # every half watchdog time while it runs
+        status = json.loads((home / STATUS_FILE).read_text())
+        assert status["pid"] == first.pid and status["state"] == "attract"
+
+        first.send_signal(signal.SIGSTOP)
+        last_ping = time.monotonic()
+        deadline = last_ping + 20 * WATCHDOG_S
+        while time.monotonic() - last_ping < WATCHDOG_S:  # the supervisor's watchdog
+            assert time.monotonic() < deadline
+            if "WATCHDOG=1" in messages(sock, 0.1):
+                last_ping = time.monotonic()
+        # what systemd does on a watchdog timeout: the watchdog signal, SIGCONT, restart
+        first.send_signal(signal.SIGABRT)
+        first.send_signal(signal.SIGCONT)
+        assert first.wait(timeout=30) == -signal.SIGABRT
+        second = start_kiosk(home, path)
+        wait_ready(sock, second.pid)
+        stats = read_stats(home / STATS_FILE)
+        assert stats is not None
+        assert stats.last_restart["reason"] == "unexpected end (crash, kill or power loss)"
+        second.send_signal(signal.SIGTERM)
+        assert second.wait(timeout=30) == 0
+        assert any(m.startswith("STOPPING=1") for m in messages(sock, 0.5))
+    finally:
+        for proc in (first, second):
+            if proc is not None and proc.poll() is None:
+                proc.send_signal(signal.SIGCONT)
+                proc.kill()
+                proc.wait()
+
+
+# --- the unit ---
+
+UNIT = ROOT / "tools" / "kiosk" / "royalnine-kiosk.service"
+
+
+def unit_settings() -> dict[str, list[str]]:
+    """The unit's ``[Service]`` settings, each key with all its values in order."""
+    settings: dict[str, list[str]] = {}
+    section = ""
+    for raw in UNIT.read_text().splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            section = line
+        elif section == "[Service]":
+            key, _, value = line.partition("=")
+            settings.setdefault(key, []).append(value)
+    return settings
+
+
+def test_the_unit_asks_for_what_the_kiosk_does() -> None:
+    s = unit_settings()
+    assert s["Type"] == ["notify"] and s["NotifyAccess"] == ["main"]
+    assert int(s["WatchdogSec"][0]) < 20  # a kiosk frozen for 20 s is restarted
+    assert s["KillSignal"] == ["SIGTERM"] and s["RestartPreventExitStatus"] == ["2 64"]
+    for key in ("NoNewPrivileges", "PrivateTmp"):
+        assert s[key] == ["yes"]
+    assert s["ProtectSystem"] == ["strict"] and s["ReadWritePaths"] == ["-%h/royalnine-kiosk"]
+    assert not any(v.startswith(("DISPLAY=", "XAUTHORITY=")) for v in s["Environment"])
+    text = UNIT.read_text()
+    assert "StartLimitBurst=" in text.split("[Service]")[0]  # a [Unit] setting
+    assert "at once" not in text  # it waits RestartSec
+
+
+def test_execstart_runs_as_the_unit_runs_it(
+    tmp_path: Path, notify_socket: tuple[socket.socket, str]
+) -> None:
+    """ExecStart with %h expanded, the unit's environment and a notify socket: the kiosk
+    says READY=1 well within TimeoutStartSec, pings within WatchdogSec, writes only in its
+    folder and stops on KillSignal within TimeoutStopSec with status 0."""
+    sock, path = notify_socket
+    s = unit_settings()
+    home = tmp_path / "home"
+    program = home / ".local" / "bin" / "royalnine"  # where the install steps put it
+    program.parent.mkdir(parents=True)
+    program.write_text(
+        f"#!{sys.executable}\nfrom royalnine.cli import main\nraise SystemExit(main())\n"
+    )
+    program.chmod(0o755)
+    argv = s["ExecStart"][0].replace("%h", str(home)).split()
+    assert argv[0] == str(program)
+    env = {
+        "HOME": str(home),
+        "PATH": "/usr/bin:/bin",
+        "PYTHONPATH": str(ROOT),
+        "NOTIFY_SOCKET": path,
+        "WATCHDOG_USEC": str(int(s["WatchdogSec"][0]) * 1_000_000),
+        "SDL_VIDEODRIVER": "dummy",  # the session's DISPLAY, in a test without one
+        "SDL_AUDIODRIVER": "dummy",
+    }
+    for assignment in s["Environment"]:
+        key, _, value = assignment.partition("=")
+        env[key] = value
+    (home / "royalnine-kiosk").mkdir()
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        wait_ready(sock, proc.pid, timeout=float(s["TimeoutStartSec"][0]))
+        assert "WATCHDOG=1" in messages(sock, int(s["WatchdogSec"][0]) / 2 + 1)
+        proc.send_signal(getattr(signal, s["KillSignal"][0]))
+        assert proc.wait(timeout=float(s["TimeoutStopSec"][0])) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    written = {p.relative_to(home).parts[0] for p in home.rglob("*") if p.is_file()}
+    assert written == {".local", "royalnine-kiosk"}
+    assert (home / "royalnine-kiosk" / STATS_FILE).is_file()
+    assert (home / "royalnine-kiosk" / "logs" / "kiosk.log").is_file()
