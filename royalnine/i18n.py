@@ -33,6 +33,10 @@ WIDEST_ARGS: dict[str, str] = {
     "n": "99",
     "rounds": "99",
     "pts": "999",
+    # a player's statistics keep counting for years: four digits must still fit
+    "games": "9999",
+    "won": "9999",
+    "lost": "9999",
     "a": "999",
     "b": "999",
     "who": "PLAYER 2",
@@ -283,8 +287,12 @@ TEXTS: dict[str, Text] = {
     "rnd_short": Text("RND", "R", 3),
     "next_round": Text("NEXT ROUND", "ﾂｷﾞﾉ ﾗｳﾝﾄﾞ", 12),
     "see_result": Text("RESULT", "ｹｯｶ", 12),
-    "stats_line": Text("GAMES {n}  WON {a}  LOST {b}", "ﾀｲｾﾝ {n}  ｶﾁ {a}  ﾏｹ {b}", 32),
-    "stats_line_cpu": Text("{level} GAMES {n} WON {a} LOST {b}", "{level} ﾀｲｾﾝ{n} ｶﾁ{a} ﾏｹ{b}", 32),
+    "stats_line": Text(
+        "GAMES {games}  WON {won}  LOST {lost}", "ﾀｲｾﾝ {games}  ｶﾁ {won}  ﾏｹ {lost}", 32
+    ),
+    "stats_line_cpu": Text(
+        "{level} GAMES {games} W{won} L{lost}", "{level} ﾀｲｾﾝ{games} ｶﾁ{won} ﾏｹ{lost}", 32
+    ),
     "rematch": Text("REMATCH", "ﾓｳｲﾁﾄﾞ", 12),
     "to_title": Text("TITLE", "ﾀｲﾄﾙ", 12),
     # --- history and review ---

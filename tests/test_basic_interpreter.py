@@ -141,6 +141,19 @@ def test_100k_line() -> None:
     assert (result.status, result.error) == ("error", "String too long")
 
 
+def test_ifs_nested_deeper_than_python_goes_are_an_error_on_their_line() -> None:
+    """Hundreds of ``IF 1 THEN`` on one line: an error on that line when it runs,
+    never a program that cannot start with no line (tests/basic/deep_if runs 100)."""
+    for depth in (300, 3000):
+        deep = b"IF 1 THEN " * depth + b"PRINT 7"
+        result, machine, _ = run(b"?1\r" + deep + b"\r?8\r")
+        assert result.status == "error" and result.line == 2
+        assert result.error in ("Out of memory", "Formula too complex")
+        assert screen(machine)[:2] == ["1", f"{result.error} (2)"]
+        result, machine, _ = run(b"GOTO @E\r" + deep + b"\r@E\r?8\r")
+        assert (result.status, screen(machine)[0]) == ("ended", "8")
+
+
 def test_a_syntax_error_in_a_line_never_run_does_not_stop_the_program() -> None:
     result, machine, _ = run(b'GOTO @E\r?1+\r@E\r?"E"\r')
     assert result.status == "ended"

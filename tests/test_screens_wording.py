@@ -141,3 +141,16 @@ def test_page_1_shows_the_tens_when_they_are_played() -> None:
     assert {Card(Colour.RED, 10), Card(Colour.BLUE, 10)} <= cards and len(shown) == 20
     assert all(x >= 0 and x + 24 <= 256 for _, x, _, _ in shown)
     assert len(page_pictures(0)) == 18
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_record_of_years_of_play_still_fits_its_line(lang: str) -> None:
+    """A player who comes back for months: 200 games at MASTER, 100 won, 100 lost,
+    made "MASTER GAMES 200 WON 100 LOST 100", 33 columns on a 32-column line (it
+    wrapped). Four-digit counts must fit, with and without the level."""
+    from petitcom_shim.charset import to_ptc
+    from royalnine.i18n import tr
+
+    for key, extra in (("stats_line_cpu", {"level": "MASTER"}), ("stats_line", {})):
+        line = tr(key, lang, games=9999, won=9999, lost=9999, **extra)
+        assert len(to_ptc(line)) <= 32, line

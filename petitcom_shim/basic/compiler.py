@@ -15,6 +15,7 @@ bookkeeping at run time.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -29,10 +30,25 @@ _CMP = {"==": "==", "!=": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
 #: Deepest expression PTC programs get ("Formula too complex" beyond; it also
 #: keeps the generated Python within the parser's nesting limit).
 MAX_NESTING = 60
+#: Deepest indentation the generated code nests IFs to; a deeper IF (``IF 1 THEN
+#: IF 1 THEN ...`` a hundred times) takes the linear form, with jumps between
+#: blocks, as Python refuses more than 100 levels of indentation.
+MAX_INDENT = 40
 #: Statements that wait for the user: each is a block of its own, so a stop while it
 #: waits (frame limit, SELECT, window closed) resumes at it and CONT asks again.
 _WAITING = frozenset({"INPUT", "LINPUT"})
 _PLACEHOLDER = re.compile("\x00([^\x00]*)\x00")
+#: Numbers the FORs whose TO/STEP NEXT evaluates again, across every compiled unit
+#: (a DIRECT line's loop and the program's share one FOR stack).
+_FOR_IDS = itertools.count(1)
+
+
+def _constant(e: Expr | None) -> bool:
+    """True for a TO/STEP that cannot change while the loop runs (a literal)."""
+    if e is None or e[0] == "num":
+        return True
+    inner = e[2] if e[0] == "un" and e[1] == "-" else None
+    return isinstance(inner, tuple) and inner[0] == "num"
 
 
 def split_lines(source: bytes) -> list[bytes]:
@@ -149,6 +165,15 @@ def _splits(stmts: list[Stmt]) -> bool:
     return False
 
 
+def _if_depth(stmts: list[Stmt]) -> int:
+    """How deep IFs nest in a statement list (0 with no IF)."""
+    deepest = 0
+    for s in stmts:
+        if s[0] == "if":
+            deepest = max(deepest, 1 + _if_depth(s[2]), 1 + _if_depth(s[3]))
+    return deepest
+
+
 class _Compiler:
     def __init__(self, lines: list[Line], unit: str) -> None:
         self.lines = lines
@@ -169,7 +194,8 @@ class _Compiler:
         # FOR skip targets: id of a FOR statement -> the NEXT statement that closes it
         self.for_next: dict[int, int] = {}
         self.after_next: dict[int, int] = {}  # id(NEXT stmt) -> block after it
-        self.next_for: dict[int, str] = {}  # id(NEXT stmt) -> its FOR's variable
+        self.next_opener: dict[int, Stmt] = {}  # id(NEXT stmt) -> the FOR it closes
+        self.dynamic: dict[int, int] = {}  # id(FOR stmt) -> its fid (TO/STEP not literal)
         self.fixups: list[tuple[_Block, int, str, int]] = []
 
     # -- blocks ----------------------------------------------------------------
@@ -241,7 +267,7 @@ class _Compiler:
             elif stack:
                 opener = stack.pop()
                 self.for_next[id(opener)] = id(s)
-                self.next_for[id(s)] = str(opener[1])
+                self.next_opener[id(s)] = opener
 
     # -- statements ------------------------------------------------------------
     def stmts(self, stmts: list[Stmt]) -> None:
@@ -321,7 +347,8 @@ class _Compiler:
     def if_branches(self, s: Stmt) -> None:
         cond, then, other = s[1], s[2], s[3]
         test = self.cond(cond)
-        if not _splits(then) and not _splits(other):
+        nested = self.indent + _if_depth([s]) <= MAX_INDENT
+        if nested and not _splits(then) and not _splits(other):
             self.emit(f"if {test}:")
             self.indent += 1
             self.emit("pass")
@@ -405,33 +432,49 @@ class _Compiler:
         self.new_block()
 
     def s_for(self, s: Stmt) -> None:
+        """FOR: pushes ``[key, limit, step, up, body, fid, again]`` on ``_FS``.
+
+        A TO or STEP that is not a literal is evaluated again at every NEXT, as
+        [SBC] cmd_next does (``FOR I=0 TO F$!=""`` is a while loop in real
+        programs): ``fid`` numbers such a FOR (None for literals) and ``again``
+        gives ``(limit, step)`` for the slow path of NEXT.
+        """
         _, name, start, end, step = s
         key = var_key(name)
         self.scalars.add(key)
         self.cur.globals.add(key)
         self.emit(f"{key} = {self.num(start)}")
         step_code = "4096" if step is None else self.num(step)
+        end_code = self.num(end)
         body = len(self.blocks)
         skip = self.for_next.get(id(s))
         after = "-1" if skip is None else f"\x00NEXT{skip}\x00"
-        self.emit(f"_for({key!r}, {self.num(end)}, {step_code}, {body}, {after})")
+        again = "None, None"
+        if not (_constant(end) and _constant(step)):
+            fid = next(_FOR_IDS)
+            self.dynamic[id(s)] = fid
+            again = f"{fid}, lambda: ({end_code}, {step_code})"
+        self.emit(f"_for({key!r}, {end_code}, {step_code}, {body}, {after}, {again})")
         self.new_block()
 
     def s_next(self, s: Stmt) -> None:
         name = s[1]
         after = len(self.blocks)
         self.after_next[id(s)] = after
-        guess = name if name is not None else self.next_for.get(id(s))
-        if guess is not None:
-            key = var_key(guess)
+        opener = self.next_opener.get(id(s))
+        guess = name if name is not None else (None if opener is None else str(opener[1]))
+        fast = guess is not None
+        if fast and opener is not None and id(opener) in self.dynamic:
+            fast = self.next_again(s, opener, var_key(str(guess)))
+        elif fast:
+            key = var_key(str(guess))
             self.scalars.add(key)
             self.cur.globals.add(key)
             # Fast path: the innermost loop is the expected variable's (nearly always).
-            self.emit(f"if _FS and _FS[-1][0] == {key!r}:")
-            self.indent += 1
             e = self.temp()
             t = self.temp()
-            self.emit(f"{e} = _FS[-1]")
+            self.emit(f"if _FS and ({e} := _FS[-1])[0] == {key!r} and {e}[5] is None:")
+            self.indent += 1
             self.emit(f"{key} = {t} if {_LO} <= ({t} := {key} + {e}[2]) <= {_HI} else _ovf()")
             self.emit(f"if ({key} <= {e}[1]) if {e}[3] else ({key} >= {e}[1]): return {e}[4]")
             self.emit("_FS.pop()")
@@ -440,9 +483,40 @@ class _Compiler:
             self.indent += 1
         slow = "None" if name is None else repr(var_key(name))
         self.emit(f"return _next({slow}, {after})")
-        if guess is not None:
+        if fast:
             self.indent -= 1
         self.new_block()
+
+    def next_again(self, s: Stmt, opener: Stmt, key: str) -> bool:
+        """The inline fast path of a NEXT closing a FOR whose TO/STEP is evaluated
+        again: False (slow path only) if the loop variable differs or the
+        expressions do not compile (the FOR reports that error itself)."""
+        _, name, _start, end, step = opener
+        if var_key(str(name)) != key:
+            return False
+        code = self.cur.code
+        saved = (len(code), self.indent)
+        try:
+            self.scalars.add(key)
+            self.cur.globals.add(key)
+            fid = self.dynamic[id(opener)]
+            e, t, lim, st = self.temp(), self.temp(), self.temp(), self.temp()
+            self.emit(f"if _FS and ({e} := _FS[-1])[0] == {key!r} and {e}[5] == {fid}:")
+            self.indent += 1
+            self.emit(f"{lim} = {self.num(end)}")
+            self.emit(f"{st} = {'4096' if step is None else self.num(step)}")
+            self.emit(f"{key} = {t} if {_LO} <= ({t} := {key} + {st}) <= {_HI} else _ovf()")
+            self.emit(f"if ({key} >= {lim}) if {st} < 0 else ({key} <= {lim}): return {e}[4]")
+        except BasicError:
+            del code[saved[0] :]
+            self.indent = saved[1]
+            return False
+        self.cur.cost += _nodes(end) + _nodes(step)
+        self.emit("_FS.pop()")
+        self.indent -= 1
+        self.emit("else:")
+        self.indent += 1
+        return True
 
     def s_dim(self, s: Stmt) -> None:
         for name, dims in s[1]:

@@ -489,16 +489,23 @@ class _Parser:
 
 def parse_line(raw: bytes) -> Line:
     """Parse one line (without its line ending). Never raises: errors become
-    ``("error", message, keyword)`` statements that raise when the line runs."""
+    ``("error", message, keyword)`` statements that raise when the line runs
+    (a line nested deeper than the parser can go, e.g. hundreds of
+    ``IF 1 THEN``, is "Out of memory" there)."""
     try:
-        toks = tokenize(raw)
+        return _Parser(raw, tokenize(raw)).line()
     except BasicError as exc:
-        label = None
-        if raw[:1] == b"@":
-            try:
-                head = tokenize(raw.split(b":", 1)[0])
-                label = str(head[0].value) if head[0].kind == "label" else None
-            except BasicError:
-                label = None
-        return Line(label, [("error", exc.message, "")], [])
-    return _Parser(raw, toks).line()
+        return Line(_label_of(raw), [("error", exc.message, "")], [])
+    except RecursionError:
+        return Line(_label_of(raw), [("error", "Out of memory", "")], [])
+
+
+def _label_of(raw: bytes) -> str | None:
+    """The label a line that cannot be parsed starts with, if any."""
+    if raw[:1] != b"@":
+        return None
+    try:
+        head = tokenize(raw.split(b":", 1)[0])
+    except BasicError:
+        return None
+    return str(head[0].value) if head[0].kind == "label" else None

@@ -369,11 +369,27 @@ class Runtime:
             raise BasicError("RETURN without GOSUB")
         return self.gosubs.pop()
 
-    def for_(self, key: str, limit: int, step: int, body: int, after: int) -> None:
-        """FOR: push the loop, or skip to after its NEXT when it never enters."""
+    def for_(
+        self,
+        key: str,
+        limit: int,
+        step: int,
+        body: int,
+        after: int,
+        fid: int | None,
+        again: Callable[[], tuple[int, int]] | None,
+    ) -> None:
+        """FOR: push the loop, or skip to after its NEXT when it never enters.
+
+        ``again`` (with its FOR's number ``fid``) evaluates a TO/STEP that is not
+        a literal once more: NEXT does it every turn ([SBC] cmd_next). The same
+        FOR run again while its loop is open (a GOTO out of the loop and back)
+        drops that loop and those above it; a FOR on the same variable elsewhere
+        (a loop on I inside a loop on I) is one more loop, as [SBC] cmd_for.
+        """
         fors = self.fors
         for i in range(len(fors) - 1, -1, -1):
-            if fors[i][0] == key:
+            if fors[i][0] == key and fors[i][4] == body:
                 del fors[i:]
                 break
         value = self.ns[key]
@@ -384,7 +400,7 @@ class Runtime:
             raise _Jump(after)
         if len(self.gosubs) + len(fors) >= STACK_LIMIT:
             raise BasicError("Out of memory")
-        fors.append([key, limit, step, up, body])
+        fors.append([key, limit, step, up, body, fid, again])
 
     def next_(self, key: str | None, after: int) -> int:
         """NEXT [var] (the slow path): continue the loop or fall through to ``after``."""
@@ -398,9 +414,13 @@ class Runtime:
             if index < 0:
                 raise BasicError("NEXT without FOR")
         entry = fors[index]
-        value = numbers.add(self.ns[entry[0]], entry[2])
+        limit, step, up = entry[1], entry[2], entry[3]
+        if entry[6] is not None:
+            limit, step = entry[6]()
+            up = step >= 0
+        value = numbers.add(self.ns[entry[0]], step)
         self.ns[entry[0]] = value
-        if (value <= entry[1]) if entry[3] else (value >= entry[1]):
+        if (value <= limit) if up else (value >= limit):
             return int(entry[4])
         del fors[index]
         return after

@@ -164,9 +164,9 @@ class MatchResultScene:
             return
         if self.mode == "cpu":  # the record of this CPU level, and it says so
             level = app.t(f"level_{self.level}")
-            line = app.t("stats_line_cpu", level=level, n=played, a=won, b=lost)
+            line = app.t("stats_line_cpu", level=level, games=played, won=won, lost=lost)
         else:
-            line = app.t("stats_line", n=played, a=won, b=lost)
+            line = app.t("stats_line", games=played, won=won, lost=lost)
         draw.centred(app.m, TOP, 22, line, art.TEXT_GREY)
 
     def draw_chart(self, app: App) -> None:

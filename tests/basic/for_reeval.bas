@@ -1,0 +1,1 @@
+N=3:FOR I=1 TO N:?I;:N=1:NEXT:?S=1:FOR I=0 TO 10 STEP S:?I;",";:S=4:NEXT:?F$="ABC":FOR I=0 TO F$!="":?LEFT$(F$,1);:F$=MID$(F$,1,9):I=0:NEXT:?"/";IFOR J=1 TO 3:FOR I=1 TO J:?I;:NEXT:?",";:NEXT:?N=3:FOR I=1 TO N:FOR J=0 TO Z:?I;:N=1:NEXT I:?

@@ -1,0 +1,1 @@
+RESTORE @D:F$="X":FOR I=0 TO F$!="":READ F$:IF F$=="" GOTO @SFOR I=0 TO LEN(F$)-1:?MID$(F$,I,1);:NEXT@S:I=0NEXT:?"END"FOR K=1 TO 300:FOR J=1 TO 2:IF J==1 GOTO @NNEXT@NNEXT K:?"/";J;K@D:DATA "AB","C",""
