@@ -715,7 +715,7 @@ class _TexturePainter:
         from pygame._sdl2.video import Texture
 
         renderer = self._renderer
-        before = self._placed
+        placed_before = self._placed
         self._placed = []
         for screen, surface, rect in frames:
             key = (screen, self._smooth and not _whole_multiple(rect))
@@ -737,7 +737,7 @@ class _TexturePainter:
             elif not fresh[screen]:
                 continue  # the texture still holds this picture
             texture.update(surface)
-        if self._keeps_pixels and before == self._placed and not all(fresh):
+        if self._keeps_pixels and placed_before == self._placed and not all(fresh):
             for key, rect in self._placed:  # the rest of the window is still on it
                 if fresh[key[0]]:
                     self._textures[key].draw(dstrect=rect)
