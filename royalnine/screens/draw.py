@@ -193,17 +193,35 @@ class SpriteBoard:
                 if (old.x, old.y) != (look.x, look.y):
                     m.spofs(sid, *target, t)
                     settled.discard(sid)
-                elif sid not in settled and not m.spchk(sid) & 1:
-                    if tuple(m.spread(sid)[:2]) != target:
-                        # A glide steps in fixed point as on PTC and can end a pixel
-                        # short of its target: put the sprite exactly there.
-                        m.spofs(sid, *target)
-                    settled.add(sid)
+                elif sid not in settled:
+                    self._settle(sid, target)
             self.current[sid] = look
         if log is not None:
             log.clear(self.screen, sprites=True)
             for sid, look in self.current.items():
                 log.sprites[(self.screen, sid)] = Rect(look.x, look.y, look.w, look.h)
+
+    def _settle(self, sid: int, target: tuple[int, int]) -> None:
+        """Mark sprite ``sid`` settled once its glide has ended (on the selected page)."""
+        m = self.m
+        if not m.spchk(sid) & 1:
+            if tuple(m.spread(sid)[:2]) != target:
+                # A glide steps in fixed point as on PTC and can end a pixel
+                # short of its target: put the sprite exactly there.
+                m.spofs(sid, *target)
+            self._settled.add(sid)
+
+    def keep(self) -> None:
+        """The same frame as last time: what :meth:`begin`, the same :meth:`show` calls
+        and :meth:`end` would do, without describing the sprites again (only the
+        glides not yet seen to end are checked)."""
+        unsettled = [sid for sid in self.current if sid not in self._settled]
+        if not unsettled:
+            return
+        self.m.sppage(self.screen)
+        for sid in unsettled:
+            look = self.current[sid]
+            self._settle(sid, (look.x + look.hx, look.y + look.hy))
 
     def clear(self) -> None:
         """Remove every sprite this board made."""

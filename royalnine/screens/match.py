@@ -312,6 +312,7 @@ class MatchScene(MatchState):
             return  # (no need to build the view on the many frames of waiting)
         ctrl = self.ctrl[self.bottom_seat]
         v = self.view()
+        top_dirty = self.dirty
         outcomes: list[Outcome] = []
         if inp.touch_down is not None:
             outcomes.append(ctrl.touch_down(v, *inp.touch_down))
@@ -338,6 +339,11 @@ class MatchScene(MatchState):
             for fb in out.feedback:
                 self.feedback(app, fb)
             self.dirty = True
+        if self.state == "place":
+            # Still placing: what changed (cards, hints, messages, buttons) is all on the
+            # bottom screen, so the top one is not drawn again for each tap.
+            self.dirty_bottom = self.dirty_bottom or self.dirty
+            self.dirty = top_dirty
 
     def give_hint(self, app: App, v: PlayerView) -> None:
         """Put this half's cards where the exact-expectation AI would (they can still move)."""

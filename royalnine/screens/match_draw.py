@@ -64,19 +64,32 @@ def render(scene: MatchState, app: App, *, force: bool = False) -> None:
             draw_handover(scene, app)
             scene.dirty = False
         return
-    # Waiting for the player with nothing happening: the cards would be described
-    # exactly as last frame, so skip even describing them (an idle frame is free).
-    steady = scene.state == "place" and scene.flash is None
-    steady = steady and not (force or scene.dirty or scene._input_seen)
-    if steady and scene._sprites_steady:
-        return
+    # Nothing happened since the cards were last described: they would be described
+    # exactly as then, so skip even describing them (an idle frame is free). Waiting
+    # for the player, once described; dealing and the reveal (where the timer runs)
+    # also, but the glides still running are checked as describing them would.
+    changed = force or scene.dirty or scene.dirty_bottom or scene._input_seen
+    steady = scene.flash is None and not changed
+    if scene.state == "place":
+        if steady and scene._sprites_steady:
+            return
+    elif scene.state in ("deal", "reveal") and not _stars_shown(scene):
+        if steady and scene._sprites_steady:
+            for board in scene.boards:
+                board.keep()  # the cards still gliding in are checked, not described
+            return
+    else:
+        steady = False
     v = scene.view()
     draw_sprites(scene, app, v)
     scene._sprites_steady = steady
     if force or scene.dirty:
         draw_top(scene, app, v)
         draw_bottom(scene, app, v)
-        scene.dirty = False
+        scene.dirty = scene.dirty_bottom = False
+    elif scene.dirty_bottom:
+        draw_bottom(scene, app, v)
+        scene.dirty_bottom = False
 
 
 def message_lines(app: App, message: Message, *, keys: bool) -> list[tuple[str, int]]:
@@ -196,11 +209,16 @@ def draw_sprites(scene: MatchState, app: App, v: PlayerView) -> None:
     scene.deal_from = set() if not dealing else scene.deal_from
 
 
-def _stars(scene: MatchState, board: SpriteBoard, seat: int) -> None:
+def _stars_shown(scene: MatchState, seat: int | None = None) -> bool:
+    """A royal's stars twinkle (for ``seat``, or for either seat): the sprites move each frame."""
     if scene.state != "reveal" or not 0 <= scene.step_i < len(scene.steps):
-        return
+        return False
     step = scene.steps[scene.step_i]
-    if step.seat != seat or step.kind != "royal":
+    return step.kind == "royal" and seat in (None, step.seat)
+
+
+def _stars(scene: MatchState, board: SpriteBoard, seat: int) -> None:
+    if not _stars_shown(scene, seat):
         return
     twinkle = (scene.timer // 6) % 2
     for k, (x, y) in enumerate(STAR_SPOTS):

@@ -57,6 +57,8 @@ class MatchState:
         self.message: Message | None = None
         self.flash: tuple[Target, int] | None = None
         self.dirty = True
+        self.dirty_bottom = False
+        """Only the bottom screen's layout needs drawing again (the seat there moved a card)."""
         self._input_seen = True  # this frame brought stylus, pad or file input
         self._sprites_steady = False  # the sprites were drawn with nothing pending since
         self.boards: tuple[SpriteBoard, SpriteBoard] | None = None
