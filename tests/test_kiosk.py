@@ -394,6 +394,27 @@ def test_wrong_pins_lock_the_pad_for_longer_and_longer(tmp_path: Path, clock: Cl
     assert lock.attempt(PIN)
 
 
+def test_pin_lock_out_stays_bounded(tmp_path: Path, clock: Clock) -> None:
+    """A lock-out never exceeds MAX_LOCK, even after the clock went back (an NTP
+    correction of a machine that booted with a time far ahead) or after more wrong
+    tries than a float can double (a determined visitor over weeks, or an edited
+    file): no lock for years, no OverflowError that would crash the kiosk."""
+    lock = PinLock(tmp_path, clock)
+    lock.set_pin(PIN)
+    for _ in range(FREE_TRIES):
+        assert not lock.attempt("1111")
+    clock.t -= 10 * 365 * 86400  # the clock set back ten years
+    assert lock.locked_for() <= MAX_LOCK
+    clock.t += MAX_LOCK
+    assert lock.attempt(PIN)
+    doc = json.loads((tmp_path / PIN_FILE).read_text())
+    doc["failures"] = 5000
+    (tmp_path / PIN_FILE).write_text(json.dumps(doc))
+    lock = PinLock(tmp_path, clock)
+    assert not lock.attempt("1111")
+    assert lock.locked_for() == MAX_LOCK
+
+
 def test_operator_actions_are_logged(tmp_path: Path, clock: Clock) -> None:
     records: list[str] = []
     handler = logging.Handler()

@@ -108,8 +108,14 @@ class PinLock:
         return bool(self.hash)
 
     def locked_for(self) -> float:
-        """Seconds until the pad takes a PIN again (0 when it does now)."""
-        return max(0.0, self.locked_until - self.clock())
+        """Seconds until the pad takes a PIN again (0 when it does now).
+
+        Never more than :data:`MAX_LOCK`: a clock set back after a wrong try (or a
+        far-future time in the file) must not lock the pad for years.
+        """
+        now = self.clock()
+        self.locked_until = min(self.locked_until, now + MAX_LOCK)
+        return max(0.0, self.locked_until - now)
 
     def attempt(self, pin: str) -> bool:
         """Check a typed PIN; a wrong one counts towards the lock-out. False while locked."""
@@ -125,7 +131,9 @@ class PinLock:
         self.failures += 1
         wait = 0.0
         if self.failures >= FREE_TRIES:
-            wait = min(MAX_LOCK, FIRST_LOCK * 2 ** (self.failures - FREE_TRIES))
+            # the doubling stops at MAX_LOCK (2**n of a huge count would not fit a float)
+            doublings = min(self.failures - FREE_TRIES, 32)
+            wait = min(MAX_LOCK, FIRST_LOCK * 2**doublings)
             self.locked_until = self.clock() + wait
         log.warning(
             "wrong operator PIN (%d in a row)%s",
