@@ -696,12 +696,17 @@ class _TexturePainter:
     ) -> None:
         from pygame._sdl2.video import Renderer, get_drivers
 
+        index = -1
         if software:  # SDL's own renderer: draws on the CPU and loads no OpenGL stack
             names = [driver.name for driver in get_drivers()]
             index = names.index("software") if "software" in names else -1
             self._renderer = Renderer(window, index=index, vsync=False)
         else:
             self._renderer = Renderer(window, vsync=vsync)
+        # SDL's software renderer draws on the window's own surface, which keeps its
+        # pixels between presents: a frame where one screen changed redraws only that
+        # screen (a GPU back buffer is undefined after a present, so those redraw all).
+        self._keeps_pixels = software and index >= 0
         self._smooth = smooth
         self._textures: dict[tuple[int, bool], Texture] = {}
         self._placed: list[tuple[tuple[int, bool], pygame.Rect]] = []
@@ -710,6 +715,7 @@ class _TexturePainter:
         from pygame._sdl2.video import Texture
 
         renderer = self._renderer
+        placed_before = self._placed
         self._placed = []
         for screen, surface, rect in frames:
             key = (screen, self._smooth and not _whole_multiple(rect))
@@ -731,7 +737,12 @@ class _TexturePainter:
             elif not fresh[screen]:
                 continue  # the texture still holds this picture
             texture.update(surface)
-        self._render()
+        if self._keeps_pixels and placed_before == self._placed and not all(fresh):
+            for key, rect in self._placed:  # the rest of the window is still on it
+                if fresh[key[0]]:
+                    self._textures[key].draw(dstrect=rect)
+        else:
+            self._render()
         renderer.present()
 
     def _render(self) -> None:

@@ -256,3 +256,13 @@ def test_export_to_dash_prints_the_transcript(
     assert main(["remote", "export", "--home", str(tmp_path), "-"]) == 0
     assert capsys.readouterr().out.startswith("# Royal Nine")
     assert not (tmp_path / "-").exists() and not Path("-").exists()
+
+
+def test_export_counts_one_code_in_the_singular(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Right after `host` the transcript holds one code: "1 code written", not "1 codes"."""
+    ok(capsys, tmp_path, "host")
+    out = tmp_path / "t.txt"
+    assert main(["remote", "export", "--home", str(tmp_path), str(out)]) == 0
+    assert f"1 code written to {out}" in capsys.readouterr().out

@@ -620,3 +620,44 @@ def test_uncovered_names_a_fullscreen_window_that_does_not_cover_its_monitor() -
         assert len(lines) == 1 and "not over all of monitor 0" in lines[0]
     finally:
         fe.close()
+
+
+class _CountingTexture:
+    """Stands in for a painter's texture: counts the draws, passes everything on."""
+
+    def __init__(self, texture: Any) -> None:
+        self.texture = texture
+        self.draws = 0
+
+    def update(self, surface: pygame.Surface) -> None:
+        self.texture.update(surface)
+
+    def draw(self, **kw: Any) -> None:
+        self.draws += 1
+        self.texture.draw(**kw)
+
+
+def test_software_renderer_redraws_only_the_screen_that_changed() -> None:
+    # SDL's software renderer keeps the window's pixels between presents: a blinking
+    # text on one screen must not scale and copy the other screen (and the bars) again.
+    fe = open_frontend("vertical", 2, 4, config=ShimConfig(renderer="software"))
+    try:
+        assert fe.renderer == "software"
+        rng = np.random.default_rng(7)
+        frames = [rng.integers(0, 256, (192, 256, 3), dtype=np.uint8) for _ in range(3)]
+        top, bottom, bottom2 = (pygame.surfarray.make_surface(f.transpose(1, 0, 2)) for f in frames)
+        fe.present(top, bottom)
+        painter: Any = fe.windows[0].painter
+        spies = {key: _CountingTexture(t) for key, t in painter._textures.items()}
+        painter._textures.update(spies)
+        fe.present(top, bottom2, changed=(False, True))
+        assert [spies[key].draws for key in sorted(spies)] == [0, 1]
+        shot = pygame.surfarray.array3d(painter._renderer.to_surface()).transpose(1, 0, 2)
+        big = [f.repeat(2, 0).repeat(2, 1) for f in frames]
+        np.testing.assert_array_equal(shot[: 192 * 2, : 256 * 2], big[0])
+        bx, by = bottom_pixel_in_window("vertical", 2, 4, 0, 0, (0, 0))
+        np.testing.assert_array_equal(shot[by : by + 192 * 2, bx : bx + 256 * 2], big[2])
+        fe.present(top, bottom2, changed=(True, True))  # both changed: the whole window
+        assert [spies[key].draws for key in sorted(spies)] == [1, 2]
+    finally:
+        fe.close()

@@ -499,6 +499,11 @@ def do_claim(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
     return doc
 
 
+def _codes(n: int) -> str:
+    """ "1 code", "25 codes": a count as a person writes it."""
+    return f"{n} code" if n == 1 else f"{n} codes"
+
+
 def do_export(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
     session = current_or_ended(storage)
     text = transcript_text(session)
@@ -509,7 +514,7 @@ def do_export(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
         "match": session.label,
         "codes": len(session.transcript),
         "file": str(args.file),
-        "text": f"{len(session.transcript)} codes written to {args.file}",
+        "text": f"{_codes(len(session.transcript))} written to {args.file}",
     }
 
 

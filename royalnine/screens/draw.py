@@ -139,6 +139,9 @@ class SpriteBoard:
         self.screen = screen
         self.current: dict[int, SpriteLook] = {}
         self._wanted: dict[int, tuple[SpriteLook, int, tuple[int, int] | None]] = {}
+        # sprites seen resting exactly on their target since their last SPOFS: not read
+        # back again every frame (an animated screen describes its cards 60 times a second)
+        self._settled: set[int] = set()
 
     def begin(self) -> None:
         """Start describing a frame."""
@@ -166,12 +169,15 @@ class SpriteBoard:
         """Apply the differences to the machine."""
         m = self.m
         m.sppage(self.screen)
+        settled = self._settled
         for sid in [s for s in self.current if s not in self._wanted]:
             m.spclr(sid)
             del self.current[sid]
+            settled.discard(sid)
         for sid, (look, t, start) in self._wanted.items():
             old = self.current.get(sid)
             if old is None or (old.w, old.h) != (look.w, look.h):
+                settled.discard(sid)
                 m.spset(sid, look.chr, look.pal, 0, 0, look.prio, look.w, look.h)
                 if look.hx or look.hy:
                     m.sphome(sid, look.hx, look.hy)
@@ -186,10 +192,13 @@ class SpriteBoard:
                 target = (look.x + look.hx, look.y + look.hy)
                 if (old.x, old.y) != (look.x, look.y):
                     m.spofs(sid, *target, t)
-                elif not m.spchk(sid) & 1 and tuple(m.spread(sid)[:2]) != target:
-                    # A glide steps in fixed point as on PTC and can end a pixel
-                    # short of its target: put the sprite exactly there.
-                    m.spofs(sid, *target)
+                    settled.discard(sid)
+                elif sid not in settled and not m.spchk(sid) & 1:
+                    if tuple(m.spread(sid)[:2]) != target:
+                        # A glide steps in fixed point as on PTC and can end a pixel
+                        # short of its target: put the sprite exactly there.
+                        m.spofs(sid, *target)
+                    settled.add(sid)
             self.current[sid] = look
         if log is not None:
             log.clear(self.screen, sprites=True)
@@ -202,6 +211,7 @@ class SpriteBoard:
         for sid in self.current:
             self.m.spclr(sid)
         self.current = {}
+        self._settled.clear()
         if log is not None:
             log.clear(self.screen, sprites=True)
 
