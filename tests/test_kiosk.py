@@ -394,6 +394,57 @@ def test_wrong_pins_lock_the_pad_for_longer_and_longer(tmp_path: Path, clock: Cl
     assert lock.attempt(PIN)
 
 
+def test_pin_lock_out_stays_bounded(tmp_path: Path, clock: Clock) -> None:
+    """A lock-out never exceeds MAX_LOCK, even after the clock went back (an NTP
+    correction of a machine that booted with a time far ahead) or after more wrong
+    tries than a float can double (a determined visitor over weeks, or an edited
+    file): no lock for years, no OverflowError that would crash the kiosk."""
+    lock = PinLock(tmp_path, clock)
+    lock.set_pin(PIN)
+    for _ in range(FREE_TRIES):
+        assert not lock.attempt("1111")
+    clock.t -= 10 * 365 * 86400  # the clock set back ten years
+    assert lock.locked_for() <= MAX_LOCK
+    clock.t += MAX_LOCK
+    assert lock.attempt(PIN)
+    doc = json.loads((tmp_path / PIN_FILE).read_text())
+    doc["failures"] = 5000
+    (tmp_path / PIN_FILE).write_text(json.dumps(doc))
+    lock = PinLock(tmp_path, clock)
+    assert not lock.attempt("1111")
+    assert lock.locked_for() == MAX_LOCK
+
+
+def test_a_pin_set_from_the_shell_is_not_undone_by_the_running_kiosk(
+    tmp_path: Path, clock: Clock
+) -> None:
+    """`--set-pin` while the kiosk runs: the kiosk's next PIN try used to save its old
+    hash back over the new one, so the PIN the operator just set was silently lost."""
+    running = PinLock(tmp_path, clock)
+    running.set_pin(PIN)
+    PinLock(tmp_path, clock).set_pin("97531")  # what `royalnine kiosk --set-pin` does
+    assert not running.attempt(PIN)  # the old PIN no longer opens the pad
+    assert running.attempt("97531")
+    assert PinLock(tmp_path, clock).attempt("97531")  # and after a restart
+    (tmp_path / PIN_FILE).unlink()  # a forgotten PIN: the pad asks for a new one
+    assert not running.is_set
+
+
+def test_the_pin_pad_locks_even_when_the_pin_file_cannot_be_saved(
+    tmp_path: Path, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lock = PinLock(tmp_path, clock)
+    lock.set_pin(PIN)
+
+    def full_disk(*_args: object, **_kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("royalnine.kiosk.pin.write_atomic", full_disk)
+    for _ in range(FREE_TRIES):
+        assert not lock.attempt("1111")
+    assert lock.locked_for() == FIRST_LOCK and not lock.attempt(PIN)
+
+
 def test_operator_actions_are_logged(tmp_path: Path, clock: Clock) -> None:
     records: list[str] = []
     handler = logging.Handler()

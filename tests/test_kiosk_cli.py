@@ -364,13 +364,22 @@ def test_a_home_path_that_is_not_utf8_logs_cleanly(tmp_path: Path) -> None:
     assert "caf\\udce9" in text and "stopped by SIGTERM" in text
 
 
-def test_no_display_exits_non_zero_with_one_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "driver",
+    [
+        {"SDL_VIDEODRIVER": "", "DISPLAY": ""},
+        # a driver named (as for Wayland) before its server is up: pygame.error, once a
+        # traceback recorded as a crash
+        {"SDL_VIDEODRIVER": "x11", "DISPLAY": ":987"},
+    ],
+)
+def test_no_display_exits_non_zero_with_one_line(tmp_path: Path, driver: dict[str, str]) -> None:
     """With no X or Wayland display SDL falls back to drawing nowhere; the kiosk must not
     run invisibly (the service manager would never restart it)."""
     code, err = run_until(
         tmp_path,
         "no display",
-        {"SDL_VIDEODRIVER": "", "DISPLAY": "", "WAYLAND_DISPLAY": "", "XDG_RUNTIME_DIR": ""},
+        {**driver, "WAYLAND_DISPLAY": "", "XDG_RUNTIME_DIR": ""},
         stop=False,
     )
     assert code == 1

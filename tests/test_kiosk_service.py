@@ -110,6 +110,9 @@ def test_status_file_is_rewritten_atomically(tmp_path: Path) -> None:
     assert doc["state"] == "attract" and doc["uptime_s"] == 12.5
     assert doc["pid"] == os.getpid() and doc["totals"] == {"sessions": 3}
     assert not status.due(1014.0) and status.due(1017.5)
+    # the wall clock set back (NTP): the file is rewritten at once, not only when the
+    # clock has caught up again hours later (a monitor would see it stale till then)
+    assert status.due(900.0)
     (tmp_path / "blocked").mkdir()
     (tmp_path / "blocked" / STATUS_FILE).mkdir()  # cannot be replaced by a file
     stuck = StatusFile(tmp_path / "blocked", started=0.0)

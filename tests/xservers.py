@@ -17,6 +17,7 @@ CI installs the packages (``xvfb``, ``xserver-xorg-video-dummy``,
 from __future__ import annotations
 
 import os
+import select
 import shutil
 import subprocess
 import tempfile
@@ -75,14 +76,24 @@ class XServer:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def _free_display() -> int:
-    for number in range(140 + os.getpid() % 200, 1000):
-        if (
-            not Path(f"/tmp/.X11-unix/X{number}").exists()
-            and not Path(f"/tmp/.X{number}-lock").exists()
-        ):
-            return number
-    raise RuntimeError("no free X display number")
+def _read_display_number(fd: int, timeout: float = 20.0) -> int | None:
+    """The display number an X server started with ``-displayfd`` writes (then a
+    newline) once it listens; None if it wrote nothing in time or died."""
+    data = b""
+    deadline = time.monotonic() + timeout
+    try:
+        while not data.endswith(b"\n"):
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                return None
+            chunk = os.read(fd, 16)
+            if not chunk:
+                return None
+            data += chunk
+    finally:
+        os.close(fd)
+    text = data.strip()
+    return int(text) if text.isdigit() else None
 
 
 def _wait_ready(display: str, proc: subprocess.Popen[bytes]) -> bool:
@@ -115,15 +126,12 @@ def start(kind: str) -> XServer | None:
     """Start an X server of ``kind`` (see the module doc); None if it cannot run here."""
     if available(kind) is not None:
         return None
-    number = _free_display()
-    display = f":{number}"
     folder = Path(tempfile.mkdtemp(prefix="royalnine-x"))
     w, h = MONITOR
     if kind == "two-monitors":
         (folder / "xorg.conf").write_text(_XORG_CONF)
         cmd = [
             "Xorg",
-            display,
             "-noreset",
             "-nolisten",
             "tcp",
@@ -134,15 +142,27 @@ def start(kind: str) -> XServer | None:
         monitors = [(0, 0, w, h), (0, h, w, h)]
     else:
         screens = 1 if kind == "one" else 2
-        cmd = ["Xvfb", display, "-nolisten", "tcp"]
+        cmd = ["Xvfb", "-nolisten", "tcp"]
         for screen in range(screens):
             cmd += ["-screen", str(screen), f"{w}x{h}x24"]
         monitors = [(0, 0, w, h)] * screens
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    server = XServer(display, kind, monitors, proc, folder)
-    if not _wait_ready(display, proc):
+    # The server picks a free display number itself and writes it to a pipe
+    # (-displayfd): two test workers guessing numbers at once could both take the
+    # same one, and then one of them talks to the other's server.
+    read_end, write_end = os.pipe()
+    proc = subprocess.Popen(
+        [*cmd, "-displayfd", str(write_end)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        pass_fds=(write_end,),
+    )
+    os.close(write_end)
+    number = _read_display_number(read_end)
+    server = XServer(f":{number}" if number is not None else ":", kind, monitors, proc, folder)
+    if number is None or not _wait_ready(server.display, proc):
         server.stop()
         return None
+    display = server.display
     if kind == "two-monitors":
         xr = ["xrandr", "-display", display]
         steps = [

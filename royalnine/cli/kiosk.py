@@ -284,10 +284,14 @@ def _serve(
     from royalnine.kiosk.controller import new_kiosk
     from royalnine.kiosk.service import Notifier, StatusFile
 
-    pygame.display.init()
-    if pygame.display.get_driver() in ("offscreen", "dummy") and not os.environ.get(
-        "SDL_VIDEODRIVER"
-    ):
+    try:
+        pygame.display.init()
+        nowhere = pygame.display.get_driver() in ("offscreen", "dummy") and not os.environ.get(
+            "SDL_VIDEODRIVER"
+        )
+    except pygame.error:  # the driver SDL_VIDEODRIVER names has no server (yet)
+        nowhere = True
+    if nowhere:
         # SDL found no display and fell back to drawing nowhere: a kiosk nobody can see
         # would look alive to the service manager forever. Exit, so that it retries.
         log.error(

@@ -81,38 +81,72 @@ class PinLock:
         self.hash = ""
         self.failures = 0
         self.locked_until = 0.0
+        self._plain_hash = hash_pin(plain) if plain else ""
+        self._seen: tuple[int, int, int] | None = None  # the file as last read or written
+        self._reload(first=True)
+        if self.hash == self._plain_hash and plain:
+            log.warning(
+                "the operator PIN is plain text in shim.toml: set it with `royalnine kiosk "
+                "--home DIR --set-pin` (stored hashed) and delete the pin line"
+            )
+
+    def _reload(self, *, first: bool = False) -> None:
+        """Read the PIN file again: a PIN set with ``--set-pin`` (or the file deleted for a
+        forgotten PIN) while the kiosk runs counts at once, and the next save never puts
+        the old hash back over it. A file that cannot be read later on keeps what was read
+        before (a damaged file must not open the pad to whoever sets a new PIN). A file
+        nobody else changed is not read: what is in memory counts (wrong tries a
+        read-only home could not save still lock the pad)."""
+        seen = self._signature()
+        if not first and seen == self._seen:
+            return
         try:
             doc = load_json(self.path, MAX_PIN_FILE_BYTES)
         except FileNotFoundError:
             doc = {}
         except UnreadableFile as exc:
+            if not first:
+                return
             doc = {}
             self.notice = f"{PIN_FILE} unreadable ({exc}): set a new PIN"
             log.warning("%s", self.notice)
+        self._seen = seen
+        self.hash, self.failures, self.locked_until = "", 0, 0.0
         if isinstance(doc, dict):
             stored = doc.get("hash")
             self.hash = stored if isinstance(stored, str) else ""
             failures, until = doc.get("failures"), doc.get("locked_until")
             self.failures = failures if isinstance(failures, int) and failures > 0 else 0
             self.locked_until = float(until) if isinstance(until, int | float) else 0.0
-        if not self.hash and plain:
-            self.hash = hash_pin(plain)
-            log.warning(
-                "the operator PIN is plain text in shim.toml: set it with `royalnine kiosk "
-                "--home DIR --set-pin` (stored hashed) and delete the pin line"
-            )
+        self.hash = self.hash or self._plain_hash
+
+    def _signature(self) -> tuple[int, int, int] | None:
+        """The PIN file's inode, size and change time (None when there is none)."""
+        try:
+            st = self.path.stat()
+        except OSError:
+            return None
+        return (st.st_ino, st.st_size, st.st_mtime_ns)
 
     @property
     def is_set(self) -> bool:
-        """Whether an operator PIN exists."""
+        """Whether an operator PIN exists (the file is read again: see :meth:`_reload`)."""
+        self._reload()
         return bool(self.hash)
 
     def locked_for(self) -> float:
-        """Seconds until the pad takes a PIN again (0 when it does now)."""
-        return max(0.0, self.locked_until - self.clock())
+        """Seconds until the pad takes a PIN again (0 when it does now).
+
+        Never more than :data:`MAX_LOCK`: a clock set back after a wrong try (or a
+        far-future time in the file) must not lock the pad for years.
+        """
+        now = self.clock()
+        self.locked_until = min(self.locked_until, now + MAX_LOCK)
+        return max(0.0, self.locked_until - now)
 
     def attempt(self, pin: str) -> bool:
         """Check a typed PIN; a wrong one counts towards the lock-out. False while locked."""
+        self._reload()
         if self.locked_for() > 0:
             log.warning("operator PIN refused: the pad is locked for %.0f s", self.locked_for())
             return False
@@ -125,7 +159,9 @@ class PinLock:
         self.failures += 1
         wait = 0.0
         if self.failures >= FREE_TRIES:
-            wait = min(MAX_LOCK, FIRST_LOCK * 2 ** (self.failures - FREE_TRIES))
+            # the doubling stops at MAX_LOCK (2**n of a huge count would not fit a float)
+            doublings = min(self.failures - FREE_TRIES, 32)
+            wait = min(MAX_LOCK, FIRST_LOCK * 2**doublings)
             self.locked_until = self.clock() + wait
         log.warning(
             "wrong operator PIN (%d in a row)%s",
@@ -150,6 +186,7 @@ class PinLock:
         try:
             # write_atomic's temporary file is created owner-only (0600) and renamed over
             write_atomic(self.path, json.dumps(doc) + "\n")
+            self._seen = self._signature()
         except OSError as exc:
             log.warning("could not save %s: %s", self.path.name, exc.strerror or exc)
             if strict:

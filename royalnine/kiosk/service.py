@@ -120,8 +120,8 @@ class StatusFile:
         self._written = float("-inf")
 
     def due(self, now: float) -> bool:
-        """Whether the next rewrite is due."""
-        return now - self._written >= STATUS_EVERY
+        """Whether the next rewrite is due (also when the clock was set back since)."""
+        return not 0 <= now - self._written < STATUS_EVERY
 
     def write(self, now: float, fields: dict[str, Any]) -> bool:
         """Rewrite the file with ``fields`` plus pid, start, update time and uptime."""
