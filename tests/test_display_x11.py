@@ -27,6 +27,11 @@ import xservers
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# One xdist worker runs every real-X test (addopts has --dist loadgroup): two workers
+# starting and stopping X servers at once made a server-ready check pass while the
+# game then failed with "x11 not available" (2 CI runs of 4 on a busy machine).
+pytestmark = pytest.mark.xdist_group("x11")
+
 
 @pytest.fixture(scope="module", params=xservers.KINDS)
 def xserver(request: pytest.FixtureRequest) -> Iterator[xservers.XServer]:
