@@ -942,15 +942,21 @@ class WindowFrontend:
         entry.window.size = entry.windowed_size
         entry.stale = True
 
-    def _monitor_rect(self, display: int) -> pygame.Rect | None:
-        """Desktop rectangle of monitor ``display``; None if SDL does not know it."""
+    @staticmethod
+    def _desktop_size(display: int) -> tuple[int, int] | None:
+        """Desktop size of monitor ``display``; None if SDL does not know it."""
         try:
             sizes = pygame.display.get_desktop_sizes()
         except pygame.error:
             return None
         if display >= len(sizes) or min(sizes[display]) <= 0:
             return None
-        return pygame.Rect(display_origin(display), sizes[display])
+        return sizes[display]
+
+    def _monitor_rect(self, display: int) -> pygame.Rect | None:
+        """Desktop rectangle of monitor ``display``; None if SDL does not know it."""
+        size = self._desktop_size(display)
+        return None if size is None else pygame.Rect(display_origin(display), size)
 
     def uncovered(self) -> list[str]:
         """Fullscreen windows that do not cover their monitor (one line each): what a
@@ -992,13 +998,10 @@ class WindowFrontend:
         """Both screens' windows on monitor ``display`` (:func:`place_separate`): top above
         bottom like the handheld, or side by side, all on screen with room for title
         bars; None when the monitor's size is unknown (the window manager places them)."""
-        try:
-            sizes = pygame.display.get_desktop_sizes()
-        except pygame.error:
+        size = self._desktop_size(display)
+        if size is None:
             return None
-        if display >= len(sizes) or min(sizes[display]) <= 0:
-            return None
-        return place_separate(sizes[display], scale, self._windows_gap, self.config.desktop_margin)
+        return place_separate(size, scale, self._windows_gap, self.config.desktop_margin)
 
     def _desktop_scale(self, content: tuple[int, int], display: int) -> int:
         try:
