@@ -72,7 +72,7 @@ def _load_icon(icon: pygame.Surface | str | Path) -> pygame.Surface:
 
 def _floored(args: Iterable[object]) -> tuple[object, ...]:
     """Numbers floored to the integers a PTC verb sees (strings pass as they are)."""
-    return tuple(a if isinstance(a, str) else to_int(a) for a in args)  # type: ignore[arg-type]
+    return tuple(to_int(a) if isinstance(a, int | float) else a for a in args)
 
 
 def _screen(s: int) -> int:
