@@ -536,20 +536,13 @@ class Machine:
         top, bottom = sorted((min(max(y1, 0), 63), min(max(y2, 0), 63)))
         height, width = bottom - top + 1, right - left + 1
         cells = np.resize(np.array(words, dtype=target.map.dtype), height * width)
-        target.map[top : bottom + 1, left : right + 1] = cells.reshape(height, width)
-        if height * width > 64:
-            target.mark_all()
-        else:
-            for y in range(top, bottom + 1):
-                for x in range(left, right + 1):
-                    target.put(x, y, int(target.map[y, x]))
+        target.write(top, left, cells.reshape(height, width))
 
     def bgclr(self, layer: int | None = None) -> None:
         """BGCLR: clear one layer or both."""
         for n in (0, 1) if layer is None else (layer,):
             target = self._bg(n)
-            target.map[:] = 0
-            target.mark_all()
+            target.write(0, 0, np.zeros_like(target.map))
 
     def bgofs(self, layer: int, x: float, y: float, t: int = 0) -> None:
         """BGOFS: scroll offset in pixels (wraps at 512), optionally over t frames."""

@@ -267,3 +267,37 @@ def test_single_layout_presents_only_for_the_shown_screen() -> None:
         assert run(m) == ([0, 0], [1])
     finally:
         m.close()
+
+
+def _layer_work(m: Machine) -> tuple[bool, int]:
+    """(whole map to re-render, tiles to re-render) of BG layer 1 on the upper screen."""
+    layer = m.screens[0].bg.layers[1]
+    return layer.all_dirty, len(layer.dirty)
+
+
+def test_rewriting_the_same_bg_tiles_leaves_nothing_to_render_again(m: Machine) -> None:
+    # a screen that redraws its whole layout every frame must not re-render its BG maps
+    m.bgpage(0)
+    m.bgfill(1, 0, 0, 31, 23, 1, 2)  # what _scene put there
+    m.bgput(1, 3, 3, 1, 2, 0, 0)
+    m.bgclr(0)  # already clear
+    assert _layer_work(m) == (False, 0)
+    assert m.screens[0].bg.layers[0].all_dirty is False
+
+
+def test_bg_writes_that_change_tiles_are_shown() -> None:
+    h = Machine(headless=True)
+    try:
+        h.bgpage(0)
+        h.chrset("BGU0", 1, "1234" * 16)
+        before = h.screen_array(0).copy()
+        h.bgfill(1, 2, 2, 3, 3, 1, 2)  # small fill: tile by tile
+        small = h.screen_array(0).copy()
+        assert not np.array_equal(before, small)
+        assert np.array_equal(small[0:16, 0:16], before[0:16, 0:16])
+        h.bgfill(1, 0, 0, 31, 23, 1, 2)  # large fill: the whole map
+        assert np.array_equal(h.screen_array(0)[0:16, 0:16], small[16:32, 16:32])
+        h.bgclr(1)
+        assert np.array_equal(h.screen_array(0), before)
+    finally:
+        h.close()

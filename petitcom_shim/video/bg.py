@@ -104,15 +104,37 @@ class BGLayer:
         self._quiet = 0  # compositions since the map last changed
 
     def put(self, x: int, y: int, word: int) -> None:
-        """Set one tile; coordinates wrap at 64 (``AND 63``)."""
+        """Set one tile; coordinates wrap at 64 (``AND 63``).
+
+        Writing the word a tile already holds is not a change: a screen that
+        redraws its whole layout every frame re-renders nothing.
+        """
         x &= 63
         y &= 63
+        if self.map[y, x] == word:
+            return
         self.map[y, x] = word
         if not self.all_dirty:
             self.dirty.add((x, y))
             if len(self.dirty) > _BULK:
                 self.all_dirty = True
                 self.dirty.clear()
+
+    def write(self, top: int, left: int, block: npt.NDArray[np.uint16]) -> None:
+        """Set a rectangle of tiles at (left, top) (inside the map, no wrap); only the
+        tiles whose word differs are redrawn, so clearing a clear layer costs nothing."""
+        h, w = block.shape
+        area = self.map[top : top + h, left : left + w]
+        ys, xs = np.nonzero(area != block)
+        if not len(xs):
+            return
+        area[...] = block
+        if self.all_dirty:
+            return
+        if len(xs) + len(self.dirty) > _BULK:
+            self.mark_all()
+            return
+        self.dirty.update(zip((xs + left).tolist(), (ys + top).tolist(), strict=True))
 
     def mark_all(self) -> None:
         """Re-render the whole map at the next composition."""
