@@ -122,6 +122,17 @@ def test_bgfill_bgcopy_bgclr(m: Machine) -> None:
     assert m.bgreadw(0, 63, 3) == 0 and m.bgreadw(0, 1, 11) == 0
 
 
+def test_erasing_one_bg_tile_shows_the_layer_behind(m: Machine) -> None:
+    """A tile redrawn on its own (not in a bulk re-render) keeps its transparent pixels
+    transparent: erasing a tile of layer 0 shows layer 1 again, not a black square."""
+    m.bgfill(1, 0, 0, 63, 63, 65, 1, 0, 0)  # layer 1: a pattern everywhere
+    before = m.screen_array(0)[40:48, 40:48].copy()
+    m.bgput(0, 5, 5, 66, 2, 0, 0)  # one tile on layer 0 (palette 2), re-rendered alone
+    assert not np.array_equal(m.screen_array(0)[40:48, 40:48], before)
+    m.bgput(0, 5, 5, 0, 2, 0, 0)  # erased again: character 0 is all transparent
+    assert np.array_equal(m.screen_array(0)[40:48, 40:48], before)
+
+
 def test_bgofs_interpolates_and_bgchk(m: Machine) -> None:
     m.bgofs(0, 100, -40, 4)
     assert m.bgchk(0)

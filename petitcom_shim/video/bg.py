@@ -187,7 +187,8 @@ class BGLayer:
         try:
             for x, y in self.dirty:
                 word = int(self.map[y, x])
-                pix = flipped[(word >> 10) & 3, word & 0x3FF]
+                pix = flipped[(word >> 10) & 3, word & 0x3FF].astype(np.intp)
+                # widened first: in uint8 a transparent 256 would wrap to colour 0 (black)
                 idx = np.where(pix != 0, (word >> 12) * 16 + pix, 256).T  # [x, y]
                 self.index[x * 8 : x * 8 + 8, y * 8 : y * 8 + 8] = idx
                 view[x * 8 : x * 8 + 8, y * 8 : y * 8 + 8] = lut[idx]
