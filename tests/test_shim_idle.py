@@ -301,3 +301,53 @@ def test_bg_writes_that_change_tiles_are_shown() -> None:
         assert np.array_equal(h.screen_array(0), before)
     finally:
         h.close()
+
+
+class _FakeTime:
+    """perf_counter and sleep for the machine's frame pacing: each frame's work takes
+    ``work`` seconds, and sleeping wakes ``late`` seconds after the time asked for."""
+
+    def __init__(self, work: float, late: float) -> None:
+        self.now = 100.0
+        self.work = work
+        self.late = late
+        self.sleeps: list[float] = []
+
+    def perf_counter(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        self.now += seconds + self.late
+
+
+def test_frames_are_paced_by_sleeping_on_a_60_hz_grid(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A realtime machine sleeps (it never spins: pygame's Clock.tick busy-waits up to
+    12 ms a frame) until the next 1/60 s step, making up for a late wake-up at the next
+    frame; a frame that overran starts a new grid instead of a burst of catch-up frames."""
+    import petitcom_shim.machine as machine_module
+
+    fake = _FakeTime(work=0.005, late=0.0004)
+    monkeypatch.setattr(machine_module, "time", fake)
+    m = Machine(headless=True, realtime=True, audio=False)
+    monkeypatch.setattr(m, "_tick_at", fake.now)
+    real_step = m.screens[0].step
+
+    def working_step() -> None:
+        fake.now += fake.work
+        real_step()
+
+    monkeypatch.setattr(m.screens[0], "step", working_step)
+    start = fake.now
+    m.vsync(60)
+    assert len(fake.sleeps) == 60
+    assert all(0.0 < s <= 1 / 60 - fake.work + 1e-9 for s in fake.sleeps)
+    assert fake.sleeps[1] == pytest.approx(1 / 60 - fake.work - fake.late)  # made up for
+    assert fake.now - start == pytest.approx(1.0 + fake.late, abs=1e-9)  # 60 frames in 1 s
+    fake.work = 0.05  # three frames' time: no sleep, and the grid starts again after it
+    m.vsync(1)
+    fake.work = 0.005
+    m.vsync(1)
+    assert len(fake.sleeps) == 61
+    assert fake.sleeps[-1] == pytest.approx(1 / 60 - fake.work)
+    m.close()
