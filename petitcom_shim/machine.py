@@ -189,10 +189,18 @@ class Machine:
         """The save area (a folder of .PTC files found by header name and type), or None."""
 
     # -- frame loop ------------------------------------------------------------
-    def vsync(self, n: int = 1) -> None:
-        """VSYNC n: advance n frames (input, interpolations, compose and present)."""
+    def vsync(self, n: int = 1, *, show: bool = True) -> None:
+        """VSYNC n: advance n frames (input, interpolations, compose and present).
+
+        ``show=False`` (an extension for hosts that may draw less often, like a kiosk's
+        attract loop) runs a frame of a batch: input and interpolations advance and the
+        frame counts on the 60 Hz grid, but nothing is composed, presented or slept;
+        the next shown frame composes what changed and sleeps until its own time. A
+        host showing one frame in three wakes and draws 20 times a second while its
+        logic and timers keep 60 frames a second.
+        """
         for _ in range(max(int(n), 0)):
-            self._frame()
+            self._frame(show=show, wait=show)
 
     def wait(self, n: int = 1) -> None:
         """WAIT n: the same as :meth:`vsync` in this shim."""
@@ -230,12 +238,12 @@ class Machine:
             self.running = self.frontend.pump(self.input) and self.running
             return 0
         for i in range(run):  # only the last catch-up frame is composed and shown
-            self._frame(sleep=False, show=i == run - 1)
+            self._frame(pace=False, show=i == run - 1)
         if due <= 4:  # keep to the 60 Hz grid; further behind, the lost time is dropped
             self._frame_at = since + due / FPS
         return run
 
-    def _frame(self, sleep: bool = True, show: bool = True) -> None:
+    def _frame(self, pace: bool = True, show: bool = True, wait: bool = True) -> None:
         self.running = self.frontend.pump(self.input) and self.running
         self.input.latch()
         inp = self.input
@@ -253,12 +261,13 @@ class Machine:
         if show and not self.headless:
             changed = (self._refresh(0), self._refresh(1))
             self.frontend.present(*self._surfaces, changed=changed)
-        if self.realtime and sleep:
-            self._pace()
+        if self.realtime and pace:
+            self._pace(wait)
         self._frame_at = time.perf_counter()
 
-    def _pace(self) -> None:
-        """Sleep until the next 1/60 s step of the frame grid.
+    def _pace(self, wait: bool = True) -> None:
+        """Sleep until the next 1/60 s step of the frame grid (or, not ``wait``ing, only
+        count this frame's step: a frame of a batch that runs ahead of its time).
 
         Not ``pygame.time.Clock.tick``: it spins on the CPU for the last part of every
         wait (up to 12 ms), which alone cost an idle game 2 % of a core. A plain sleep
@@ -269,11 +278,12 @@ class Machine:
         """
         due = self._tick_at + 1 / FPS
         now = time.perf_counter()
-        if due > now:
+        if now - due > 1 / FPS:
+            self._tick_at = now  # late by more than a frame: a new grid from now
+            return
+        self._tick_at = due
+        if wait and due > now:
             time.sleep(due - now)
-            self._tick_at = due
-        else:
-            self._tick_at = now if now - due > 1 / FPS else due
 
     def _refresh(self, s: int) -> bool:
         """Compose screen ``s`` if anything it shows changed since it was last composed.

@@ -351,3 +351,51 @@ def test_frames_are_paced_by_sleeping_on_a_60_hz_grid(monkeypatch: pytest.Monkey
     assert len(fake.sleeps) == 61
     assert fake.sleeps[-1] == pytest.approx(1 / 60 - fake.work)
     m.close()
+
+
+def test_clearing_and_printing_the_same_text_draws_only_the_cells_that_differ(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """CLS then PRINT of the same text (a screen redrawing its layout) re-renders no
+    console cell, and a changed word re-renders only its own cells; the picture is the
+    one a fresh machine gives."""
+    h = Machine(headless=True)
+    fresh = Machine(headless=True)
+    try:
+        for machine in (h, fresh):
+            machine.color(3, 5)
+            machine.cls()
+        con = h.screens[0].console
+        h.print("SCORE 12   ROUND 1")
+        h.screen_array(0)
+        rendered: list[str] = []
+        real_all, real_cells = con._render_all, con._render_cells
+
+        def render_all() -> None:
+            rendered.append("all")
+            real_all()
+
+        def render_cells() -> None:
+            rendered.append(str(len(con._dirty_cells)))
+            real_cells()
+
+        monkeypatch.setattr(con, "_render_all", render_all)
+        monkeypatch.setattr(con, "_render_cells", render_cells)
+        h.cls()
+        h.print("SCORE 12   ROUND 1")
+        h.screen_array(0)
+        assert rendered == []
+        h.cls()
+        h.print("SCORE 13   ROUND 1")
+        assert rendered == []  # nothing is drawn before the screen is composed
+        picture = h.screen_array(0)
+        assert rendered == ["1"]
+        h.color(3, 6)
+        h.cls()  # every cell's background changes: one full render
+        h.screen_array(0)
+        assert rendered == ["1", "all"]
+        fresh.print("SCORE 13   ROUND 1")
+        assert np.array_equal(fresh.screen_array(0), picture)
+    finally:
+        h.close()
+        fresh.close()

@@ -37,6 +37,10 @@ def format_number(value: float) -> str:
     return fixed_text(round(float(value) * FIXED_ONE))
 
 
+#: Above this many changed cells, the whole console is drawn again in one vectorised pass.
+_MANY_CELLS = 256
+
+
 def _grid(rows: list[bytearray]) -> npt.NDArray[np.uint8]:
     return np.frombuffer(b"".join(rows), np.uint8).reshape(ROWS, COLS).copy()
 
@@ -78,6 +82,8 @@ class Console:
         # (code, fg, bg) -> opaque 8x8 cell image (key pixels where transparent)
         self._glyphs: dict[tuple[int, int, int], pygame.Surface] = {}
         self._seen: tuple[int, int, int, bool] = (-1, -1, -1, True)
+        # The cells as the surface shows them (rows of codes, fgs, bgs), None when unknown.
+        self._shown: tuple[list[bytearray], ...] | None = None
 
     # -- state ---------------------------------------------------------------
     @property
@@ -248,13 +254,35 @@ class Console:
             self._seen = seen
             self._glyphs.clear()
             self._all_dirty = True
+            self._shown = None  # the cell images themselves changed
+        if self._all_dirty and self._shown is not None:
+            # CLS (or a scroll) then PRINT again: a screen that clears and rewrites its
+            # text every redraw changes few cells, so only those are drawn again.
+            self._dirty_cells = self._differing_cells(self._shown)
+            self._all_dirty = len(self._dirty_cells) > _MANY_CELLS
         if self._all_dirty:
             self._render_all()
         elif self._dirty_cells:
             self._render_cells()
+        else:
+            return self._surface
         self._all_dirty = False
         self._dirty_cells.clear()
+        self._shown = tuple([bytearray(row) for row in rows] for rows in self._grids())
         return self._surface
+
+    def _grids(self) -> tuple[list[bytearray], list[bytearray], list[bytearray]]:
+        return self._codes, self._fgs, self._bgs
+
+    def _differing_cells(self, shown: tuple[list[bytearray], ...]) -> set[tuple[int, int]]:
+        """The (x, y) cells whose code or colours differ from ``shown``."""
+        cells: set[tuple[int, int]] = set()
+        for grid, kept in zip(self._grids(), shown, strict=True):
+            for y, row in enumerate(grid):
+                old = kept[y]
+                if row != old:
+                    cells.update((x, y) for x in range(COLS) if row[x] != old[x])
+        return cells
 
     def _cell_pixels(
         self,

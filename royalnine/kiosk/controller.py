@@ -76,6 +76,12 @@ CHORD = Button.L | Button.R | Button.SELECT
 CHORD_HOLD = 2.0
 FLUSH_EVERY = 300.0
 """Seconds between saves of the statistics while nothing else saves them (touches, uptime)."""
+ATTRACT_DRAW_EVERY = 3
+"""The attract loop shows one frame in three (20 a second; its logic, glides and timers keep
+60): a kiosk is left alone in it for hours, and most of its CPU went on waking, composing and
+presenting 60 times a second. A visitor's touch still ends it within 1/20 s."""
+CLOSED_DRAW_EVERY = 6
+"""Outside opening hours (black screens) the kiosk wakes 10 times a second."""
 
 
 class KioskStorage(Storage):
@@ -444,8 +450,20 @@ class KioskApp(App):
             self.book.flush()
         for hook in self.on_frame:
             hook(self)
-        self.m.vsync()
         self.frames += 1
+        self.m.vsync(show=self.frames % self.draw_every() == 0)
+
+    def draw_every(self) -> int:
+        """Show one frame in this many: :data:`ATTRACT_DRAW_EVERY` in the attract loop and
+        :data:`CLOSED_DRAW_EVERY` while closed, when nobody is there, so an idle kiosk
+        wakes and draws less often; 1 (every frame) for a visitor and the operator."""
+        if self.countdown_end is not None:
+            return 1
+        if isinstance(self.scene, AttractScene):
+            return ATTRACT_DRAW_EVERY
+        if isinstance(self.scene, ClosedScene):
+            return CLOSED_DRAW_EVERY
+        return 1
 
     def run(self) -> None:
         """Run until the operator (or a signal) stops the kiosk; close requests are refused."""
