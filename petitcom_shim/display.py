@@ -737,7 +737,7 @@ class _TexturePainter:
             elif not fresh[screen]:
                 continue  # the texture still holds this picture
             texture.update(surface)
-        if self._keeps_pixels and placed_before == self._placed and not all(fresh):
+        if self._keeps_pixels and placed_before == self._placed:
             for key, rect in self._placed:  # the rest of the window is still on it
                 if fresh[key[0]]:
                     self._textures[key].draw(dstrect=rect)
