@@ -36,6 +36,10 @@ LOG_FILE = "kiosk.log"
 LOG_BYTES = 1_000_000
 LOG_KEEP = 5
 WINDOW_CHECK_FRAME = 180
+BEAT_EVERY = 6
+"""The heartbeat looks at the kiosk every this many frames (10 times a second): enough
+for watchdog pings and a status file measured in seconds, and an idle kiosk spends
+less on it than on every frame."""
 """The frame after which the kiosk checks that its windows cover their monitors."""
 log = logging.getLogger("royalnine.kiosk")
 
@@ -379,6 +383,8 @@ class Heartbeat:
     def __call__(self, app: Any) -> None:
         if app.frames == WINDOW_CHECK_FRAME:
             self.check_windows()
+        if self.readied and app.frames % BEAT_EVERY:
+            return  # pings, status and the status file are all on a scale of seconds
         state = self.state()
         if not self.readied:
             self.readied = True

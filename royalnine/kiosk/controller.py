@@ -385,8 +385,13 @@ class KioskApp(App):
     def _operator_way_in(self, now: float) -> bool:
         """The gesture or the chord was just completed."""
         m = self.m
-        done = self.gesture.feed(bool(m.tchst), m.tchx, m.tchy, now)
-        if m.button(0) & CHORD == CHORD:
+        touching, buttons = bool(m.tchst), m.button(0)
+        if not touching and not buttons and self.chord_since is None:
+            self.gesture.held_since = None  # what feed() does with no touch, but cheaper:
+            if self.gesture.stage == 0:  # this is every frame of an idle kiosk
+                return False
+        done = self.gesture.feed(touching, m.tchx, m.tchy, now)
+        if buttons & CHORD == CHORD:
             if self.chord_since is None:
                 self.chord_since = now
             elif now - self.chord_since >= CHORD_HOLD:
