@@ -17,7 +17,6 @@ adds a helper here, so what it draws is checked too.
 from __future__ import annotations
 
 import functools
-
 from dataclasses import dataclass, field
 
 from petitcom_shim import Machine
