@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -268,3 +270,34 @@ def test_the_game_takes_a_gap_for_this_run(tmp_path: Path) -> None:
     args = build_parser().parse_args(["play", "--home", str(tmp_path), "--gap", "999"])
     with pytest.raises(SystemExit, match="--gap must be 0 to 192"):
         _settings(args)
+
+
+def test_a_data_folder_named_before_the_command_goes_to_the_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``royalnine --home DIR kiosk ...`` (as the idle-CPU tool runs it) means
+    ``royalnine kiosk --home DIR ...``; ``--home=DIR`` too; ``--home DIR`` alone is play."""
+    import royalnine.cli as cli
+
+    seen: list[list[str]] = []
+    monkeypatch.setattr(cli, "build_parser", _recording_parser(seen))
+    for argv, want in (
+        (
+            ["--home", str(tmp_path), "kiosk", "--windowed"],
+            ["kiosk", "--home", str(tmp_path), "--windowed"],
+        ),
+        ([f"--home={tmp_path}", "review", "x"], ["review", f"--home={tmp_path}", "x"]),
+        (["--home", str(tmp_path)], ["play", "--home", str(tmp_path)]),
+        (["kiosk", "--home", str(tmp_path)], ["kiosk", "--home", str(tmp_path)]),
+    ):
+        cli.main(argv)
+        assert seen[-1] == want
+
+
+def _recording_parser(seen: list[list[str]]) -> Callable[[], argparse.ArgumentParser]:
+    class Recorder(argparse.ArgumentParser):
+        def parse_args(self, args: Sequence[str] | None = None, namespace: object = None) -> Any:  # type: ignore[override]
+            seen.append(list(args or []))
+            return argparse.Namespace(func=lambda _a: 0)
+
+    return lambda: Recorder()

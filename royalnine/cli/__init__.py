@@ -70,6 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``royalnine`` console script; returns the exit status."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
+    args_list = _home_after_command(args_list)
     if DEFAULT_COMMAND in SUBCOMMANDS and not _names_a_command(args_list):
         args_list = [DEFAULT_COMMAND, *args_list]
     try:
@@ -84,6 +85,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     return func(args)
+
+
+def _home_after_command(args: list[str]) -> list[str]:
+    """``royalnine --home DIR COMMAND ...`` as ``royalnine COMMAND --home DIR ...``.
+
+    ``--home`` belongs to the commands, but a data folder named first reads naturally
+    and tools put it there (``royalnine --home DIR`` alone already starts the game),
+    so a leading ``--home DIR`` (or ``--home=DIR``) is moved behind the command.
+    """
+    width = 1 if args[:1] and args[0].startswith("--home=") else 2 if args[:1] == ["--home"] else 0
+    if width and len(args) > width and args[width] in SUBCOMMANDS:
+        return [args[width], *args[:width], *args[width + 1 :]]
+    return args
 
 
 def _names_a_command(args: list[str]) -> bool:
