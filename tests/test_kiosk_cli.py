@@ -71,9 +71,35 @@ def test_a_bad_settings_file_does_not_stop_the_kiosk(tmp_path: Path) -> None:
     code, err = run_until(tmp_path, "stopped by SIGTERM")
     assert code == 0
     assert "top_display must be a display number 0-15, not 99: using the default 1" in err
-    assert "using the default [display], [keys] and other shim settings" in err
+    assert '[keys] key names must be strings, not 5: using the default [keys] a = ["x"]' in err
     log = (tmp_path / "logs" / "kiosk.log").read_text()
     assert "using the default 1" in log  # in the log file too, not only on stderr
+
+
+def test_a_bad_shim_value_costs_only_that_value(tmp_path: Path) -> None:
+    (tmp_path / "shim.toml").write_text(
+        '[display]\ntop_display = 99\nrenderer = "surface"\n[keys]\na = ["space"]\n'
+        "[kiosk]\ntop_display = 2\n"
+    )
+    code = (  # the kiosk up to the window, with the settings it would open it with
+        "import sys; from royalnine.cli import kiosk\n"
+        "def serve(args, storage, config, shim, stop, warnings):\n"
+        "    print(shim.keys['space'].name, shim.keys.get('x'), shim.renderer, shim.top_display)\n"
+        "    return 0\n"
+        "kiosk._serve = serve\n"
+        "from royalnine.cli import main\n"
+        f"sys.exit(main(['kiosk', '--home', {str(tmp_path)!r}]))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], env=env(), capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 0, proc.stderr
+    # the remap and the renderer are kept; the [kiosk] table still chooses the monitors
+    assert proc.stdout.split() == ["A", "None", "surface", "2"]
+    line = (
+        f"{tmp_path / 'shim.toml'}: [display] top_display must be 0-15, not 99: using the default 0"
+    )
+    assert line in (tmp_path / "logs" / "kiosk.log").read_text()
 
 
 def test_a_settings_file_that_cannot_be_read_gives_one_clear_line(tmp_path: Path) -> None:
