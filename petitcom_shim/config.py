@@ -5,6 +5,9 @@ Everything a player may want to change without touching a program lives in one
 file means the documented defaults (docs/shim-input-display.md); a broken file
 raises :class:`ConfigError` with a one-line message naming the file and the
 problem, so a typo never turns into a silent wrong mapping.
+:func:`load_config_lenient` reads the same file for those who cannot stop on a
+typo (an unattended kiosk, a file left in the data folder): each bad value keeps
+its default, with one warning line, and the rest of the file applies.
 
 The file maps DS buttons to lists of inputs; a button named in the file replaces
 that button's defaults, buttons left out keep them::
@@ -32,12 +35,13 @@ that button's defaults, buttons left out keep them::
 from __future__ import annotations
 
 import enum
+import json
 import pathlib
 import tomllib
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, TypeVar
+from typing import Any, Final, NamedTuple, TypeVar
 
 import pygame
 
@@ -288,12 +292,48 @@ def load_config(path: pathlib.Path | None, *, program_tables: Iterable[str] = ()
         ConfigError: the file is not valid TOML or names an unknown table, setting,
             button, key or value; the message is one line starting with the file name.
     """
+    data = _read_tables(path, program_tables)
+    try:
+        return config_from_dict(data)
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+
+
+def load_config_lenient(
+    path: pathlib.Path | None, *, program_tables: Iterable[str] = ()
+) -> tuple[ShimConfig, list[str]]:
+    """Like :func:`load_config`, but a bad value costs only that value.
+
+    For a file nobody is there to fix at once (an unattended kiosk, the player's
+    data folder): each bad value (wrong kind, out of range, unknown key, button,
+    setting or table) keeps its default and everything else in the file applies.
+    A file that cannot be read at all (not TOML, not UTF-8, too large, not a
+    regular file) gives all the defaults.
+
+    Returns:
+        The settings, and one line per problem naming the file, the table and
+        setting, why, and the default used instead (empty when the file is fine).
+    """
+    try:
+        data = _read_tables(path, program_tables)
+    except ConfigError as exc:
+        return ShimConfig(), [f"{exc}: using the default settings"]
+    cfg, problems = _build(data)
+    return cfg, [f"{path}: {problem.warning}" for problem in problems]
+
+
+def _read_tables(path: pathlib.Path | None, program_tables: Iterable[str]) -> dict[str, Any]:
+    """The file's parsed TOML without the program's tables ({} for no file).
+
+    Raises:
+        ConfigError: the file cannot be read or is not TOML (one line naming it).
+    """
     if path is None:
-        return ShimConfig()
+        return {}
     try:
         data = tomllib.loads(read_file(path, MAX_CONFIG_BYTES).decode("utf-8"))
     except FileNotFoundError:
-        return ShimConfig()
+        return {}
     except FileRefused as exc:
         raise ConfigError(f"{path}: {exc}") from None
     except UnicodeDecodeError:
@@ -303,10 +343,7 @@ def load_config(path: pathlib.Path | None, *, program_tables: Iterable[str] = ()
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
     skip = set(program_tables)
-    try:
-        return config_from_dict({k: v for k, v in data.items() if k not in skip})
-    except ConfigError as exc:
-        raise ConfigError(f"{path}: {exc}") from None
+    return {k: v for k, v in data.items() if k not in skip}
 
 
 _SETTINGS: Final[dict[str, dict[str, str]]] = {
@@ -335,59 +372,125 @@ _SETTINGS: Final[dict[str, dict[str, str]]] = {
     "gamepad": {"deadzone": "stick_deadzone"},
 }
 
+_TABLES: Final = frozenset({"keys", "gamepad", "joystick", "cursor", "display"})
+
+
+class _Problem(NamedTuple):
+    """One bad value: ``message`` is what the strict reader raises, ``warning`` what the
+    lenient one reports (the setting, the reason and the fallback, without the file)."""
+
+    message: str
+    warning: str
+
 
 def config_from_dict(data: Mapping[str, Any]) -> ShimConfig:
     """Build a :class:`ShimConfig` from parsed TOML (see the module docstring for the layout).
 
     Raises:
-        ConfigError: an unknown table, setting, button, key name or a value of the wrong kind.
+        ConfigError: an unknown table, setting, button, key name or a value of the wrong
+            kind (the first one in the order the file is applied).
     """
-    cfg = ShimConfig()
-    known = {"keys", "gamepad", "joystick", "cursor", "display"}
-    for table in data:
-        if table not in known:
-            raise ConfigError(
-                f"unknown table [{table}] (expected one of {', '.join(sorted(known))})"
-            )
-        if not isinstance(data[table], dict):
-            raise ConfigError(f"[{table}] must be a table")
-    if "keys" in data:
-        cfg.keys = _remap(cfg.keys, data["keys"], "keys", _check_key_name)
-    if "gamepad" in data:
-        buttons = {k: v for k, v in data["gamepad"].items() if k not in _SETTINGS["gamepad"]}
-        cfg.pad_buttons = _remap(cfg.pad_buttons, buttons, "gamepad", _check_pad_name)
-    if "joystick" in data:
-        cfg.joystick_buttons = _remap(
-            cfg.joystick_buttons, data["joystick"], "joystick", _check_joy
-        )
-    for table, names in _SETTINGS.items():
-        for key, value in data.get(table, {}).items():
-            if table == "gamepad" and key not in names:
-                continue  # a button, handled above
-            if key not in names:
-                raise ConfigError(f"[{table}] unknown setting {key!r}")
-            _set(cfg, names[key], value, f"[{table}] {key}")
-    _validate(cfg)
+    cfg, problems = _build(data)
+    if problems:
+        raise ConfigError(problems[0].message)
     return cfg
 
 
+def _build(data: Mapping[str, Any]) -> tuple[ShimConfig, list[_Problem]]:
+    """Apply every good value of ``data`` over the defaults; list the bad ones.
+
+    Each table, DS button remap and setting is checked on its own, and a bad one
+    leaves the defaults it would have replaced. The problems come in the order the
+    strict reader always met them, so its first one is the message it raises.
+    """
+    cfg = ShimConfig()
+    problems: list[_Problem] = []
+    tables: dict[str, Mapping[str, Any]] = {}
+    for table, value in data.items():
+        if table not in _TABLES:
+            message = f"unknown table [{table}] (expected one of {', '.join(sorted(_TABLES))})"
+            problems.append(_Problem(message, f"{message}: ignored"))
+        elif not isinstance(value, dict):
+            message = f"[{table}] must be a table"
+            problems.append(_Problem(message, f"{message}: using the default [{table}] settings"))
+        else:
+            tables[table] = value
+    if "keys" in tables:
+        cfg.keys = _remap(cfg.keys, tables["keys"], "keys", _check_key_name, problems)
+    if "gamepad" in tables:
+        buttons = {k: v for k, v in tables["gamepad"].items() if k not in _SETTINGS["gamepad"]}
+        cfg.pad_buttons = _remap(cfg.pad_buttons, buttons, "gamepad", _check_pad_name, problems)
+    if "joystick" in tables:
+        cfg.joystick_buttons = _remap(
+            cfg.joystick_buttons, tables["joystick"], "joystick", _check_joy, problems
+        )
+    for table, names in _SETTINGS.items():
+        for key, value in tables.get(table, {}).items():
+            if table == "gamepad" and key not in names:
+                continue  # a button, handled above
+            if key not in names:
+                message = f"[{table}] unknown setting {key!r}"
+                problems.append(_Problem(message, f"{message}: ignored"))
+                continue
+            try:
+                _set(cfg, names[key], value, f"[{table}] {key}")
+            except ConfigError as exc:
+                problems.append(_Problem(str(exc), f"{exc}: {_default_text(names[key])}"))
+    for attr, message in list(_problems(cfg)):
+        table, key = _FILE_NAMES[attr]  # the message names the attribute or the setting
+        rest = message.removeprefix(attr) if message.startswith(attr) else message.removeprefix(key)
+        problems.append(_Problem(message, f"[{table}] {key}{rest}: {_default_text(attr)}"))
+        setattr(cfg, attr, getattr(ShimConfig(), attr))
+    return cfg, problems
+
+
+_FILE_NAMES: Final = {
+    attr: (t, key) for t, names in _SETTINGS.items() for key, attr in names.items()
+}
+"""ShimConfig attribute -> (table, setting) as the file spells them."""
+
+
+def _default_text(attr: str) -> str:
+    """``using the default ...`` with the default of ``attr`` written as in the file."""
+    default = getattr(ShimConfig(), attr)
+    if isinstance(default, tuple):
+        default = list(default)
+    return f"using the default {json.dumps(default)}"
+
+
 def _remap(
-    defaults: dict[_K, Button], table: Mapping[str, Any], where: str, check: Any
+    defaults: dict[_K, Button],
+    table: Mapping[str, Any],
+    where: str,
+    check: Callable[[object, str], _K],
+    problems: list[_Problem],
 ) -> dict[_K, Button]:
-    """Replace the inputs of every DS button named in ``table``; keep the others."""
+    """Replace the inputs of every DS button named in ``table``; keep the others.
+
+    A button named wrongly, or given an input that is not one, is listed in
+    ``problems`` and keeps the inputs it had.
+    """
     result = dict(defaults)
     for button_name, inputs in table.items():
         button = BUTTON_NAMES.get(button_name.lower())
         if button is None:
-            raise ConfigError(
+            message = (
                 f"[{where}] unknown DS button {button_name!r} "
                 f"(expected one of {', '.join(BUTTON_NAMES)})"
             )
-        if not isinstance(inputs, list):
-            inputs = [inputs]
+            problems.append(_Problem(message, f"{message}: ignored"))
+            continue
+        try:
+            items = inputs if isinstance(inputs, list) else [inputs]
+            checked = [check(item, where) for item in items]
+        except ConfigError as exc:
+            kept = json.dumps([k for k, v in result.items() if v == button])
+            fallback = f"using the default [{where}] {button_name} = {kept}"
+            problems.append(_Problem(str(exc), f"{exc}: {fallback}"))
+            continue
         result = {k: v for k, v in result.items() if v != button}
-        for item in inputs:
-            result[check(item, where)] = button
+        for item in checked:
+            result[item] = button
     return result
 
 
@@ -454,29 +557,37 @@ _RANGES: Final = (
 )
 
 
-def _validate(cfg: ShimConfig) -> None:
-    """Range checks that do not depend on the file layout."""
+def _problems(cfg: ShimConfig) -> Iterator[tuple[str, str]]:
+    """Range checks that do not depend on the file layout: (attribute, message) per bad value.
+
+    Each check looks at one attribute only, so putting back the default of a bad
+    one cannot make another one bad.
+    """
     for attr in ("cursor_toggle_key", "fullscreen_key", "swap_key"):
         name = getattr(cfg, attr)
         try:
             key_code(name)
         except ValueError:
-            raise ConfigError(f"{attr}: unknown key name {name!r}") from None
+            yield attr, f"{attr}: unknown key name {name!r}"
     for attr in ("cursor_toggle_pad", "swap_pad"):
         if getattr(cfg, attr) not in PAD_BUTTONS:
-            raise ConfigError(f"{attr}: unknown gamepad button {getattr(cfg, attr)!r}")
+            yield attr, f"{attr}: unknown gamepad button {getattr(cfg, attr)!r}"
     if not 0.0 < cfg.stick_deadzone < 1.0:
-        raise ConfigError(f"deadzone must be between 0 and 1, not {cfg.stick_deadzone}")
+        yield "stick_deadzone", f"deadzone must be between 0 and 1, not {cfg.stick_deadzone}"
     for attr, low, high in _RANGES:
         value = getattr(cfg, attr)
         if not low <= value <= high:
-            raise ConfigError(f"{attr} must be {low}-{high}, not {value}")
+            yield attr, f"{attr} must be {low}-{high}, not {value}"
     if cfg.single_start_screen not in (0, 1):
-        raise ConfigError(f"single_start_screen must be 0 or 1, not {cfg.single_start_screen}")
+        yield (
+            "single_start_screen",
+            f"single_start_screen must be 0 or 1, not {cfg.single_start_screen}",
+        )
     if cfg.renderer not in RENDERERS:
-        raise ConfigError(f"renderer must be one of {', '.join(RENDERERS)}, not {cfg.renderer!r}")
+        yield "renderer", f"renderer must be one of {', '.join(RENDERERS)}, not {cfg.renderer!r}"
     if not all(0 <= margin <= MAX_DESKTOP_MARGIN for margin in cfg.desktop_margin):
-        raise ConfigError(
+        yield (
+            "desktop_margin",
             f"desktop_margin must be two numbers of pixels 0-{MAX_DESKTOP_MARGIN}, "
-            f"not {list(cfg.desktop_margin)}"
+            f"not {list(cfg.desktop_margin)}",
         )

@@ -180,9 +180,9 @@ TEXTS: dict[str, Text] = {
         "ﾃﾞｰﾀﾉ ﾌｫﾙﾀﾞｶﾞ ﾌｧｲﾙﾅﾉﾃﾞ ｾｰﾌﾞﾃﾞｷﾏｾﾝ: {name}",
         124,
     ),
-    "notice_ignored": Text(
-        "{what} has an error and is not used: {name}",
-        "{what}ﾆ ｴﾗｰｶﾞ ｱﾙﾉﾃﾞ ﾂｶｲﾏｾﾝ: {name}",
+    "notice_ignored": Text(  # the file's bad values, or all of it when it cannot be read
+        "{what} has an error; the defaults are used in its place: {name}",
+        "{what}ﾉ ｴﾗｰﾉ ﾌﾞﾌﾞﾝﾊ ｼｮｷｾｯﾃｲｦ ﾂｶｲﾏｽ: {name}",
         124,
     ),
     "file_controls": Text("The controls file", "ｿｳｻ ｾｯﾃｲ", 20),

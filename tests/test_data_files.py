@@ -431,7 +431,7 @@ def test_qr_library_refuses_huge_rasters() -> None:
 def test_controls_files_that_are_not_files(
     tmp_path: Path, fifo: Callable[[Path], Path], kind: str
 ) -> None:
-    from petitcom_shim.config import ConfigError, load_config
+    from petitcom_shim.config import ConfigError, ShimConfig, load_config, load_config_lenient
 
     path = tmp_path / "shim.toml"
     if kind == "fifo":
@@ -442,6 +442,10 @@ def test_controls_files_that_are_not_files(
     assert not hangs(lambda: outcome.append(_config_error(load_config, path)))
     assert outcome and isinstance(outcome[0], ConfigError)
     assert "not a regular file" in str(outcome[0])
+    lenient: list[tuple[ShimConfig, list[str]]] = []
+    assert not hangs(lambda: lenient.append(load_config_lenient(path)))
+    assert lenient and lenient[0][0] == ShimConfig()  # the defaults, and one line saying why
+    assert lenient[0][1] == [f"{path}: not a regular file: using the default settings"]
 
 
 def _config_error(load: Callable[[Path], object], path: Path) -> object:

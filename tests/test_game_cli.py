@@ -120,17 +120,33 @@ def test_a_bad_controls_file_named_by_flag_stops_with_one_line(
         _shim_config(args, storage)
 
 
-@pytest.mark.parametrize("content", ["[keys]\na = 5\n", "not toml ["])
+@pytest.mark.parametrize(
+    ("content", "lines"),
+    [
+        ("[keys]\na = 5\nb = ['space']\n[cursor]\nspeed = 0\nfast_speed = 9\n", 2),
+        ("not toml [", 1),
+    ],
+)
 def test_a_bad_controls_file_in_home_is_reported_and_the_game_starts(
-    tmp_path: Path, content: str
+    tmp_path: Path, content: str, lines: int, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    from petitcom_shim import Button
+    from petitcom_shim.config import ShimConfig
     from royalnine.cli.play import _shim_config
 
     (tmp_path / "shim.toml").write_text(content)
     args = build_parser().parse_args(["play", "--home", str(tmp_path)])
     storage, _ = _settings(args)
-    assert _shim_config(args, storage) is None  # the defaults
-    (notice,) = storage.notices
+    config = _shim_config(args, storage)
+    if lines == 1:  # unreadable: all the defaults
+        assert config == ShimConfig()
+    else:  # each bad value keeps its default, the good ones apply
+        assert (config.keys["space"], config.keys["x"]) == (Button.B, Button.A)
+        assert (config.cursor_speed, config.cursor_fast_speed) == (2, 9)
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == lines and all(line.startswith("royalnine: ") for line in err)
+    assert all("shim.toml: " in line and "using the default" in line for line in err)
+    (notice,) = storage.notices  # one notice in the game, however many bad values
     assert "controls file has an error" in notice.text("en") and "shim.toml" in notice.text("en")
     assert (tmp_path / "shim.toml").read_text() == content  # the player's file is left alone
 

@@ -71,9 +71,31 @@ def test_a_bad_settings_file_does_not_stop_the_kiosk(tmp_path: Path) -> None:
     code, err = run_until(tmp_path, "stopped by SIGTERM")
     assert code == 0
     assert "top_display must be a display number 0-15, not 99: using the default 1" in err
-    assert "using the default [display], [keys] and other shim settings" in err
+    assert '[keys] key names must be strings, not 5: using the default [keys] a = ["x"]' in err
     log = (tmp_path / "logs" / "kiosk.log").read_text()
     assert "using the default 1" in log  # in the log file too, not only on stderr
+
+
+def test_a_bad_shim_value_costs_only_that_value(tmp_path: Path) -> None:
+    (tmp_path / "shim.toml").write_text(
+        '[display]\ntop_display = 99\nrenderer = "surface"\n[keys]\na = ["space"]\n'
+        "[kiosk]\ntop_display = 2\n"
+    )
+    proc = run_patched(  # the kiosk up to the window, with the settings it would open it with
+        tmp_path,
+        "from royalnine.cli import kiosk\n"
+        "def serve(args, storage, config, shim, stop, warnings):\n"
+        "    print(shim.keys['space'].name, shim.keys.get('x'), shim.renderer, shim.top_display)\n"
+        "    return 0\n"
+        "kiosk._serve = serve\n",
+    )
+    assert proc.returncode == 0, proc.stderr
+    # the remap and the renderer are kept; the [kiosk] table still chooses the monitors
+    assert proc.stdout.split() == ["A", "None", "surface", "2"]
+    line = (
+        f"{tmp_path / 'shim.toml'}: [display] top_display must be 0-15, not 99: using the default 0"
+    )
+    assert line in (tmp_path / "logs" / "kiosk.log").read_text()
 
 
 def test_a_settings_file_that_cannot_be_read_gives_one_clear_line(tmp_path: Path) -> None:
@@ -158,16 +180,23 @@ def test_stats_csv_export(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert "damaged statistics" in capsys.readouterr().err
 
 
-def test_an_unexpected_error_is_logged_and_exits_non_zero(tmp_path: Path) -> None:
+def run_patched(home: Path, patch: str) -> subprocess.CompletedProcess[str]:
+    """Run the kiosk in ``home`` in a new Python that runs ``patch`` first."""
     code = (
-        "import sys; from royalnine.kiosk import controller\n"
-        "def boom(self): raise RuntimeError('kaboom')\n"
-        "controller.KioskApp.tick = boom\n"
-        "from royalnine.cli import main\n"
-        f"sys.exit(main(['kiosk', '--home', {str(tmp_path)!r}]))\n"
+        f"{patch}import sys\nfrom royalnine.cli import main\n"
+        f"sys.exit(main(['kiosk', '--home', {str(home)!r}]))\n"
     )
-    proc = subprocess.run(
+    return subprocess.run(
         [sys.executable, "-c", code], env=env(), capture_output=True, text=True, timeout=60
+    )
+
+
+def test_an_unexpected_error_is_logged_and_exits_non_zero(tmp_path: Path) -> None:
+    proc = run_patched(
+        tmp_path,
+        "from royalnine.kiosk import controller\n"
+        "def boom(self): raise RuntimeError('kaboom')\n"
+        "controller.KioskApp.tick = boom\n",
     )
     assert proc.returncode == 1
     text = (tmp_path / "logs" / "kiosk.log").read_text()

@@ -224,13 +224,11 @@ def run_kiosk(args: argparse.Namespace) -> int:
         print(f"royalnine: {exc}", file=sys.stderr)
         return 2
     log_path = setup_logging(home)
-    from petitcom_shim.config import ConfigError, ShimConfig, load_config
+    from petitcom_shim.config import load_config_lenient
 
-    try:
-        shim = load_config(home / SHIM_FILE, program_tables=PROGRAM_TABLES)
-    except ConfigError as exc:
-        warnings.append(f"{exc}: using the default [display], [keys] and other shim settings")
-        shim = ShimConfig()
+    # a typo in shim.toml costs only the value concerned (one warning line each)
+    shim, shim_warnings = load_config_lenient(home / SHIM_FILE, program_tables=PROGRAM_TABLES)
+    warnings += shim_warnings
     shim = dataclasses.replace(
         shim,
         top_display=config.top_display,

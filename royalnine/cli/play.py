@@ -185,10 +185,11 @@ def _shim_config(args: argparse.Namespace, storage: Any, home: Path | None = Non
 
     A missing HOME/shim.toml means the built-in defaults. A bad file named with
     --controls ends the program with the one-line reason (the player asked for
-    it just now); a bad HOME/shim.toml is left where it is, reported, and the
-    defaults are used, so a file in the data folder never stops the game.
+    it just now); a bad value in HOME/shim.toml is left where it is, reported
+    (one stderr line each, one notice in the game) and its default used, the
+    rest of the file applying, so a file in the data folder never stops the game.
     """
-    from petitcom_shim.config import ConfigError, load_config
+    from petitcom_shim.config import ConfigError, load_config, load_config_lenient
     from royalnine.storage import Notice
 
     path: Path | None = args.controls
@@ -202,12 +203,12 @@ def _shim_config(args: argparse.Namespace, storage: Any, home: Path | None = Non
     path = (home or storage.home) / SHIM_FILE
     if not os.path.lexists(path):
         return None
-    try:
-        return load_config(path, program_tables=PROGRAM_TABLES)
-    except ConfigError as exc:
-        print(f"royalnine: {exc}; using the default controls", file=sys.stderr)
-        storage.notices.append(Notice("notice_ignored", "controls", SHIM_FILE, str(exc)))
-        return None
+    config, warnings = load_config_lenient(path, program_tables=PROGRAM_TABLES)
+    for line in warnings:
+        print(f"royalnine: {line}", file=sys.stderr)
+    if warnings:
+        storage.notices.append(Notice("notice_ignored", "controls", SHIM_FILE, "; ".join(warnings)))
+    return config
 
 
 def _invisible() -> bool:
