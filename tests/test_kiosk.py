@@ -769,6 +769,7 @@ def test_the_call_to_play_blinks_without_being_drawn_again(tmp_path: Path, clock
         step(app, clock)
         if scene.rules_left == 0:
             shown.add(app.m.screens[1].grp_disp)
+            assert app.m.screens[0].grp_disp == 0  # the upper screen's call stays
     assert shown == {1, CALL_HIDDEN_PAGES[1]}  # on and off
     assert scene.rules_left == 0 and scene.matches == 1  # no new page or match meanwhile
     assert drawn == 0  # two blinks on and off, no text drawn

@@ -36,7 +36,10 @@ PACE_FRAMES = 18
 """Frames the attract player waits before each tap, so a person can follow the cards."""
 RULES_FRAMES = 6 * 60
 """How long a rules page is shown between rounds of the attract loop."""
-BLINK_ON, BLINK_PERIOD = 40, 60
+BLINK_ON, BLINK_PERIOD = 90, 120
+"""The big call to play on the lower screen is shown for BLINK_ON frames of every
+BLINK_PERIOD (1.5 s on, 0.5 s off); the small one on the upper screen stays. Each change
+composes and presents a screen again, which is most of what a still attract page costs."""
 ATTRACT_ROUNDS = 3
 
 
@@ -192,9 +195,10 @@ class AttractScene:
         grp_text(app, TOP, centred_x(both) + dx, 176 + dy // 2, both, art.TEXT_WHITE)
 
     def show_call(self, app: App, on: bool) -> None:
-        """Show the call drawn by :meth:`draw_call`, or the empty pages instead."""
-        for screen, hidden in CALL_HIDDEN_PAGES.items():
-            app.m.gpage(screen, disp=screen if on else hidden)
+        """Show the call drawn by :meth:`draw_call`, or on the lower screen the empty page
+        instead (the upper screen's small call does not blink)."""
+        app.m.gpage(TOP, disp=TOP)
+        app.m.gpage(BOTTOM, disp=BOTTOM if on else CALL_HIDDEN_PAGES[BOTTOM])
 
     def leave(self, app: App) -> None:
         """Another scene takes over: each screen shows its own GRP page again."""
