@@ -776,3 +776,37 @@ def test_the_call_to_play_blinks_without_being_drawn_again(tmp_path: Path, clock
     tap(app, clock, 128, 96)  # the title: each screen shows its own GRP page again
     assert isinstance(app.scene, KioskTitleScene)
     assert (app.m.screens[0].grp_disp, app.m.screens[1].grp_disp) == (0, 1)
+
+
+def test_an_idle_kiosk_shows_fewer_frames_and_a_touch_brings_them_all_back(
+    tmp_path: Path, clock: Clock
+) -> None:
+    """The attract loop shows one frame in three (its logic keeps every frame); a menu
+    shows every frame while used and one in three once still for STILL_AFTER seconds;
+    a touch shows every frame again at once."""
+    from royalnine.kiosk.controller import ATTRACT_DRAW_EVERY, STILL_AFTER, STILL_DRAW_EVERY
+
+    app = make(tmp_path, clock, window=True)
+    shown: list[bool] = []
+    real = app.m.vsync
+
+    def spy(n: int = 1, *, show: bool = True) -> None:
+        shown.append(show)
+        real(n, show=show)
+
+    app.m.vsync = spy  # type: ignore[method-assign]
+    step(app, clock, 60)
+    assert isinstance(app.scene, AttractScene)
+    assert shown[-60:].count(True) == 60 // ATTRACT_DRAW_EVERY
+    tap(app, clock, 128, 96)
+    assert isinstance(app.scene, KioskTitleScene)
+    shown.clear()
+    step(app, clock, 30)  # just touched: every frame
+    assert all(shown)
+    step(app, clock, round(STILL_AFTER * FPS) + 60)
+    assert shown[-60:].count(True) == 60 // STILL_DRAW_EVERY
+    app.m.input.touch(5, 5)  # a touch (on no button): every frame again, from the frame
+    shown.clear()  # that reads it (the next VSYNC latches it, as on PTC)
+    step(app, clock, 3)
+    assert shown[1:] == [True, True]
+    app.m.input.untouch()

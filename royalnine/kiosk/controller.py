@@ -82,6 +82,10 @@ ATTRACT_DRAW_EVERY = 3
 presenting 60 times a second. A visitor's touch still ends it within 1/20 s."""
 CLOSED_DRAW_EVERY = 6
 """Outside opening hours (black screens) the kiosk wakes 10 times a second."""
+STILL_DRAW_EVERY, STILL_AFTER = 3, 1.0
+"""A menu nobody touches (the title waiting for a visitor, the operator menu) shows one
+frame in three once nothing has moved for a second; a touch or a change on the screens
+brings back every frame at once (the touch is seen within 1/20 s)."""
 
 
 class KioskStorage(Storage):
@@ -191,6 +195,7 @@ class KioskApp(App):
         self.clock = clock
         now = clock()
         self.last_input = now
+        self._drawn, self._changed_at = -1, now  # compositions seen, when they last moved
         self.last_flush = now
         self.countdown_end: float | None = None
         self.countdown_shown = -1
@@ -456,18 +461,23 @@ class KioskApp(App):
         for hook in self.on_frame:
             hook(self)
         self.frames += 1
-        self.m.vsync(show=self.frames % self.draw_every() == 0)
+        self.m.vsync(show=self.frames % self.draw_every(now) == 0)
 
-    def draw_every(self) -> int:
-        """Show one frame in this many: :data:`ATTRACT_DRAW_EVERY` in the attract loop and
-        :data:`CLOSED_DRAW_EVERY` while closed, when nobody is there, so an idle kiosk
-        wakes and draws less often; 1 (every frame) for a visitor and the operator."""
-        if self.countdown_end is not None:
-            return 1
-        if isinstance(self.scene, AttractScene):
-            return ATTRACT_DRAW_EVERY
+    def draw_every(self, now: float) -> int:
+        """Show one frame in this many, so that a kiosk nobody uses wakes and draws less:
+        :data:`ATTRACT_DRAW_EVERY` in the attract loop, :data:`CLOSED_DRAW_EVERY` while
+        closed, :data:`STILL_DRAW_EVERY` on any other screen that has been still (no
+        touch, key or change on either screen) for :data:`STILL_AFTER` seconds, and
+        otherwise 1: every frame for a visitor or operator who is using it."""
         if isinstance(self.scene, ClosedScene):
             return CLOSED_DRAW_EVERY
+        if isinstance(self.scene, AttractScene) and self.countdown_end is None:
+            return ATTRACT_DRAW_EVERY
+        drawn = sum(self.m.compositions)
+        if drawn != self._drawn:  # something on the screens changed: draw every frame
+            self._drawn, self._changed_at = drawn, now
+        if now - max(self.last_input, self._changed_at) >= STILL_AFTER:
+            return STILL_DRAW_EVERY
         return 1
 
     def run(self) -> None:
