@@ -85,6 +85,10 @@ def key_label(name: str) -> str:
     return KEY_LABELS.get(name, name.upper())[:5]
 
 
+STILL_FRAMES, STILL_DRAW_EVERY = 60, 3
+"""A screen where nothing happened for a second shows one frame in three (App.tick)."""
+
+
 @dataclass
 class InputFrame:
     """This frame's input, already turned into events."""
@@ -198,6 +202,7 @@ class App:
         self._touching = False
         self._last_touch = (0, 0)
         self.frames = 0
+        self._drawn, self._still = -1, 0  # compositions seen, frames since anything happened
         self.demo = False
         #: False while nobody plays (the kiosk's attract loop): a match draws no buttons
         #: (MENU, HINT, UNDO, OK) and no prompts telling a player what to tap or press.
@@ -332,8 +337,23 @@ class App:
             self.switch(nxt)
         for hook in self.on_frame:
             hook(self)
-        self.m.vsync()
         self.frames += 1
+        self.m.vsync(show=self.frames % self.still_draw_every(inp) == 0)
+
+    def still_draw_every(self, inp: InputFrame) -> int:
+        """Show one frame in :data:`STILL_DRAW_EVERY` once nothing happened for
+        :data:`STILL_FRAMES` frames (no input, no change on either screen), else every one.
+
+        A still screen then wakes the process 20 times a second instead of 60 (its logic,
+        timers and sounds still run every frame); any input or change brings back every
+        frame at once, so a first tap after a pause is drawn at most 1/20 s later.
+        """
+        drawn = sum(self.m.compositions)
+        if drawn != self._drawn or inp.touching or inp.touch_up or inp.keys or inp.dropped or inp.edit:
+            self._drawn, self._still = drawn, 0
+            return 1
+        self._still += 1
+        return STILL_DRAW_EVERY if self._still >= STILL_FRAMES else 1
 
     def step(self, frames: int = 1) -> None:
         """Run ``frames`` frames (tests and the demo)."""

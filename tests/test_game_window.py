@@ -96,3 +96,33 @@ def test_title_and_waiting_match_frames_are_clean(tmp_path: Path) -> None:
         assert changed and m.compositions[1] > before[1]
     finally:
         m.close()
+
+
+def test_a_still_screen_shows_one_frame_in_three_until_something_happens(tmp_path: Path) -> None:
+    """After STILL_FRAMES frames with no input and no change, the game shows one frame in
+    STILL_DRAW_EVERY (its logic still runs every frame); a key brings every frame back."""
+    from royalnine.app import STILL_DRAW_EVERY, STILL_FRAMES
+
+    m = Machine(headless=False, realtime=False, scale=1, audio=False)
+    try:
+        app = new_game(m, Storage(tmp_path), Settings(sound=False), seed=1)
+        shown: list[bool] = []
+        real = m.vsync
+
+        def spy(n: int = 1, *, show: bool = True) -> None:
+            shown.append(show)
+            real(n, show=show)
+
+        m.vsync = spy  # type: ignore[method-assign]
+        app.step(120)  # the title is drawn (and its entrance over)
+        app.step(STILL_FRAMES + 60)
+        assert shown[-60:].count(True) == 60 // STILL_DRAW_EVERY
+        frames = app.frames
+        m.input.press(Button.DOWN)  # the title menu moves: every frame at once
+        app.step(3)
+        m.input.release(Button.DOWN)
+        assert app.frames == frames + 3 and shown[-2:] == [True, True]
+        app.step(STILL_FRAMES // 2)
+        assert all(shown[-STILL_FRAMES // 2 :])  # the menu changed: not still yet
+    finally:
+        m.close()
