@@ -349,7 +349,8 @@ class App:
         frame at once, so a first tap after a pause is drawn at most 1/20 s later.
         """
         drawn = sum(self.m.compositions)
-        if drawn != self._drawn or inp.touching or inp.touch_up or inp.keys or inp.dropped or inp.edit:
+        busy = inp.touching or inp.touch_up or inp.keys or inp.dropped or inp.edit
+        if busy or drawn != self._drawn:
             self._drawn, self._still = drawn, 0
             return 1
         self._still += 1
