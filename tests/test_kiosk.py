@@ -810,3 +810,24 @@ def test_an_idle_kiosk_shows_fewer_frames_and_a_touch_brings_them_all_back(
     step(app, clock, 3)
     assert shown[1:] == [True, True]
     app.m.input.untouch()
+
+
+def test_the_call_to_play_stays_through_every_round_of_the_attract_loop(
+    tmp_path: Path, clock: Clock
+) -> None:
+    """A new round draws the match's screens afresh, clearing the GRP pages the call to
+    play is drawn on; the attract loop draws it again (it used to vanish for the round)."""
+    app = make(tmp_path, clock)
+    scene = app.scene
+    assert isinstance(scene, AttractScene)
+    dealt = 0  # frames of dealing seen after the first round
+    for _ in range(60 * 120):
+        step(app, clock)
+        match_scene = scene.match_scene
+        if scene.rules_left == 0 and match_scene is not None:
+            assert app.m.grp_pages[0].pixels.any() and app.m.grp_pages[1].pixels.any()
+            if match_scene.match.results and match_scene.state == "deal":
+                dealt += 1
+        if dealt > 30:
+            break
+    assert dealt > 30  # the check ran into the second round's deal

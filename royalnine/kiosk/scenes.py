@@ -147,6 +147,7 @@ class AttractScene:
         self.finished = False
         self.blink = 0
         self.matches = 0
+        self.call_drawn: tuple[int, ...] = ()
 
     def _new_match(self, app: App) -> None:
         config = MatchConfig(rounds=ATTRACT_ROUNDS, tens=app.settings.tens)
@@ -193,6 +194,13 @@ class AttractScene:
         both = f"{en} / {ja}"
         grp_panel(app, TOP, 16 + dx, 172 + dy // 2, 224, 16)
         grp_text(app, TOP, centred_x(both) + dx, 176 + dy // 2, both, art.TEXT_WHITE)
+        self.call_drawn = self.call_pages(app)
+
+    def call_pages(self, app: App) -> tuple[int, ...]:
+        """The drawing versions of the two pages the call is drawn on: when they move, the
+        match cleared them (a new round draws its screens afresh) and the call must be
+        drawn again."""
+        return tuple(app.m.grp_pages[screen].version for screen in (TOP, BOTTOM))
 
     def show_call(self, app: App, on: bool) -> None:
         """Show the call drawn by :meth:`draw_call`, or on the lower screen the empty page
@@ -239,6 +247,8 @@ class AttractScene:
                 self.finished = True
                 self.start_rules(app)
                 return None
+            if self.call_pages(app) != self.call_drawn:  # a new round cleared the call
+                self.draw_call(app, self.blink % BLINK_PERIOD < BLINK_ON)
         self.blink += 1
         if self.blink % BLINK_PERIOD in (0, BLINK_ON):
             self.show_call(app, self.blink % BLINK_PERIOD == 0)
