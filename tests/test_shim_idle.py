@@ -322,8 +322,8 @@ class _FakeTime:
 
 
 def test_frames_are_paced_by_sleeping_on_a_60_hz_grid(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A realtime machine sleeps (it never spins: pygame's Clock.tick busy-waits up to
-    12 ms a frame) until the next 1/60 s step, making up for a late wake-up at the next
+    """A realtime machine sleeps until the next 1/60 s step (pygame's Clock.tick waits
+    whole milliseconds: 62.5 frames a second), making up for a late wake-up at the next
     frame; a frame that overran starts a new grid instead of a burst of catch-up frames."""
     import petitcom_shim.machine as machine_module
 
