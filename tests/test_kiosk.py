@@ -665,12 +665,19 @@ def test_attract_loop_shows_no_controls_and_names_the_cpus_a_and_b(
 ) -> None:
     app = make(tmp_path, clock)
     seen = ""
-    for _ in range(40):
-        step(app, clock, 45)
-        if isinstance(app.scene, AttractScene) and app.scene.rules_left == 0:
+    between_rounds = 0  # frames of the match's round_over state looked at
+    for frame in range(40 * 45):
+        step(app, clock)
+        scene = app.scene
+        if not isinstance(scene, AttractScene) or scene.rules_left:
+            continue
+        between = scene.match_scene is not None and scene.match_scene.state == "round_over"
+        if frame % 45 == 0 or between:
             seen += screen_text(app, 0) + screen_text(app, 1)
+            between_rounds += between
+    assert between_rounds > 0
     assert "CPU A" in seen and "CPU B" in seen and "CPU 1" not in seen
-    for control in ("MENU", "UNDO", "HINT", "next"):
+    for control in ("MENU", "UNDO", "HINT", "next", app.t("next_round"), app.t("see_result")):
         assert control not in seen, control
     to_match(app, clock)  # a visitor plays: the controls are back
     assert "MENU" in screen_text(app, 1)

@@ -429,6 +429,7 @@ class MatchScene(MatchState):
         label = app.t("see_result" if last else "next_round")
         self.next_menu = Menu(row([("next", label)], y=NEXT_RECT.y, width=NEXT_RECT.w))
         self.next_menu.items[0].rect = NEXT_RECT
+        self.next_menu.hidden = not app.show_controls  # nobody plays: the CPU taps it unseen
 
     def next_round(self, app: App) -> Scene | None:
         """Leave the round result."""

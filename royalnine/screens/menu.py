@@ -67,13 +67,17 @@ class Menu:
     ) -> None:
         self.items = items
         self.screen = screen
+        self.hidden = False
+        """Works by touch and keys but is never drawn (the attract loop's CPU presses it)."""
         self.cursor = cursor
         self.horizontal = horizontal
         self.pressed: int | None = None
         self.cursor_shown = False
 
     def draw(self, app: App) -> None:
-        """Draw every button in its current state."""
+        """Draw every button in its current state (nothing for a hidden menu)."""
+        if self.hidden:
+            return
         for i, item in enumerate(self.items):
             down = i == self.pressed or (self.cursor_shown and i == self.cursor)
             pal = (
