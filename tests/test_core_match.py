@@ -245,6 +245,8 @@ def test_record_round_trip_through_a_file(tmp_path: Path) -> None:
         ("[]", "foreign"),
         ('{"format": "chess.pgn"}', "foreign"),
         ('{"format": "royalnine.match", "version": 99}', "version 99"),
+        ('{"format": "royalnine.match", "version": true}', "version True"),  # true == 1
+        ('{"format": "royalnine.match", "version": 1.0}', "version 1.0"),
         ('{"format": "royalnine.match", "version": 1}', "damaged"),
         (
             '{"format": "royalnine.match", "version": 1, "config": {"rounds": 5, "tens": false},'

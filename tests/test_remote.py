@@ -289,3 +289,17 @@ def test_a_save_with_a_wrongly_typed_option_is_damaged(field: str, value: object
     doc[field] = value
     with pytest.raises(BadCode, match=f"damaged remote match file: '{field}' is not"):
         RemoteSession.from_json(json.dumps(doc))
+
+
+@pytest.mark.parametrize("kind", [float, str])
+def test_a_save_whose_version_only_looks_right_is_damaged(kind: type) -> None:
+    """``2.0`` equals 2 in Python (and JSON ``true`` equals 1); neither is a version this
+    program wrote."""
+    import json
+
+    host, _guest = start(43)
+    doc = json.loads(host.to_json())
+    assert type(doc["version"]) is int
+    doc["version"] = kind(doc["version"])
+    with pytest.raises(BadCode, match=r"version .* is not supported"):
+        RemoteSession.from_json(json.dumps(doc))

@@ -124,6 +124,16 @@ def _depth_exceeds(text: str, limit: int) -> bool:
     return False
 
 
+def version_is(doc: dict[str, Any], wanted: int) -> bool:
+    """Whether ``doc["version"]`` is exactly the whole number ``wanted``.
+
+    Not ``doc.get("version") == wanted``: in Python JSON's ``true`` equals 1, and so
+    does ``1.0``; neither is a version this program wrote.
+    """
+    value = doc.get("version")
+    return type(value) is int and value == wanted
+
+
 def load_json(path: Path, limit: int) -> Any:
     """:func:`read_capped` then :func:`parse_json`: the document, or one-line refusal."""
     return parse_json(read_capped(path, limit))

@@ -15,7 +15,13 @@ from typing import Any
 
 from royalnine.core.cards import Card
 from royalnine.core.errors import BadCard, CorruptRecord, IllegalMove
-from royalnine.core.files import UnreadableFile, parse_json, read_capped, write_atomic
+from royalnine.core.files import (
+    UnreadableFile,
+    parse_json,
+    read_capped,
+    version_is,
+    write_atomic,
+)
 from royalnine.core.match import (
     Action,
     Confirm,
@@ -79,7 +85,7 @@ class MatchRecord:
             raise CorruptRecord(f"not a Royal Nine match file ({exc})") from None
         if not isinstance(doc, dict) or doc.get("format") != FORMAT:
             raise CorruptRecord("not a Royal Nine match file (missing or foreign 'format')")
-        if doc.get("version") != VERSION:
+        if not version_is(doc, VERSION):
             raise CorruptRecord(
                 f"match file version {doc.get('version')!r} is not supported (this is {VERSION})"
             )

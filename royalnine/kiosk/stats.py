@@ -33,6 +33,7 @@ from royalnine.core.files import (
     UnreadableFile,
     clean_temp_files,
     load_json,
+    version_is,
     write_atomic,
 )
 
@@ -136,7 +137,7 @@ class KioskStats:
         """Statistics from a parsed file; raises :class:`StatsDamaged` on any wrong value."""
         if not isinstance(doc, dict):
             raise StatsDamaged("not a JSON object")
-        if doc.get("version") != VERSION:
+        if not version_is(doc, VERSION):
             raise StatsDamaged(f"unknown version {doc.get('version')!r}")
         out = cls()
         out.counters = {k: _count(doc.get(k, 0), k) for k in COUNTERS}

@@ -46,6 +46,7 @@ from dataclasses import dataclass, field, replace
 
 from royalnine.core.cards import Card
 from royalnine.core.errors import IllegalMove
+from royalnine.core.files import version_is
 from royalnine.core.match import (
     HAND_SIZE,
     MAX_ROUNDS,
@@ -839,7 +840,7 @@ class RemoteSession:
             doc = json.loads(text)
             if not isinstance(doc, dict) or doc.get("format") != SAVE_FORMAT:
                 raise ValueError("not a Royal Nine remote match file")
-            if doc.get("version") != SAVE_VERSION:
+            if not version_is(doc, SAVE_VERSION):
                 raise ValueError(f"version {doc.get('version')!r} is not supported")
             seat = _int_field(doc, "seat", 0, 1)
             rounds = _int_field(doc, "rounds", 1, MAX_ROUNDS)
