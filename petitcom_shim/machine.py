@@ -200,7 +200,7 @@ class Machine:
         logic and timers keep 60 frames a second.
         """
         for _ in range(max(int(n), 0)):
-            self._frame(show=show, wait=show)
+            self._frame(show=show)
 
     def wait(self, n: int = 1) -> None:
         """WAIT n: the same as :meth:`vsync` in this shim."""
@@ -243,7 +243,7 @@ class Machine:
             self._frame_at = since + due / FPS
         return run
 
-    def _frame(self, pace: bool = True, show: bool = True, wait: bool = True) -> None:
+    def _frame(self, pace: bool = True, show: bool = True) -> None:
         self.running = self.frontend.pump(self.input) and self.running
         self.input.latch()
         inp = self.input
@@ -262,7 +262,7 @@ class Machine:
             changed = (self._refresh(0), self._refresh(1))
             self.frontend.present(*self._surfaces, changed=changed)
         if self.realtime and pace:
-            self._pace(wait)
+            self._pace(wait=show)  # a frame of a batch runs ahead: only the shown one sleeps
         self._frame_at = time.perf_counter()
 
     def _pace(self, wait: bool = True) -> None:
