@@ -790,9 +790,10 @@ def test_an_idle_kiosk_shows_fewer_frames_and_a_touch_brings_them_all_back(
     tmp_path: Path, clock: Clock
 ) -> None:
     """The attract loop shows one frame in three (its logic keeps every frame); a menu
-    shows every frame while used and one in three once still for STILL_AFTER seconds;
+    shows every frame while used and one in three once still for STILL_FRAMES frames;
     a touch shows every frame again at once."""
-    from royalnine.kiosk.controller import ATTRACT_DRAW_EVERY, STILL_AFTER, STILL_DRAW_EVERY
+    from royalnine.app import STILL_DRAW_EVERY, STILL_FRAMES
+    from royalnine.kiosk.controller import ATTRACT_DRAW_EVERY
 
     app = make(tmp_path, clock, window=True)
     shown: list[bool] = []
@@ -811,7 +812,7 @@ def test_an_idle_kiosk_shows_fewer_frames_and_a_touch_brings_them_all_back(
     shown.clear()
     step(app, clock, 30)  # just touched: every frame
     assert all(shown)
-    step(app, clock, round(STILL_AFTER * FPS) + 60)
+    step(app, clock, STILL_FRAMES + 60)
     assert shown[-60:].count(True) == 60 // STILL_DRAW_EVERY
     app.m.input.touch(5, 5)  # a touch (on no button): every frame again, from the frame
     shown.clear()  # that reads it (the next VSYNC latches it, as on PTC)

@@ -82,10 +82,6 @@ ATTRACT_DRAW_EVERY = 3
 presenting 60 times a second. A visitor's touch still ends it within 1/20 s."""
 CLOSED_DRAW_EVERY = 6
 """Outside opening hours (black screens) the kiosk wakes 10 times a second."""
-STILL_DRAW_EVERY, STILL_AFTER = 3, 1.0
-"""A menu nobody touches (the title waiting for a visitor, the operator menu) shows one
-frame in three once nothing has moved for a second; a touch or a change on the screens
-brings back every frame at once (the touch is seen within 1/20 s)."""
 
 
 class KioskStorage(Storage):
@@ -195,7 +191,6 @@ class KioskApp(App):
         self.clock = clock
         now = clock()
         self.last_input = now
-        self._drawn, self._changed_at = -1, now  # compositions seen, when they last moved
         self.last_flush = now
         self.countdown_end: float | None = None
         self.countdown_shown = -1
@@ -390,13 +385,9 @@ class KioskApp(App):
     def _operator_way_in(self, now: float) -> bool:
         """The gesture or the chord was just completed."""
         m = self.m
-        touching, buttons = bool(m.tchst), m.button(0)
-        if not touching and not buttons and self.chord_since is None:
-            self.gesture.held_since = None  # what feed() does with no touch, but cheaper:
-            if self.gesture.stage == 0:  # this is every frame of an idle kiosk
-                return False
-        done = self.gesture.feed(touching, m.tchx, m.tchy, now)
-        if buttons & CHORD == CHORD:
+        done = self.gesture.feed(bool(m.tchst), m.tchx, m.tchy, now)
+        buttons = m.button(0)
+        if buttons and buttons & CHORD == CHORD:  # (no flag arithmetic on idle frames)
             if self.chord_since is None:
                 self.chord_since = now
             elif now - self.chord_since >= CHORD_HOLD:
@@ -421,7 +412,7 @@ class KioskApp(App):
 
     def tick(self) -> None:
         """One kiosk frame: input, operator way in, countdown or scene, idle timers, VSYNC."""
-        inp = self.read_input()
+        inp = seen = self.read_input()  # (seen: before a swallowed touch is taken out)
         now = self.clock()
         starts = self.m.input.touch_starts  # taps shorter than a frame count too
         if starts != self.touch_starts:
@@ -461,24 +452,18 @@ class KioskApp(App):
         for hook in self.on_frame:
             hook(self)
         self.frames += 1
-        self.m.vsync(show=self.frames % self.draw_every(now) == 0)
+        self.m.vsync(show=self.frames % self.draw_every(seen) == 0)
 
-    def draw_every(self, now: float) -> int:
+    def draw_every(self, inp: InputFrame) -> int:
         """Show one frame in this many, so that a kiosk nobody uses wakes and draws less:
         :data:`ATTRACT_DRAW_EVERY` in the attract loop, :data:`CLOSED_DRAW_EVERY` while
-        closed, :data:`STILL_DRAW_EVERY` on any other screen that has been still (no
-        touch, key or change on either screen) for :data:`STILL_AFTER` seconds, and
-        otherwise 1: every frame for a visitor or operator who is using it."""
+        closed, and elsewhere what :meth:`App.still_draw_every` says (every frame for a
+        visitor or operator using it, one in three once a screen has been still)."""
         if isinstance(self.scene, ClosedScene):
             return CLOSED_DRAW_EVERY
         if isinstance(self.scene, AttractScene) and self.countdown_end is None:
             return ATTRACT_DRAW_EVERY
-        drawn = sum(self.m.compositions)
-        if drawn != self._drawn:  # something on the screens changed: draw every frame
-            self._drawn, self._changed_at = drawn, now
-        if now - max(self.last_input, self._changed_at) >= STILL_AFTER:
-            return STILL_DRAW_EVERY
-        return 1
+        return self.still_draw_every(inp)
 
     def run(self) -> None:
         """Run until the operator (or a signal) stops the kiosk; close requests are refused."""
