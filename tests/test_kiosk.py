@@ -757,7 +757,7 @@ def test_the_call_to_play_moves_between_attract_matches() -> None:
 
 
 def test_the_call_to_play_blinks_without_being_drawn_again(tmp_path: Path, clock: Clock) -> None:
-    from royalnine.kiosk.scenes import BLINK_PERIOD, CALL_HIDDEN_PAGES
+    from royalnine.kiosk.scenes import BLINK_PERIOD, CALL_HIDDEN_PAGE
 
     app = make(tmp_path, clock)
     step(app, clock, 2)
@@ -778,7 +778,7 @@ def test_the_call_to_play_blinks_without_being_drawn_again(tmp_path: Path, clock
         if scene.rules_left == 0:
             shown.add(app.m.screens[1].grp_disp)
             assert app.m.screens[0].grp_disp == 0  # the upper screen's call stays
-    assert shown == {1, CALL_HIDDEN_PAGES[1]}  # on and off
+    assert shown == {1, CALL_HIDDEN_PAGE}  # on and off
     assert scene.rules_left == 0 and scene.matches == 1  # no new page or match meanwhile
     assert drawn == 0  # two blinks on and off, no text drawn
     tap(app, clock, 128, 96)  # the title: each screen shows its own GRP page again

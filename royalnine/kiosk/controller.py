@@ -407,8 +407,9 @@ class KioskApp(App):
         self._close_countdown()
         back = self.scene
         self.swallow = True
-        log.info("operator way in used (%s)", "PIN pad" if self.pin.is_set else "new PIN")
-        self.switch(PinScene(back, new=not self.pin.is_set))
+        new = not self.pin.is_set  # (reads the PIN file again if it changed: once)
+        log.info("operator way in used (%s)", "new PIN" if new else "PIN pad")
+        self.switch(PinScene(back, new=new))
 
     def tick(self) -> None:
         """One kiosk frame: input, operator way in, countdown or scene, idle timers, VSYNC."""

@@ -128,8 +128,8 @@ class _PacedPlayer(AutoPlayer):
         return inp
 
 
-CALL_HIDDEN_PAGES = {TOP: 2, BOTTOM: 3}
-"""The empty GRP page each screen shows while the call to play blinks off."""
+CALL_HIDDEN_PAGE = 3
+"""The empty GRP page the lower screen shows while its call to play blinks off."""
 DRIFT = ((0, 0), (2, 1), (4, 2), (2, 3), (0, 4), (-2, 3), (-4, 2), (-2, 1))
 """(dx, dy) pixel offsets of the attract loop's call to play, one per attract match."""
 
@@ -175,16 +175,15 @@ class AttractScene:
         """Draw the call to play in both languages (big at the bottom, small on top) on the
         screens' GRP pages, shown or not (:meth:`show_call`).
 
-        Nothing else in the attract loop draws on GRP, so the blink just switches each
-        screen between its GRP page and an empty one (PTC's GPAGE display page)
-        instead of drawing the text again every second, the attract loop's largest
+        Nothing else in the attract loop draws on GRP, so the blink just switches the
+        lower screen between its GRP page and an empty one (PTC's GPAGE display page)
+        instead of drawing the text again every second, once the attract loop's largest
         cost in CPU.
         """
         clear_overlay(app)
-        for screen, hidden in CALL_HIDDEN_PAGES.items():
-            app.m.gpage(screen, draw=hidden)
-            app.m.gcls()
-            app.m.gpage(screen, draw=screen)
+        app.m.gpage(BOTTOM, draw=CALL_HIDDEN_PAGE)
+        app.m.gcls()
+        app.m.gpage(BOTTOM, draw=BOTTOM)
         self.show_call(app, on)
         en, ja = kt("touch_to_play", "en"), kt("touch_to_play", "ja")
         dx, dy = self.drift()
@@ -206,7 +205,7 @@ class AttractScene:
         """Show the call drawn by :meth:`draw_call`, or on the lower screen the empty page
         instead (the upper screen's small call does not blink)."""
         app.m.gpage(TOP, disp=TOP)
-        app.m.gpage(BOTTOM, disp=BOTTOM if on else CALL_HIDDEN_PAGES[BOTTOM])
+        app.m.gpage(BOTTOM, disp=BOTTOM if on else CALL_HIDDEN_PAGE)
 
     def leave(self, app: App) -> None:
         """Another scene takes over: each screen shows its own GRP page again."""
