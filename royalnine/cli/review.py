@@ -39,13 +39,17 @@ import sys
 import tempfile
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from royalnine.core.cards import Card
 from royalnine.core.errors import CorruptRecord
 from royalnine.core.files import UnreadableFile, parse_json, read_capped
 from royalnine.core.match import Match
 from royalnine.core.record import FORMAT, MatchRecord, MetaValue
 from royalnine.remote.session import SAVE_FORMAT as SESSION_FORMAT
+
+if TYPE_CHECKING:  # imported when run: it loads numpy, which the errors do not need
+    from royalnine.review import Analysis
 
 MAX_INPUT = 4_000_000
 """The largest file read: a transcript of 99 rounds is far below (the remote verifier's cap)."""
@@ -135,7 +139,7 @@ def _from_session(path: Path, data: bytes) -> tuple[Match, dict[str, MetaValue]]
     return match, {"mode": "remote", "seat": session.seat}
 
 
-def cells_json(cells: dict[Any, int]) -> dict[str, int]:
+def cells_json(cells: dict[Card, int]) -> dict[str, int]:
     """``{"R2": 0, ...}`` in the order given."""
     return {str(card): cell for card, cell in cells.items()}
 
@@ -145,7 +149,7 @@ def ev(value: Fraction) -> float:
     return round(float(value), 4)
 
 
-def report(match: Match, analysis: Any) -> dict[str, Any]:
+def report(match: Match, analysis: Analysis) -> dict[str, Any]:
     """The JSON document of a review (see the module docstring)."""
     from royalnine.review import summarise
 
@@ -229,7 +233,7 @@ def check_out(out: Path, count: int) -> list[Path]:
 
 
 def screenshots(
-    match: Match, meta: dict[str, MetaValue], analysis: Any, out: Path, lang: str
+    match: Match, meta: dict[str, MetaValue], analysis: Analysis, out: Path, lang: str
 ) -> list[Path]:
     """One PNG per review step in ``out``, drawn headless; each written atomically
     (:meth:`Machine.screenshot`)."""
