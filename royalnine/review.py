@@ -36,12 +36,10 @@ import sys
 import threading
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache
 
-from royalnine.ai.exact import geometry
+from royalnine.ai.exact import first_half_class
 from royalnine.ai.position import Position
 from royalnine.ai.search import first_half_analysis, second_half_analysis
-from royalnine.ai.tables import SYMMETRIES
 from royalnine.core.cards import Card
 from royalnine.core.match import SEATS, Confirm, Deal, Match
 from royalnine.core.record import MatchRecord
@@ -150,24 +148,13 @@ def decision_points(match: Match) -> list[DecisionPoint]:
     return found
 
 
-@cache
-def _class_index() -> dict[tuple[int, ...], int]:
-    """First-half placement (cell per slot) in canonical form -> its class number."""
-    return {tuple(int(c) for c in rep): i for i, rep in enumerate(geometry().rep_cells)}
-
-
-def _first_half_class(cells: tuple[int, ...]) -> int:
-    images = (tuple(int(SYMMETRIES[g][c]) for c in cells) for g in range(len(SYMMETRIES)))
-    return _class_index()[min(images)]
-
-
 def analyse(point: DecisionPoint) -> Decision:
     """Judge one placement exactly (a first half takes some milliseconds, a second far less)."""
     pos = Position.of(point.view)
     played_cells = tuple(point.played[card] for card in pos.cards)
     if pos.half == 1:
         fh = first_half_analysis(pos)
-        rep = _first_half_class(played_cells)
+        rep = first_half_class(played_cells)
         played_num = int(fh.exact([rep])[0])
         reps, best_num = fh.best()
         if rep in reps:  # an optimal placement: it is its own best

@@ -144,14 +144,29 @@ class Geometry:
     pairs: IntArray
 
 
+def canonical(cells: Sequence[int]) -> tuple[int, ...]:
+    """A first-half placement's class representative: the least of its symmetric images
+    (``cells[j]`` is the cell of this half's j-th card)."""
+    return min(tuple(int(SYMMETRIES[g][c]) for c in cells) for g in range(len(SYMMETRIES)))
+
+
+@cache
+def _class_numbers() -> dict[tuple[int, ...], int]:
+    return {tuple(int(c) for c in rep): i for i, rep in enumerate(geometry().rep_cells)}
+
+
+def first_half_class(cells: Sequence[int]) -> int:
+    """The class number (row of :attr:`Geometry.rep_cells`) of a first-half placement."""
+    return _class_numbers()[canonical(cells)]
+
+
 @cache
 def geometry() -> Geometry:
     """Build the first-half geometry once."""
     own = list(OWN)
     classes: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
     for cells in itertools.permutations(own, HAND):
-        images = [tuple(int(SYMMETRIES[g][c]) for c in cells) for g in range(len(SYMMETRIES))]
-        classes.setdefault(min(images), []).append(cells)
+        classes.setdefault(canonical(cells), []).append(cells)
     reps = sorted(classes)
     rep_cells = np.array(reps, dtype=np.int64)
     class_size = np.array([len(classes[r]) for r in reps], dtype=np.int64)

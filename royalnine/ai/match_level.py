@@ -27,7 +27,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from royalnine.ai.exact import MAX_SCORE, second_half
+from royalnine.ai.exact import MAX_SCORE, first_half_class, second_half
 from royalnine.ai.position import Position
 from royalnine.ai.search import (
     first_half_analysis,
@@ -152,8 +152,7 @@ def _first_half(
     for rep in candidates:
         hist = mine.histogram(rep)
         values.append(float(hist @ g) / mine.denominator)
-    hard_cells = np.array([hard[c] for c in pos.cards])
-    hard_rep = _class_of(mine.geo.rep_cells, hard_cells)
+    hard_rep = first_half_class([hard[c] for c in pos.cards])
     hard_value = values[candidates.index(hard_rep)] if hard_rep in candidates else -1.0
     best = int(np.argmax(values))
     if values[best] <= hard_value + EPS:
@@ -178,12 +177,3 @@ def _opponent_first_half(pos: Position) -> FloatArray:
     reps, _ = analysis.best()
     hist = np.mean([analysis.histogram(r) for r in reps], axis=0)
     return np.asarray(hist / hist.sum(), dtype=np.float64)
-
-
-def _class_of(rep_cells: npt.NDArray[np.int64], cells: npt.NDArray[np.int64]) -> int:
-    """The class index whose representative is a symmetric image of ``cells``."""
-    images = {tuple(int(x) for x in SYMMETRIES[g][cells]) for g in range(len(SYMMETRIES))}
-    for i, rep in enumerate(rep_cells.tolist()):
-        if tuple(rep) in images:
-            return i
-    raise ValueError("not a first-half placement")
