@@ -965,14 +965,20 @@ class WindowFrontend:
             return []
         lines = []
         for entry in self.windows:
-            bounds = self._monitor_rect(entry.display)
-            here = pygame.Rect(entry.window.position, entry.window.size)
-            if bounds is not None and here != bounds:
+            if (off := self._off_monitor(entry)) is not None:
+                here, bounds = off
                 lines.append(
                     f"window {entry.window.title!r} is at {tuple(here)}, not over all of "
                     f"monitor {entry.display} {tuple(bounds)}"
                 )
         return lines
+
+    def _off_monitor(self, entry: _ScreenWindow) -> tuple[pygame.Rect, pygame.Rect] | None:
+        """(where the window is, its monitor's rectangle) when it does not cover exactly
+        its monitor; None when it does, or the monitor's size is unknown."""
+        bounds = self._monitor_rect(entry.display)
+        here = pygame.Rect(entry.window.position, entry.window.size)
+        return None if bounds is None or here == bounds else (here, bounds)
 
     def _keep_fullscreen(self, event: pygame.event.Event) -> None:
         """``keep_fullscreen``: undo a minimise, or a move or resize off the monitor."""
@@ -987,12 +993,12 @@ class WindowFrontend:
                 entry.window.restore()
                 self._go_fullscreen(entry)
                 entry.restored += 1
-            elif event.type in (pygame.WINDOWMOVED, pygame.WINDOWSIZECHANGED):
-                bounds = self._monitor_rect(entry.display)
-                here = pygame.Rect(entry.window.position, entry.window.size)
-                if bounds is not None and here != bounds:
-                    self._go_fullscreen(entry)
-                    entry.restored += 1
+            elif (
+                event.type in (pygame.WINDOWMOVED, pygame.WINDOWSIZECHANGED)
+                and self._off_monitor(entry) is not None
+            ):
+                self._go_fullscreen(entry)
+                entry.restored += 1
 
     def _one_monitor(self, scale: int, display: int = 0) -> Placement | None:
         """Both screens' windows on monitor ``display`` (:func:`place_separate`): top above
@@ -1004,13 +1010,10 @@ class WindowFrontend:
         return place_separate(size, scale, self._windows_gap, self.config.desktop_margin)
 
     def _desktop_scale(self, content: tuple[int, int], display: int) -> int:
-        try:
-            sizes = pygame.display.get_desktop_sizes()
-        except pygame.error:
-            sizes = []
-        if display >= len(sizes) or min(sizes[display]) <= 0:
+        size = self._desktop_size(display)
+        if size is None:
             return FALLBACK_SCALE
-        w, h = sizes[display]
+        w, h = size
         mx, my = self.config.desktop_margin
         return min(MAX_SCALE, fit_scale((max(1, w - mx), max(1, h - my)), content))
 

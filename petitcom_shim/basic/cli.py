@@ -154,17 +154,17 @@ def _check_output(path: Path) -> None:
         raise UsageError(f"{path}: the folder {path.parent} does not exist")
 
 
-def _write_output(path: Path, write: Callable[[], object]) -> None:
-    """Run ``write`` for ``path`` (atomic through ``files.write_output``), as a one-line error.
+def _write_output(path: Path, write: Callable[[Path], object]) -> None:
+    """Run ``write`` on ``path`` (atomic through ``files.write_output``), as a one-line error.
 
-    Callers pass the absolute path on, so a file named ``-`` is a file, not stdout.
+    ``write`` gets the absolute path, so a file named ``-`` is a file, not stdout.
 
     Raises:
         UsageError: ``path`` is no regular file, or it or its folder cannot be written.
     """
     _check_output(path)
     try:
-        write()
+        write(path.absolute())
     except OSError as err:
         raise UsageError(f"{files.output_error(path, err)}; not written") from None
 
@@ -266,11 +266,9 @@ def _run(args: argparse.Namespace) -> int:
             direct.after_run(it, result)
         if args.console is not None:
             text = console_text(machine)
-            _write_output(
-                args.console, lambda: files.write_output(args.console.absolute(), text.encode())
-            )
+            _write_output(args.console, lambda p: files.write_output(p, text.encode()))
         if args.screenshot is not None:
-            _write_output(args.screenshot, lambda: machine.screenshot(args.screenshot.absolute()))
+            _write_output(args.screenshot, machine.screenshot)
     finally:
         machine.close()
     if args.json:
@@ -302,7 +300,7 @@ def _pack(args: argparse.Namespace) -> int:
     program = _read_program(args.source)
     name = progfile.name_from(args.output)
     file = ptcfile.PtcFile.of(name, "PRG", ptcfile.prg_payload(program.text))
-    _write_output(args.output, lambda: files.write_output(args.output.absolute(), file.to_bytes()))
+    _write_output(args.output, lambda p: files.write_output(p, file.to_bytes()))
     print(f"{args.output}: PRG file {name}, {len(program.text)} bytes of program", flush=True)
     return 0
 

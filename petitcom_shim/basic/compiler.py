@@ -463,55 +463,52 @@ class _Compiler:
         self.after_next[id(s)] = after
         opener = self.next_opener.get(id(s))
         guess = name if name is not None else (None if opener is None else str(opener[1]))
-        fast = guess is not None
-        if fast and opener is not None and id(opener) in self.dynamic:
-            fast = self.next_again(s, opener, var_key(str(guess)))
-        elif fast:
-            key = var_key(str(guess))
-            self.scalars.add(key)
-            self.cur.globals.add(key)
-            # Fast path: the innermost loop is the expected variable's (nearly always).
-            e = self.temp()
-            t = self.temp()
-            self.emit(f"if _FS and ({e} := _FS[-1])[0] == {key!r} and {e}[5] is None:")
-            self.indent += 1
-            self.emit(f"{key} = {t} if {_LO} <= ({t} := {key} + {e}[2]) <= {_HI} else _ovf()")
-            self.emit(f"if ({key} <= {e}[1]) if {e}[3] else ({key} >= {e}[1]): return {e}[4]")
-            self.emit("_FS.pop()")
-            self.indent -= 1
-            self.emit("else:")
-            self.indent += 1
+        fast = guess is not None and self.next_fast(var_key(str(guess)), opener)
         slow = "None" if name is None else repr(var_key(name))
         self.emit(f"return _next({slow}, {after})")
         if fast:
             self.indent -= 1
         self.new_block()
 
-    def next_again(self, s: Stmt, opener: Stmt, key: str) -> bool:
-        """The inline fast path of a NEXT closing a FOR whose TO/STEP is evaluated
-        again: False (slow path only) if the loop variable differs or the
-        expressions do not compile (the FOR reports that error itself)."""
-        _, name, _start, end, step = opener
-        if var_key(str(name)) != key:
+    def next_fast(self, key: str, opener: Stmt | None) -> bool:
+        """The inline fast path of a NEXT, for when the innermost loop is the expected
+        variable's (nearly always); leaves the code inside its ``else:`` (True), or
+        emits nothing (False).
+
+        A FOR of ``self.dynamic`` (TO/STEP evaluated again) is matched by its fid and
+        its TO/STEP are evaluated here; it gets no fast path if the loop variable
+        differs or the expressions do not compile (the FOR reports that error itself).
+        Any other loop steps with the limit and step ``_for`` stored.
+        """
+        again = opener if opener is not None and id(opener) in self.dynamic else None
+        if again is not None and var_key(str(again[1])) != key:
             return False
         code = self.cur.code
         saved = (len(code), self.indent)
-        try:
-            self.scalars.add(key)
-            self.cur.globals.add(key)
-            fid = self.dynamic[id(opener)]
-            e, t, lim, st = self.temp(), self.temp(), self.temp(), self.temp()
+        self.scalars.add(key)
+        self.cur.globals.add(key)
+        e, t = self.temp(), self.temp()
+        if again is None:
+            self.emit(f"if _FS and ({e} := _FS[-1])[0] == {key!r} and {e}[5] is None:")
+            self.indent += 1
+            limit, step, up = f"{e}[1]", f"{e}[2]", f"{e}[3]"
+        else:
+            _, _name, _start, end_expr, step_expr = again
+            limit, step = self.temp(), self.temp()
+            fid = self.dynamic[id(again)]
             self.emit(f"if _FS and ({e} := _FS[-1])[0] == {key!r} and {e}[5] == {fid}:")
             self.indent += 1
-            self.emit(f"{lim} = {self.num(end)}")
-            self.emit(f"{st} = {'4096' if step is None else self.num(step)}")
-            self.emit(f"{key} = {t} if {_LO} <= ({t} := {key} + {st}) <= {_HI} else _ovf()")
-            self.emit(f"if ({key} >= {lim}) if {st} < 0 else ({key} <= {lim}): return {e}[4]")
-        except BasicError:
-            del code[saved[0] :]
-            self.indent = saved[1]
-            return False
-        self.cur.cost += _nodes(end) + _nodes(step)
+            try:
+                self.emit(f"{limit} = {self.num(end_expr)}")
+                self.emit(f"{step} = {'4096' if step_expr is None else self.num(step_expr)}")
+            except BasicError:
+                del code[saved[0] :]
+                self.indent = saved[1]
+                return False
+            self.cur.cost += _nodes(end_expr) + _nodes(step_expr)
+            up = f"{step} >= 0"
+        self.emit(f"{key} = {t} if {_LO} <= ({t} := {key} + {step}) <= {_HI} else _ovf()")
+        self.emit(f"if ({key} <= {limit}) if {up} else ({key} >= {limit}): return {e}[4]")
         self.emit("_FS.pop()")
         self.indent -= 1
         self.emit("else:")
