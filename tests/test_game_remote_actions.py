@@ -18,7 +18,14 @@ from royalnine.remote.files import parse_transcript
 from royalnine.remote.session import RemoteSession, check_transcript
 from royalnine.screens.match import MatchScene
 from royalnine.screens.remote import CURRENT_FILE, RemoteLink, remote_match_scene
-from royalnine.screens.remote_actions import BUTTON_H, BUTTON_W, BUTTON_X, BUTTON_YS, ForfeitScene
+from royalnine.screens.remote_actions import (
+    BUTTON_H,
+    BUTTON_W,
+    BUTTON_X,
+    BUTTON_YS,
+    ClaimScene,
+    ForfeitScene,
+)
 from royalnine.screens.remote_io import intake_of
 from royalnine.storage import Settings, Storage
 
@@ -51,6 +58,16 @@ def app_with(home: Path, session: RemoteSession, claim_after_s: int = 86_400) ->
 def tap_button(app: App, index: int) -> None:
     x, y = BUTTON_X + BUTTON_W // 2, BUTTON_YS[index] + BUTTON_H // 2
     app.m.input.touch(x, y)
+    app.step(2)
+    app.m.input.untouch()
+    app.step(2)
+
+
+def tap(app: App, scene: ClaimScene, value: str) -> None:
+    """Tap a button of the claim question."""
+    assert scene.menu is not None
+    (rect,) = [item.rect for item in scene.menu.items if item.value == value]
+    app.m.input.touch(rect.x + rect.w // 2, rect.y + rect.h // 2)
     app.step(2)
     app.m.input.untouch()
     app.step(2)
@@ -159,16 +176,25 @@ def test_a_pasted_claim_ends_the_match_here_as_a_forfeit_loss(tmp_path: Path) ->
     host = RemoteSession.host(MatchConfig(2), entropy(1))
     guest = RemoteSession.join(host.compose(now=0.0), entropy(2))
     host.receive(guest.compose(now=0.0))
-    guest.receive(host.compose(now=0.0))  # the guest owes move 4, and goes away
+    guest.receive(host.compose(now=0.0), now=0.0)  # the guest owes move 4, and goes away
     host.claim(now=2 * 86_400.0, after_s=86_400)
     app = app_with(tmp_path, guest)
     app.m.clipboard.put_text("not a claim")
     app.m.input.edit_key("paste")
     app.step(2)
     assert isinstance(app.scene, MatchScene)  # a refusal, nothing else
+    match = app.scene
     app.m.clipboard.put_text(transcript_text(host))
     app.m.input.edit_key("paste")
     app.step(2)
+    # issue 24: told what it means first; NOT NOW changes nothing
+    assert isinstance(app.scene, ClaimScene)
+    tap(app, app.scene, "later")
+    assert app.scene is match and not Storage(tmp_path).stats().get("remote")
+    app.m.input.edit_key("paste")
+    app.step(2)
+    assert isinstance(app.scene, ClaimScene)
+    tap(app, app.scene, "concede")
     assert isinstance(app.scene, ForfeitScene) and not app.scene.won
     stats = Storage(tmp_path).stats()["remote"]
     assert stats["lost"] == 1 and stats["forfeit_lost"] == 1
@@ -201,7 +227,7 @@ def test_the_claimer_copies_its_transcript_and_the_other_device_learns_from_it(
     host = RemoteSession.host(MatchConfig(2), entropy(1))
     guest = RemoteSession.join(host.compose(now=0.0), entropy(2))
     host.receive(guest.compose(now=0.0))
-    guest.receive(host.compose(now=0.0))  # the guest owes move 4 and goes away
+    guest.receive(host.compose(now=0.0), now=0.0)  # the guest owes move 4 and goes away
     claimer = app_with(tmp_path / "host", RemoteSession.from_json(host.to_json()), claim_after_s=0)
     tap_button(claimer, 0)
     assert isinstance(claimer.scene, ForfeitScene) and claimer.scene.won
@@ -213,5 +239,7 @@ def test_the_claimer_copies_its_transcript_and_the_other_device_learns_from_it(
     other.m.clipboard.put_text(text)
     other.m.input.edit_key("paste")
     other.step(2)
+    assert isinstance(other.scene, ClaimScene)
+    tap(other, other.scene, "concede")
     assert isinstance(other.scene, ForfeitScene) and not other.scene.won
     assert Storage(tmp_path / "guest").stats()["remote"]["forfeit_lost"] == 1

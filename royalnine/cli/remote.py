@@ -39,12 +39,13 @@ from royalnine.remote.codec import BadCode
 from royalnine.remote.files import (
     TRANSCRIPT_FILE,
     abandon_current,
+    claim_here,
     code_path,
+    count_claim,
     host_session,
     is_transcript_text,
     join_session,
     judge_forfeit,
-    learn_claim,
     load_session,
     match_folder,
     parse_transcript,
@@ -116,7 +117,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     verify = action(
         "verify",
         "check a transcript: valid or not, the result or where it stops, and its forfeit notes "
-        "(a claim against this device is counted here as a forfeit loss)",
+        "(it only reports; a claim against this device is counted only by `read`)",
     )
     verify.add_argument(
         "transcript",
@@ -395,24 +396,42 @@ def do_status(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
 
 
 def do_read(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
-    learnt = read_claim(args.code, storage)
-    if learnt is not None:
-        return learnt
+    claimed = read_claim(args, storage)
+    if claimed is not None:
+        return claimed
     session = current(storage)
-    session.receive(read_code(args.code))
+    return receive_and_answer(args, storage, session, read_code(args.code))
+
+
+def receive_and_answer(
+    args: argparse.Namespace, storage: Storage, session: RemoteSession, code: bytes
+) -> dict[str, Any]:
+    """Read one code of the opponent, make every code due in answer, save."""
+    try:
+        session.receive(code)
+    except Broken as exc:  # a damaged reply: showing the code again won't restart the wait
+        if exc.remedy == "show" and not session.damaged_reply:
+            session.note_damaged_reply()
+            save_session(storage.home, session)
+        raise
     made = pump(storage, session, args.out)
     doc = describe(storage, session, made)
     settle(storage, session)
     return doc
 
 
-def read_claim(arg: str, storage: Storage) -> dict[str, Any] | None:
+def read_claim(args: argparse.Namespace, storage: Storage) -> dict[str, Any] | None:
     """``read`` of the other player's transcript (a file, or its text) that claims the
-    match against this device: the match ends here as a forfeit loss. None if ``arg``
-    is no transcript."""
-    path = Path(arg)
+    match against this device; None if ``args.code`` is no transcript.
+
+    The claim counts (a forfeit loss here) only if :func:`claim_here` finds it holds by
+    this device's own codes and clock; a transcript holding the code this device never
+    had is read as that code, and the match goes on. Anything else is a refusal that
+    changes nothing. The output says what was done and why."""
+    path = Path(args.code)
     try:
-        text = read_capped(path, MAX_TRANSCRIPT_FILE).decode("utf-8") if path.is_file() else arg
+        is_file = path.is_file()
+        text = read_capped(path, MAX_TRANSCRIPT_FILE).decode("utf-8") if is_file else args.code
     except (UnreadableFile, OSError, UnicodeDecodeError):
         return None
     if not is_transcript_text(text):
@@ -421,14 +440,24 @@ def read_claim(arg: str, storage: Storage) -> dict[str, Any] | None:
     verdict = judge_forfeit(check_transcript(codes), notes)
     if verdict.refused:
         raise CliError(f"a transcript with a refused note: {verdict.refused[0]}")
-    learnt = learn_claim(storage, codes, verdict)
-    if learnt is None:
-        raise CliError("this transcript claims no match in progress here against this device")
-    if not learnt.counted:
-        raise CliError(learnt.text)
-    write_atomic(storage.home / ENDED_FILE, learnt.session.to_json())  # for `status`
-    doc = describe(storage, learnt.session, [])
-    doc["text"] = learnt.text + "\n" + doc["text"]
+    now = time.time()
+    here = claim_here(storage.home, codes, verdict, now, storage.load_settings().claim_after_s)
+    session = here.session
+    if here.kind == "read" and session is not None and here.code is not None:
+        doc = receive_and_answer(args, storage, session, here.code)
+        doc["claim"] = {"counted": False, "kind": here.kind, "text": here.text}
+        doc["text"] = here.text + "\n" + doc["text"]
+        return doc
+    if here.kind != "count" or session is None:
+        if here.kind == "wait" and session is not None and session.received_at is None:
+            session.received_at = now  # saved by an earlier version: the wait starts now
+            save_session(storage.home, session)
+        raise CliError(here.text)
+    told = count_claim(storage, here)
+    write_atomic(storage.home / ENDED_FILE, session.to_json())  # for `status`
+    doc = describe(storage, session, [])
+    doc["claim"] = {"counted": True, "kind": here.kind, "text": told}
+    doc["text"] = f"{here.text}.\n{told}\n{doc['text']}"
     return doc
 
 
@@ -485,7 +514,10 @@ def do_rollback(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
     save_session(storage.home, session)
     doc = describe(storage, session, [])
     doc["rolled_back"] = dropped
-    doc["text"] = f"forgot move {dropped} and after; read move {dropped} again\n" + doc["text"]
+    doc["text"] = (
+        f"forgot move {dropped} and after; read move {dropped} again (only the same code: "
+        "a move read here is never replaced)\n" + doc["text"]
+    )
     return doc
 
 
@@ -554,7 +586,7 @@ def do_verify(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
         "due_move": None if result.complete else result.codes + 1,
         "results": [list(r.points) for r in result.match.results],
         "totals": list(result.match.totals()),
-        "notes": notes,
+        "notes": list(verdict.accepted),
         "forfeit": None
         if forfeit is None
         else {
@@ -566,19 +598,24 @@ def do_verify(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
         "refused_notes": list(verdict.refused),
         "remarks": list(verdict.remarks),
     }
-    text = [result.summary(), *(f"note: {n}" for n in notes)]
+    text = [result.summary(), *(f"note: {n}" for n in verdict.accepted)]
     if verdict.refused:
         doc["reason"] = "refused note: " + verdict.refused[0]
         text[0] = "INVALID forfeit note; " + text[0]
     text += [f"refused: {n}" for n in verdict.refused] + list(verdict.remarks)
     for r in result.match.results:
         text.append(f"round {r.number}: host {r.points[0]} - guest {r.points[1]}")
-    learnt = learn_claim(storage, codes, verdict)
-    if learnt is not None:
-        doc["here"] = {"text": learnt.text, "forfeit_lost": learnt.counted}
-        text.append(learnt.text)
-        if learnt.counted:
-            write_atomic(storage.home / ENDED_FILE, learnt.session.to_json())  # for `status`
+    # verify only reports: what `read` of this file would do to a match here, never done
+    here = claim_here(
+        storage.home, codes, verdict, time.time(), storage.load_settings().claim_after_s
+    )
+    if here.kind != "none":
+        would = {
+            "count": "`royalnine remote read` of this file would count it here",
+            "read": "`royalnine remote read` of this file would read that move",
+        }.get(here.kind, "it would not count here")
+        doc["here"] = {"kind": here.kind, "would_count": here.kind == "count", "text": here.text}
+        text.append(f"here: {here.text} ({would}; verify changes nothing)")
     doc["text"] = "\n".join(text)
     return doc
 

@@ -19,7 +19,7 @@ from royalnine.core.errors import RoyalNineError
 from royalnine.core.files import UnreadableFile, parse_json, read_capped, write_atomic
 from royalnine.core.match import MatchConfig
 from royalnine.remote.codec import BadCode, decode, match_label
-from royalnine.remote.session import Entropy, RemoteSession, TranscriptCheck
+from royalnine.remote.session import Entropy, RemoteSession, TranscriptCheck, duration
 from royalnine.remote.textcode import from_text
 from royalnine.storage import Storage
 
@@ -204,16 +204,23 @@ def parse_transcript(text: str) -> tuple[list[bytes], list[str]]:
 
 
 SEATS = ("host", "guest")
+_SEAT = r"(host|guest)"
+_MOVE = r"([1-9][0-9]{0,4})"
+HEADER_NOTE = re.compile(rf"Royal Nine remote match ([0-9A-F]{{8}}), as kept by the {_SEAT}")
 CLAIM_NOTE = re.compile(
-    r"claimed by the (host|guest): the (host|guest) forfeits "
-    r"\(move (\d{1,5}) was due from the (host|guest)\)"
+    rf"claimed by the {_SEAT}: the {_SEAT} forfeits \(move {_MOVE} was due from the {_SEAT}\)"
 )
 ABANDON_NOTE = re.compile(
-    r"abandoned by the (host|guest) while move (\d{1,5}) was due from it: "
-    r"the (host|guest) forfeits"
+    rf"abandoned by the {_SEAT} while move {_MOVE} was due from it: the {_SEAT} forfeits"
 )
 LEARNT_NOTE = "learnt here"
 """In a note this device added on learning of a claim against it (not a new claim)."""
+COUNTED_NOTE = re.compile(
+    rf"claimed by the {_SEAT} at move {_MOVE} \({LEARNT_NOTE} from its transcript\): "
+    rf"counted here as a forfeit loss of the {_SEAT}"
+)
+"""The notes this program writes (:func:`transcript_text`, :func:`abandon_current`,
+:func:`count_claim`), matched exactly (ASCII only: no look-alike letters)."""
 
 
 @dataclass(frozen=True)
@@ -226,6 +233,9 @@ class Forfeit:
     """The move that was due from it."""
     claimed: bool
     """True: the other seat claimed the match; False: this seat abandoned it."""
+    admitted: bool = False
+    """The note was written by the seat that forfeits (it abandoned the match, or its
+    device counted the other's claim): its own word, not the claimer's."""
 
     @property
     def role(self) -> str:
@@ -243,26 +253,74 @@ class ForfeitVerdict:
     """Notes refused: forged, contradicting the codes or each other, one line each."""
     remarks: tuple[str, ...]
     """What the codes can and cannot show about it, one line each."""
+    accepted: tuple[str, ...] = ()
+    """The notes that are exactly what this program writes (the header and its one note)."""
 
 
-def _forfeit_of(note: str) -> tuple[Forfeit | None, str | None]:
-    """The forfeit a note records, or why it is refused (None, None: no forfeit note)."""
-    claim, abandon = CLAIM_NOTE.fullmatch(note), ABANDON_NOTE.fullmatch(note)
+def _shown(note: str) -> str:
+    """A refused note as it may be printed: cut, every non-ASCII letter escaped (so a
+    look-alike letter shows as what it is) and no control character reaching a terminal."""
+    return ascii(note[:80])
+
+
+def _forfeit_of(note: str, writer: int) -> tuple[Forfeit | None, str | None]:
+    """The forfeit a note below the header records, or why it is refused.
+
+    ``writer`` is the seat the header names: each note this program writes is tied to
+    the seat whose device writes it (a claim by the claimer, an abandon or a counted claim
+    by the seat that forfeits), so any other seat in it is a forgery.
+    """
+    me, other = SEATS[writer], SEATS[1 - writer]
+    plain = note.isascii()  # re's [0-9] and the words are ASCII too: no look-alikes
+    claim = CLAIM_NOTE.fullmatch(note) if plain else None
+    abandon = ABANDON_NOTE.fullmatch(note) if plain else None
+    counted = COUNTED_NOTE.fullmatch(note) if plain else None
     if claim is not None:
         by, loser, move, due = claim.groups()
-        if by == loser or due != loser:
-            return None, f"a forged claim note (its seats do not agree): {note}"
-        return Forfeit(SEATS.index(loser), int(move), claimed=True), None
+        if (by, loser, due) != (me, other, other):
+            return None, f"a forged claim note (only the {by}'s device claims, as {me}): {note}"
+        return Forfeit(1 - writer, int(move), claimed=True), None
     if abandon is not None:
         by, move, loser = abandon.groups()
-        if by != loser:
-            return None, f"a forged note (its seats do not agree): {note}"
-        return Forfeit(SEATS.index(loser), int(move), claimed=False), None
-    if LEARNT_NOTE in note:
-        return None, None
-    if re.search(r"forfeit|claim", note, re.IGNORECASE):
-        return None, f"not a note this program writes: {note[:80]}"
-    return None, None
+        if (by, loser) != (me, me):
+            return None, f"a forged note (only the {loser} itself notes its walk-away): {note}"
+        return Forfeit(writer, int(move), claimed=False, admitted=True), None
+    if counted is not None:
+        by, move, loser = counted.groups()
+        if (by, loser) != (other, me):
+            return None, f"a forged note (only the {loser}'s device counts a claim): {note}"
+        return Forfeit(writer, int(move), claimed=True, admitted=True), None
+    return None, f"not a note this program writes: {_shown(note)}"
+
+
+def _notes_of(
+    check: TranscriptCheck, notes: list[str]
+) -> tuple[list[Forfeit], list[str], list[str]]:
+    """Match a transcript's notes against what this program writes: the header (this
+    match's id and the seat whose device kept it), then at most one note of that seat.
+    Returns the forfeits recorded, the refusals and the notes accepted."""
+    if not notes:
+        return [], [], []
+    header = HEADER_NOTE.fullmatch(notes[0]) if notes[0].isascii() else None
+    if header is None:
+        return [], [f"not the header this program writes first: {_shown(notes[0])}"], []
+    if check.label and header.group(1) != check.label:
+        return [], [f"the header names match {header.group(1)}; the codes are of {check.label}"], []
+    writer = SEATS.index(header.group(2))
+    found: list[Forfeit] = []
+    refused: list[str] = []
+    for note in notes[1:]:
+        forfeit, why = _forfeit_of(note, writer)
+        if why is not None:
+            refused.append(why)
+        elif forfeit is not None and forfeit not in found:
+            found.append(forfeit)
+    if len(found) > 1:
+        refused.append("contradictory forfeit notes: " + "; ".join(_says(f) for f in found))
+    elif len(notes) > 2 and not refused:
+        extra = len(notes) - 1
+        refused.append(f"this program writes one note under the header; this file has {extra}")
+    return found, refused, [] if refused else notes
 
 
 def judge_forfeit(
@@ -278,16 +336,7 @@ def judge_forfeit(
     if it holds the move the note says never came, the note is refused; if it ends
     at the same code, that seat had the code and did not answer it.
     """
-    found: list[Forfeit] = []
-    refused: list[str] = []
-    for note in notes:
-        forfeit, why = _forfeit_of(note)
-        if why is not None:
-            refused.append(why)
-        elif forfeit is not None and forfeit not in found:
-            found.append(forfeit)
-    if len(found) > 1:
-        refused.append("contradictory forfeit notes: " + "; ".join(_says(f) for f in found))
+    found, refused, accepted = _notes_of(check, notes)
     if refused:  # a file with a forged note is accepted for its codes only
         found = []
     remarks: list[str] = []
@@ -304,7 +353,9 @@ def judge_forfeit(
             "no forfeit note: a transcript alone cannot show who stopped answering "
             "(it may have been cut short)"
         )
-    return ForfeitVerdict(found[0] if found else None, tuple(refused), tuple(remarks))
+    return ForfeitVerdict(
+        found[0] if found else None, tuple(refused), tuple(remarks), tuple(accepted)
+    )
 
 
 def _says(forfeit: Forfeit) -> str:
@@ -332,6 +383,11 @@ def _proof(check: TranscriptCheck, forfeit: Forfeit, others: tuple[list[bytes], 
     loser = forfeit.role
     if not forfeit.claimed:
         return f"the {loser} noted its own walk-away at move {forfeit.move}"
+    if forfeit.admitted:
+        return (
+            f"the {loser}'s own device counted the claim against it at move {forfeit.move} "
+            "(it had the code and did not answer it for the wait, by its own clock)"
+        )
     if any(len(codes) == check.codes for codes in others):
         return (
             f"the {loser}'s own transcript ends at move {check.codes} too: it had the code "
@@ -395,46 +451,113 @@ def abandon_current(storage: Storage) -> str | None:
 
 
 @dataclass(frozen=True)
-class Learnt:
-    """What this device made of a claim against it (see :func:`learn_claim`)."""
+class ClaimHere:
+    """What a claim read from the other device's transcript means on this device (see
+    :func:`claim_here`); nothing is changed by finding it out."""
 
+    kind: str
+    """``"count"``: it holds here, once the player agrees (:func:`count_claim`);
+    ``"read"``: the transcript holds the code this device never had: read :attr:`code`,
+    and the match goes on; ``"wait"``: this device got its last code too recently;
+    ``"answered"``: this device's history goes past the claim or differs from it;
+    ``"none"``: it claims nothing against a match in progress here."""
     text: str
     """One line for the player."""
-    counted: bool
-    """True: the match ended here as a forfeit loss; False: the claim does not hold here."""
-    session: RemoteSession
-    """This device's match (ended by the claim when ``counted``)."""
+    session: RemoteSession | None = None
+    """This device's match the claim is about."""
+    forfeit: Forfeit | None = None
+    code: bytes | None = None
+    """For ``"read"``: the code this device never had."""
 
 
-def learn_claim(storage: Storage, codes: list[bytes], verdict: ForfeitVerdict) -> Learnt | None:
-    """A claim against this device, read from the claimer's transcript (``verify`` or
-    ``read`` of the file, or its text pasted in the game).
+def claim_here(
+    home: Path,
+    codes: list[bytes],
+    verdict: ForfeitVerdict,
+    now: float,
+    after_s: float,
+    session: RemoteSession | None = None,
+) -> ClaimHere:
+    """What the other player's claim (its transcript's codes and judged notes) means here.
 
-    If the claim is against this device's seat in a match in progress here and its
-    codes are this device's history (or that and the one code this device never got),
-    the match ends here as it did on the claimer's device: a forfeit loss in the
-    statistics, the transcript kept with a note. If this device has already answered,
-    the claim does not hold and nothing changes. None when it is about no match here.
+    A claim counts against this device only from what this device can see for itself
+    (docs/remote.md, "What a claim proves"): the claim's codes are exactly the codes
+    this device has, the last of them is the other seat's and this device never answered
+    it, and this device's own clock shows the claim wait (``after_s``) since it read
+    that code. A claim that holds a code this device never had does not count: that code
+    is read, as any code, and the match goes on. ``session`` is the match as the caller
+    holds it (else it is loaded from ``home``).
     """
     forfeit = verdict.forfeit
-    if forfeit is None or not forfeit.claimed or not codes:
-        return None
+    none = ClaimHere("none", "this transcript claims no match in progress here against this device")
+    if forfeit is None or not forfeit.claimed or forfeit.admitted or not codes:
+        return none
     label = match_label(decode(codes[0]).match_id)
-    try:
-        session = load_session(storage.home, label)
-    except BadCode:
-        return None
+    if session is None or session.label != label:
+        try:
+            session = load_session(home, label)
+        except BadCode:
+            return none
     if session is None or session.seat != forfeit.seat or session.over:
-        return None
+        return none
+    other = SEATS[1 - session.seat]
+    head = f"match {label}: the {other} claims it"
     mine = list(session.transcript)
-    if len(mine) > len(codes) or same_match(codes, mine) is not None:
+    if same_match(codes, mine) is not None or len(mine) > len(codes):
         last = session.last_code_number()
-        return Learnt(
-            f"match {label}: the other player claims it, but this device sent move "
-            f"{last}; the claim does not hold here (send move {last} again)",
-            counted=False,
-            session=session,
+        return ClaimHere(
+            "answered",
+            f"{head}, but this device sent move {last}; the claim does not hold here "
+            f"(send move {last} again)",
+            session,
+            forfeit,
         )
+    if len(codes) > len(mine):
+        n = len(mine) + 1
+        return ClaimHere(
+            "read",
+            f"{head}, but its transcript holds move {n}, which this device never had: a "
+            f"claim never counts before this device has the code; move {n} is read here "
+            "and the match goes on",
+            session,
+            forfeit,
+            codes[len(mine)],
+        )
+    held = session.unanswered_for(now)
+    k = len(mine)
+    if held is None:
+        return ClaimHere(
+            "wait",
+            f"{head}; this device has no time for when it read move {k} (saved by an "
+            f"earlier version): the claim can count here {duration(after_s)} from now; "
+            "answer it now",
+            session,
+            forfeit,
+        )
+    if held < after_s:
+        return ClaimHere(
+            "wait",
+            f"{head}, but this device read move {k} only {duration(held)} ago by its own "
+            f"clock; a claim counts here only after {duration(after_s)}: answer it now",
+            session,
+            forfeit,
+        )
+    return ClaimHere(
+        "count",
+        f"{head}: this device read move {k} {duration(held)} ago by its own clock and has not "
+        "answered it; counting the claim ends the match here as a forfeit loss",
+        session,
+        forfeit,
+    )
+
+
+def count_claim(storage: Storage, here: ClaimHere) -> str:
+    """Count a claim :func:`claim_here` found holds (``"count"``), once the player asked:
+    the match ends here as it did on the claimer's device, a forfeit loss in the
+    statistics (counted once: the match in progress is forgotten), the transcript kept
+    with a note. Returns one line saying what was done."""
+    session, forfeit = here.session, here.forfeit
+    assert here.kind == "count" and session is not None and forfeit is not None
     other = SEATS[1 - session.seat]
     note = (
         f"claimed by the {other} at move {forfeit.move} ({LEARNT_NOTE} from its transcript): "
@@ -443,11 +566,10 @@ def learn_claim(storage: Storage, codes: list[bytes], verdict: ForfeitVerdict) -
     session.forfeited = True
     write_transcript(storage.home, session, note)
     storage.record_forfeit("remote", won=False)
-    session_path(storage.home, label).unlink(missing_ok=True)
-    return Learnt(
-        f"match {label} was claimed by the {other}: counted here as a forfeit loss",
-        counted=True,
-        session=session,
+    session_path(storage.home, session.label).unlink(missing_ok=True)
+    return (
+        f"match {session.label} was claimed by the {other}: counted here as a forfeit loss "
+        f"(move {len(session.transcript)} was left unanswered on this device)"
     )
 
 

@@ -445,9 +445,10 @@ def _check_digest(value: bytes) -> bytes:
 
 
 class Broken(BadCode):
-    """A code that shows the two devices' histories differ: a code was damaged or tampered
-    with in transit. ``remedy`` says what this device can do: ``"show"`` (show its last
-    code again) or ``"rollback"`` (drop the code it read, then read it again)."""
+    """A reply that does not follow the code this device sent: its code was damaged or
+    tampered with on the way. ``remedy`` says what this device can do: ``"show"`` (show
+    its last code again, which sends nothing new). A code that differs from one already
+    read here is refused outright, with no remedy: a move read here is never replaced."""
 
     def __init__(self, message: str, remedy: str) -> None:
         super().__init__(message)
@@ -471,7 +472,19 @@ class RemoteSession:
         then one lookup, not up to 2 x 99 hashes each time the protocol asks for it."""
         self._proto = _Protocol(match_id, config, (seat, self._chain_value))
         self.waiting_since: float | None = None
-        """When this device last sent a code (seconds since the epoch): a claim counts from it."""
+        """When this device last showed its last code (seconds since the epoch): its own
+        claim counts from it."""
+        self.damaged_reply = False
+        """A damaged reply to this device's last code was read: the other side has seen a
+        code, so showing it again (SHOW AGAIN, COPY, ``remote show``) no longer restarts the
+        wait, or a peer could put a claim off for ever with damaged replies."""
+        self.received_at: float | None = None
+        """When this device read (and showed) the opponent's last code: a claim against this
+        device counts only once this device's own clock shows the wait since then."""
+        self._forgotten: dict[int, bytes] = {}
+        """Codes read here and then forgotten by a roll-back, by index: that move is only
+        ever read again as the same code, so a roll-back can never take a new seal or
+        placement chosen after this device's answer was seen."""
         self.claimed = False
         """This device claimed the match: the other seat stopped answering and forfeits."""
         self.forfeited = False
@@ -648,10 +661,12 @@ class RemoteSession:
         proto.check_header(msg, data, None)
         proto.apply(msg, data)
         self.waiting_since = time.time() if now is None else now
+        self.damaged_reply = False
         return data
 
-    def receive(self, code: bytes) -> None:
-        """Read the opponent's code. Nothing changes unless the whole code is valid.
+    def receive(self, code: bytes, now: float | None = None) -> None:
+        """Read the opponent's code (at ``now``, default the clock: when a claim against this
+        device may count is measured from it). Nothing changes unless the whole code is valid.
 
         Raises:
             Broken: the code shows the two histories differ (a code was damaged
@@ -660,12 +675,15 @@ class RemoteSession:
         """
         if self.ended_by_claim:
             raise BadCode(f"match {self.label} was claimed: this device reads no more codes")
-        msg = decode(code)
-        self._check_broken(msg, bytes(code))
+        data = bytes(code)
+        msg = decode(data)
+        self._check_broken(msg, data)
         trial = _copy_protocol(self._proto)
-        trial.check_header(msg, bytes(code), self.seat)
-        trial.apply(msg, bytes(code))
+        trial.check_header(msg, data, self.seat)
+        trial.apply(msg, data)
         self._proto = trial
+        if self._forgotten.get(msg.seq) != data:  # read again after a roll-back: same time
+            self.received_at = time.time() if now is None else now
 
     def _check_broken(self, msg: Message, data: bytes) -> None:
         """Say plainly when a code of this match shows a damaged or changed code."""
@@ -674,16 +692,16 @@ class RemoteSession:
             return
         seq, number = msg.seq, msg.seq + 1
         known = len(proto.transcript)
-        if seq < known and proto.transcript[seq] != data:
-            if seq < known - 2:  # a roll-back forgets only the last code read
-                raise BadCode(
-                    f"damaged or tampered code: move {number} differs from the move {number} "
-                    "read here, too far back to roll back"
-                )
-            raise Broken(
+        # A move read here is never replaced, not even after a roll-back. A code changed in
+        # transit that still reads differs only in what nothing can check yet (a seal, a
+        # placement in the clear, a commitment), which is exactly what a cheat changes after
+        # seeing this device's answer to choose its cards: the two cannot be told apart.
+        before = proto.transcript[seq] if seq < known else self._forgotten.get(seq)
+        if before is not None and before != data:
+            raise BadCode(
                 f"damaged or tampered code: move {number} differs from the move {number} "
-                "read here; roll back, then read it again",
-                "rollback",
+                "read here; a move read here is never replaced (a changed seal or placement "
+                "is how a cheat would choose its cards after seeing yours)"
             )
         if seq == known and seq > 0 and msg.prev != message_hash(proto.transcript[-1]):
             raise Broken(
@@ -695,9 +713,10 @@ class RemoteSession:
     def rollback(self) -> int:
         """Forget the last code read from the opponent and this device's codes after it.
 
-        For a code that was damaged in transit but still read: the device then
-        reads that move again, as the opponent shows it once more. This
-        device's own placements stay as they were (they are sent again
+        The device then reads that move again, as the opponent shows it once more.
+        A roll-back keeps what was read: only the same code is ever read as that move
+        again (never a new seal or placement chosen after this device's answer was
+        seen), and this device's own placements stay as they were (they are sent again
         unchanged, never re-chosen). Returns the move number forgotten.
         """
         transcript = self._proto.transcript
@@ -709,6 +728,7 @@ class RemoteSession:
             raise IllegalMove("the first code cannot be rolled back: join the match again")
         rebuilt = RemoteSession(self.seat, self.match_id, self.config, self.secret)
         rebuilt._replay(transcript[:drop], dict(self._proto.seats[self.seat].cells))
+        self._forgotten[drop] = transcript[drop]  # only this code can be read there again
         self._proto = rebuilt._proto
         # The wait keeps running: the other side has owed an answer since this device's
         # last code, and a bogus variant of a code (anyone can make one) must not stop
@@ -716,12 +736,31 @@ class RemoteSession:
         return drop + 1
 
     def mark_shown(self, now: float | None = None) -> None:
-        """This device shows its last code again (SHOW AGAIN, COPY, the code screen,
-        ``remote show``): the opponent may be seeing it for the first time now, so the
-        claim wait starts again from ``now`` (default the clock). Nothing happens while
-        this device owes the next code itself."""
-        if self.waiting_for_opponent():
+        """This device shows its last code again (COPY, the code screen, ``remote show``):
+        the opponent may be seeing it for the first time now, so the claim wait starts
+        again from ``now`` (default the clock). Nothing happens while this device owes the
+        next code itself, or once a damaged reply showed that the opponent had seen a code
+        (:meth:`note_damaged_reply`)."""
+        if self.waiting_for_opponent() and not self.damaged_reply:
             self.waiting_since = time.time() if now is None else now
+
+    def note_damaged_reply(self) -> None:
+        """A reply to this device's last code was refused as damaged (:class:`Broken`,
+        remedy ``"show"``): the other side had a code to answer, so from now on showing the
+        code again never restarts the claim wait (else damaged replies sent just before
+        the wait ends would put a claim off for ever)."""
+        if self.waiting_for_opponent():
+            self.damaged_reply = True
+
+    def unanswered_for(self, now: float) -> float | None:
+        """How long (seconds, by this device's clock) this device has held the opponent's
+        last code without answering it; None if it owes no code or never read one here
+        with a time (a match saved by an earlier version)."""
+        if self.ended_by_claim or self.waiting_for_opponent() or self.received_at is None:
+            return None
+        if not (self.my_turn or self.needs_placement):
+            return None
+        return max(0.0, now - self.received_at)
 
     def can_claim(self, now: float, after_s: float) -> bool:
         """Whether this device may claim the match now: the other seat has owed a code
@@ -740,7 +779,7 @@ class RemoteSession:
             return "show your last code again first"
         left = self.waiting_since + after_s - now
         if left > 0:
-            return f"the opponent may still answer: wait {_duration(left)} more"
+            return f"the opponent may still answer: wait {duration(left)} more"
         return None
 
     def claim(self, now: float, after_s: float) -> None:
@@ -822,6 +861,9 @@ class RemoteSession:
             "cells": {f"{r}.{hf}": c.hex() for (r, hf), c in sorted(me.cells.items())},
             "transcript": [m.hex() for m in self._proto.transcript],
             "waiting_since": self.waiting_since,
+            "damaged_reply": self.damaged_reply,
+            "received_at": self.received_at,
+            "forgotten": {str(k): c.hex() for k, c in sorted(self._forgotten.items())},
             "claimed": self.claimed,
             "forfeited": self.forfeited,
         }
@@ -858,20 +900,17 @@ class RemoteSession:
             if not isinstance(transcript, list):
                 raise ValueError("'transcript' is not a list")
             codes = [_hex_field(m, "a code", None) for m in transcript]
-            since = doc.get("waiting_since")
-            if since is not None and (
-                isinstance(since, bool)
-                or not isinstance(since, int | float)
-                or not math.isfinite(since)
-            ):
-                raise ValueError(f"'waiting_since' is not a time: {since!r}")
-            session.waiting_since = None if since is None else float(since)
-            for name in ("claimed", "forfeited"):  # "forfeited" is new: absent means false
+            session.waiting_since = _time_field(doc, "waiting_since")
+            session.received_at = _time_field(doc, "received_at")  # new: absent means unknown
+            # "forfeited", "damaged_reply" are new: absent means false
+            for name in ("claimed", "forfeited", "damaged_reply"):
                 value = doc.get(name, False)
                 if not isinstance(value, bool):
                     raise ValueError(f"{name!r} is not true or false")
             session.claimed = doc.get("claimed", False)
             session.forfeited = doc.get("forfeited", False)
+            session.damaged_reply = doc.get("damaged_reply", False)
+            session._forgotten = _forgotten_field(doc.get("forgotten", {}))
             session._replay(codes, own)
             session._check_own_cells(own)
         except (BadCode, IllegalMove, KeyError, TypeError, ValueError, OverflowError) as exc:
@@ -914,6 +953,28 @@ def _int_field(doc: dict[str, object], name: str, low: int, high: int) -> int:
     return value
 
 
+def _time_field(doc: dict[str, object], name: str) -> float | None:
+    """A time in seconds since the epoch, or None (absent or null)."""
+    value = doc.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValueError(f"{name!r} is not a time: {value!r}")
+    return float(value)
+
+
+def _forgotten_field(value: object) -> dict[int, bytes]:
+    """The codes a roll-back forgot: {"index": code in hex}, each index within the match."""
+    if not isinstance(value, dict):
+        raise ValueError("'forgotten' is not a table")
+    out: dict[int, bytes] = {}
+    for key, code in value.items():
+        if not (isinstance(key, str) and key.isascii() and key.isdecimal() and len(key) < 6):
+            raise ValueError(f"forgotten entry {key!r} is not a move index")
+        out[int(key)] = _hex_field(code, f"forgotten entry {key}", None)
+    return out
+
+
 def _hex_field(value: object, name: str, size: int | None) -> bytes:
     if not isinstance(value, str) or len(value) > 2 * MAX_MESSAGE:
         raise ValueError(f"{name} is not hex text")
@@ -950,7 +1011,7 @@ def hello_config(hello: Hello) -> MatchConfig:
     return MatchConfig(hello.rounds, hello.tens)
 
 
-def _duration(seconds: float) -> str:
+def duration(seconds: float) -> str:
     """A wait in words: "3 h 20 min", "5 min", "12 s"."""
     whole = int(seconds + 0.999)
     hours, rest = divmod(whole, 3600)
@@ -972,6 +1033,8 @@ class TranscriptCheck:
     """Every code of the match is there (nobody owes one)."""
     due_seat: int | None
     """The seat that owes the next code (0 host, 1 guest), None when complete."""
+    label: str = ""
+    """The match id as players see it."""
 
     def summary(self) -> str:
         """One line: the result, or whose move is due."""
@@ -1004,7 +1067,9 @@ def check_transcript(codes: list[bytes]) -> TranscriptCheck:
     """
     proto = _replay_transcript(codes)
     sender, due = proto.next_due()
-    return TranscriptCheck(proto.match, len(codes), not due, sender if due else None)
+    return TranscriptCheck(
+        proto.match, len(codes), not due, sender if due else None, match_label(proto.match_id)
+    )
 
 
 def verify_transcript(codes: list[bytes]) -> Match:

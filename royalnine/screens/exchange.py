@@ -29,7 +29,7 @@ from royalnine.screens import draw, registry
 from royalnine.screens.layout import BOTTOM, TOP, Rect
 from royalnine.screens.menu import Menu, MenuItem
 from royalnine.screens.remote import RemoteLink, draw_code, folder_lines, remote_match_scene
-from royalnine.screens.remote_actions import ForfeitScene
+from royalnine.screens.remote_actions import ClaimScene
 from royalnine.screens.remote_io import (
     Arrival,
     FolderOpener,
@@ -305,10 +305,11 @@ class ExchangeScene:
             self.link = self.join(app, arrivals)
             accepted = self.link is not None
         else:
-            accepted = self.link.accept(arrivals)
-            if self.link.claimed_against is not None:  # the other player's claim, counted
+            accepted = self.link.accept(arrivals, app.settings.claim_after_s)
+            if self.link.pending_claim is not None:  # the other player's claim holds: ask
                 intake_of(app).stop_scan()
-                return ForfeitScene(self.link, won=False)
+                back = self.back if self.back is not None else remote_match_scene(self.link)
+                return ClaimScene(self.link, back=back)
         app.beep("confirm" if accepted else "invalid")
         if accepted and self.link is not None:
             self.notice = None

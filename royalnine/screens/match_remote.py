@@ -19,7 +19,7 @@ from royalnine.screens import draw, registry
 from royalnine.screens.layout import BOTTOM, PANEL_COL, PANEL_WIDTH, TOP, Rect
 from royalnine.screens.match_state import MatchState
 from royalnine.screens.remote import draw_code
-from royalnine.screens.remote_actions import ForfeitScene
+from royalnine.screens.remote_actions import ClaimScene
 from royalnine.screens.remote_io import copy_code, intake_of
 
 CODE_PX = 98  # a remote code in the top screen's corner: 2 px a module up to QR version 6
@@ -76,11 +76,11 @@ def remote_frame(app: App, scene: MatchState, inp: InputFrame) -> Scene | None:
             scene.dirty = True
     arrivals = intake.poll(app, inp, link.session.match_id)
     if arrivals:
-        app.beep("confirm" if link.accept(arrivals) else "invalid")
+        app.beep("confirm" if link.accept(arrivals, app.settings.claim_after_s) else "invalid")
         memo.notice = None
         scene.dirty = True
-        if link.claimed_against is not None:  # the other player's claim, counted here
-            return ForfeitScene(link, won=False)
+        if link.pending_claim is not None:  # the other player's claim holds: ask first
+            return ClaimScene(link, back=scene)
     if intake.busy != memo.busy:
         memo.busy = intake.busy
         scene.dirty = True

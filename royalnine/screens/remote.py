@@ -38,10 +38,12 @@ from royalnine.remote.files import (
     REMOTE_DIR,
     SESSION_FILE,
     TRANSCRIPT_FILE,
+    ClaimHere,
+    claim_here,
     code_path,
+    count_claim,
     host_session,
     judge_forfeit,
-    learn_claim,
     load_session,
     match_folder,
     migrate_current,
@@ -74,6 +76,10 @@ class RemoteLink:
         self.claimed_against: str | None = None
         """The other player's transcript claimed this match and it was counted here as a
         forfeit loss: what to tell the player (the screens then show the result)."""
+        self.pending_claim: ClaimHere | None = None
+        """The other player's claim holds here (this device left its code unanswered for
+        the wait, by its own clock): it is counted only once the player, told what it
+        means, accepts it (:meth:`concede`)."""
 
     # -- files --
 
@@ -145,7 +151,8 @@ class RemoteLink:
         if number is not None and code is not None:
             self.write_code(number, code, "saved again")
         self.error = self.remedy = None
-        self.mark_shown()
+        # no mark_shown: a damaged reply must not restart the wait (else a peer who keeps
+        # sending one just before the wait ends would put the claim off for ever)
 
     def mark_shown(self) -> None:
         """The code is being shown anew (SHOW AGAIN, COPY, the code screen): the opponent
@@ -163,49 +170,79 @@ class RemoteLink:
         code = session.last_code()
         return None if code is None else (number, code)
 
-    def accept(self, arrivals: list[Arrival]) -> bool:
+    def accept(self, arrivals: list[Arrival], claim_after_s: float | None = None) -> bool:
         """Take the codes that arrived (images read, text pasted, the camera); True if one
-        was accepted. A refusal is kept in :attr:`error` and changes nothing."""
+        was accepted. A refusal is kept in :attr:`error` and changes nothing.
+        ``claim_after_s`` is the claim wait set in the options (default: as saved)."""
         accepted = False
         for arrival in arrivals:
+            code, told = arrival.code, None
             if arrival.transcript is not None:
-                self.learn_claim(arrival.source, arrival.transcript)
-                continue
-            if arrival.code is None:
+                code = self.learn_claim(arrival.source, arrival.transcript, claim_after_s)
+                told = self.error
+                if code is None:
+                    continue
+            if code is None:
                 self.error = arrival.error
                 continue
             try:
-                self.session.receive(arrival.code)
+                self.session.receive(code)
             except BadCode as exc:
                 self.error = f"{arrival.source}: {exc}"
                 self.remedy = exc.remedy if isinstance(exc, Broken) else self.remedy
+                if self.remedy == "show" and not self.session.damaged_reply:
+                    self.session.note_damaged_reply()  # showing again won't restart the wait
+                    self.save()
                 continue
-            self.error = self.remedy = None
+            self.error, self.remedy = told, None
             accepted = True
         if accepted:
             self.save()
             self.pump()
         return accepted
 
-    def learn_claim(self, source: str, text: str) -> None:
-        """The other player's transcript, pasted: if it claims this match against this
-        device (and this device had not answered), the match ends here as a forfeit loss
-        (:attr:`claimed_against`); anything else is a refusal in :attr:`error`."""
+    def learn_claim(
+        self, source: str, text: str, claim_after_s: float | None = None
+    ) -> bytes | None:
+        """The other player's transcript, pasted: what its claim means here
+        (:func:`~royalnine.remote.files.claim_here`). It counts only by this device's own
+        codes and clock, and then only once the player accepts it (:attr:`pending_claim`,
+        :meth:`concede`). Returns the code this device never had if the transcript holds
+        it (read like any code: the match goes on); anything else is a line in
+        :attr:`error` and changes nothing."""
         try:
             codes, notes = parse_transcript(text)
             verdict = judge_forfeit(check_transcript(codes), notes)
         except BadCode as exc:
             self.error = f"{source}: {exc}"
+            return None
+        if verdict.refused:
+            self.error = f"{source}: a refused note: {verdict.refused[0]}"
+            return None
+        here = ClaimHere("none", "a transcript that claims nothing against this match")
+        if decode(codes[0]).match_id == self.session.match_id:  # never another match's
+            now = time.time()
+            after_s = claim_after_s
+            if after_s is None:
+                after_s = self.storage.load_settings().claim_after_s
+            here = claim_here(self.storage.home, codes, verdict, now, after_s, self.session)
+            if here.kind == "wait" and self.session.received_at is None:
+                self.session.received_at = now  # saved by an earlier version: wait from now
+                self.save()
+        self.error = here.text if here.kind != "none" else f"{source}: {here.text}"
+        if here.kind == "count":
+            self.pending_claim = here
+        return here.code if here.kind == "read" else None
+
+    def concede(self) -> None:
+        """The player accepted the other player's claim (:attr:`pending_claim`): the match
+        ends here as a forfeit loss (:attr:`claimed_against`)."""
+        here, self.pending_claim = self.pending_claim, None
+        if here is None or here.session is None:
             return
-        ours = decode(codes[0]).match_id == self.session.match_id  # never another match's
-        learnt = learn_claim(self.storage, codes, verdict) if ours and not verdict.refused else None
-        if learnt is None:
-            self.error = f"{source}: a transcript that claims nothing against this match"
-        elif not learnt.counted:
-            self.error = learnt.text
-        else:
-            self.session = learnt.session  # ended here: lost by forfeit
-            self.claimed_against = learnt.text
+        self.claimed_against = count_claim(self.storage, here)
+        self.session = here.session
+        self.error = None
 
     # -- DealSource and Opponent --
 

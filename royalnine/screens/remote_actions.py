@@ -1,7 +1,8 @@
 """What a remote match adds to the match screen when things go wrong, kept apart from the
 match flow: CLAIM once the opponent has left a code unanswered for the set wait
-(``Settings.claim_after_s``), SHOW CODE AGAIN / ROLL BACK after a damaged code, and the
-result screen of a match won by forfeit.
+(``Settings.claim_after_s``), SHOW AGAIN after a damaged reply, the question asked before
+the other player's claim is counted here, and the result screen of a match ended by a
+claim.
 
 The match screen calls :meth:`RemoteActions.frame` every frame and
 :meth:`RemoteActions.draw` when it draws its bottom screen; all protocol
@@ -20,13 +21,13 @@ from royalnine.remote.files import record_claim, transcript_text
 from royalnine.screens import draw, registry
 from royalnine.screens.layout import BOTTOM, TOP, Rect
 from royalnine.screens.menu import Menu, MenuItem, row
-from royalnine.screens.remote import RemoteLink, remote_match_scene
+from royalnine.screens.remote import RemoteLink
 
 CHECK_EVERY = 30  # frames between looks at the clock (a claim becomes possible at most once)
 BUTTON_X, BUTTON_W, BUTTON_H = 136, 112, 24  # whole tiles: rows 18-20 and 21-23
 BUTTON_YS = (144, 168)
 DAMAGED_ROW = 15  # the headline under the CODES button (rows 12-14); the refusal follows
-LABELS = {"claim": "remote_claim", "show": "remote_show_again", "rollback": "remote_rollback"}
+LABELS = {"claim": "remote_claim", "show": "remote_show_again"}
 
 
 class RemoteActions:
@@ -83,17 +84,6 @@ class RemoteActions:
         if choice == "show":
             link.show_again()
             app.beep("confirm")
-        elif choice == "rollback":
-            try:
-                link.session.rollback()
-            except IllegalMove as exc:
-                link.error = str(exc)
-                app.beep("invalid")
-                return None
-            link.error = link.remedy = None
-            app.store("remote", link.save)
-            app.beep("confirm")
-            return remote_match_scene(link)  # redrawn from the session's history
         elif choice == "claim":
             try:
                 link.session.claim(time.time(), app.settings.claim_after_s)
@@ -176,5 +166,66 @@ class ForfeitScene:
             return registry.make("title")
         if choice == "copy" or (self.won and "copy" in inp.edit):
             self.copy(app)
+        self.menu.draw(app)
+        return None
+
+
+def held_text(seconds: float) -> str:
+    """How long a code was held, short: "40 min", "5 h 10 min", "3 d 4 h" (11 cells at most)."""
+    minutes = int(seconds // 60)
+    hours, days = minutes // 60, min(9999, minutes // (60 * 24))
+    if hours >= 48:
+        return f"{days} d {hours % 24} h"
+    if hours:
+        return f"{hours} h {minutes % 60} min"
+    return f"{minutes} min"
+
+
+class ClaimScene:
+    """The other player's claim holds here: say what it means, and count it only if the
+    player accepts (a forfeit loss, then the result). NOT NOW goes back and changes
+    nothing: the code can still be answered, though the claimer's device has ended the
+    match."""
+
+    def __init__(self, link: RemoteLink, back: Scene) -> None:
+        self.link = link
+        self.back = back
+        self.menu: Menu | None = None
+
+    def enter(self, app: App) -> None:
+        """Draw the question once."""
+        m = app.m
+        draw.reset_screens(m)
+        here = self.link.pending_claim
+        session = self.link.session
+        held = None if here is None else session.unanswered_for(time.time())
+        draw.centred(m, TOP, 1, app.t("claim_q_title"), art.TEXT_YELLOW)
+        draw.centred(m, TOP, 5, app.t("claim_q_move", n=len(session.transcript)), art.TEXT_WHITE)
+        draw.centred(m, TOP, 7, held_text(held or 0.0), art.TEXT_CYAN)
+        draw.centred(m, TOP, 9, app.t("claim_q_clock"), art.TEXT_GREY)
+        draw.centred(m, TOP, 13, app.t("claim_q_accept"), art.TEXT_WHITE)
+        draw.centred(m, TOP, 15, app.t("claim_q_later"), art.TEXT_WHITE)
+        draw.centred(m, BOTTOM, 3, app.t("claim_q_sure"), art.TEXT_YELLOW)
+        buttons = [("concede", app.t("claim_accept")), ("later", app.t("claim_later"))]
+        self.menu = Menu(row(buttons, y=160, width=112))
+        self.menu.draw(app)
+
+    def frame(self, app: App, inp: InputFrame) -> Scene | None:
+        """ACCEPT LOSS counts the claim (then the result); NOT NOW (or B) goes back."""
+        assert self.menu is not None
+        choice = self.menu.handle(app, inp)
+        if choice is None and ("b" in inp.keys or "select" in inp.keys):
+            choice = "later"
+        if choice == "concede":
+            app.store("remote", self.link.concede)
+            app.beep("confirm")
+            if self.link.claimed_against is not None:
+                return ForfeitScene(self.link, won=False)
+            return self.back
+        if choice == "later":
+            self.link.pending_claim = None
+            self.link.error = None
+            app.beep("select")
+            return self.back
         self.menu.draw(app)
         return None
