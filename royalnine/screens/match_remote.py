@@ -11,6 +11,7 @@ must send (top screen's GRP page) and the side panel (bottom screen).
 from __future__ import annotations
 
 import weakref
+from typing import cast
 
 from royalnine import art
 from royalnine.app import App, InputFrame, Scene
@@ -80,7 +81,7 @@ def remote_frame(app: App, scene: MatchState, inp: InputFrame) -> Scene | None:
         memo.notice = None
         scene.dirty = True
         if link.pending_claim is not None:  # the other player's claim holds: ask first
-            return ClaimScene(link, back=scene)
+            return ClaimScene(link, back=cast(Scene, scene))  # scene is the MatchScene
     if intake.busy != memo.busy:
         memo.busy = intake.busy
         scene.dirty = True
