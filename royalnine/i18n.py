@@ -142,7 +142,7 @@ TEXTS: dict[str, Text] = {
     "remote_show_again": Text("SHOW AGAIN", "ｺｰﾄﾞｦ ﾓｳｲﾁﾄﾞ", 14),
     "claim_q_title": Text("YOUR RIVAL CLAIMS THE MATCH", "ｱｲﾃｶﾞ ｼｮｳﾘｦ ｼｭﾁｮｳｼﾃｲﾏｽ", 30),
     "claim_q_move": Text("You have not answered code {n}", "ｺｰﾄﾞ{n}ﾆ ﾏﾀﾞ ﾍﾝｼﾞｦ ｼﾃｲﾏｾﾝ", 30),
-    "claim_q_clock": Text("since you read it (this clock).", "(ｺﾉ ｷｶｲﾉ ﾄｹｲﾃﾞ)", 30),
+    "claim_q_clock": Text("since it arrived here.", "(ｺﾉ ｷｶｲﾉ ﾄｹｲﾃﾞ)", 30),
     "claim_q_accept": Text("ACCEPT: a loss by forfeit.", "ｼｮｳﾁ: ﾌｾﾝﾊｲﾆ ﾅﾘﾏｽ", 30),
     "claim_q_later": Text("NOT NOW: you may still answer.", "ｱﾄﾃﾞ: ﾏﾀﾞ ﾍﾝｼﾞﾃﾞｷﾏｽ", 30),
     "claim_q_sure": Text("Count the claim here?", "ｺｺﾃﾞ ﾊｲﾎﾞｸｦ ﾐﾄﾒﾏｽｶ?", 30),

@@ -40,6 +40,7 @@ from royalnine.core import (
 )
 from royalnine.core.match import RoundResult
 from royalnine.game import new_game
+from royalnine.remote.files import ClaimHere
 from royalnine.remote.session import RemoteSession
 from royalnine.screens import draw
 from royalnine.screens.autoplay import AutoPlayer
@@ -50,7 +51,7 @@ from royalnine.screens.match import MatchScene
 from royalnine.screens.options import OptionsScene
 from royalnine.screens.pause import PauseScene
 from royalnine.screens.remote import SESSION_FILE, RemoteLink, host_link
-from royalnine.screens.remote_actions import ForfeitScene
+from royalnine.screens.remote_actions import ClaimScene, ForfeitScene
 from royalnine.screens.remote_io import CodeIntake, copy_code, intake_of, set_intake
 from royalnine.screens.remote_list import RemoteListScene
 from royalnine.screens.result import MatchResultScene
@@ -571,7 +572,7 @@ def walk(app: App, home: Path) -> Iterator[str]:
     app.step(2)
     assert "claim" in scene.remote_actions.values
     yield "remote: CLAIM WIN"
-    for remedy in ("show", "rollback"):
+    for remedy in ("show",):
         scene.remote.error = "the camera: code 4 is damaged: " + LONG_ERROR
         scene.remote.remedy = remedy
         scene.remote_actions.update(app, now=True)
@@ -583,6 +584,10 @@ def walk(app: App, home: Path) -> Iterator[str]:
     for won in (True, False):
         app.switch(ForfeitScene(scene.remote, won=won))
         yield f"forfeit ({'won' if won else 'lost'})"
+    scene.remote.pending_claim = ClaimHere("count", "", scene.remote.session)
+    app.switch(ClaimScene(scene.remote, back=scene))
+    yield "the other player's claim holds here: count it?"
+    scene.remote.pending_claim = None
     app.switch(MatchResultScene(over, "remote", "normal", (t("you"), t("rival")), remote=link))
     yield "match result (remote, the last code to send)"
     # --- the list of remote matches: one, a damaged one set aside, several pages ---
