@@ -26,8 +26,11 @@ The protocol (see docs/remote.md for the argument):
   seat that learns the common card first hands over once, at the middle
   round (see :meth:`_Protocol.reveal_first`).
 * **Walk-aways and damage.** A device waiting for the other can claim the
-  match after a wait (a forfeit win, :meth:`RemoteSession.claim`); a device
-  that read a damaged code can roll back (:meth:`RemoteSession.rollback`).
+  match after a wait (a forfeit win, :meth:`RemoteSession.claim`); the other
+  device counts that claim only by its own codes and clock
+  (:attr:`RemoteSession.received_at`, ``files.claim_here``). A move read is
+  never replaced, not even after a roll-back (:meth:`RemoteSession.rollback`):
+  a changed seal or placement cannot be told from a cheat's.
 
 Every message carries everything its sender may send at that moment. The
 :class:`RemoteSession` of one device holds only that device's secret and what
