@@ -120,10 +120,11 @@ def test_no_claim_before_the_wait(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_a_damaged_code_offers_show_again_and_roll_back(tmp_path: Path) -> None:
+def test_a_damaged_code_offers_show_again_and_is_never_replaced(tmp_path: Path) -> None:
     """The host reads the guest's code 6 with its seal changed in transit and answers; the
     guest's screen says a code was damaged and offers SHOW AGAIN; the host's screen, given
-    the true code 6, offers ROLL BACK, and then reads it."""
+    the true code 6, refuses it and offers nothing (issue 24: a move read is never replaced,
+    or a cheat could re-seal after seeing the answer)."""
     host = RemoteSession.host(MatchConfig(1), entropy(1))
     guest = RemoteSession.join(host.compose(), entropy(2))
     host.receive(guest.compose())
@@ -155,17 +156,10 @@ def test_a_damaged_code_offers_show_again_and_roll_back(tmp_path: Path) -> None:
     drop(host_app, code6, tmp_path / "code6.png")
     hscene = host_app.scene
     assert isinstance(hscene, MatchScene) and hscene.remote is not None
-    assert hscene.remote.remedy == "rollback"
-    host_app.step(2)
-    assert hscene.remote_actions is not None and hscene.remote_actions.values == ("rollback",)
-    host_app.m.screenshot(tmp_path / "rollback.png", screen=1, scale=2)
-    tap_button(host_app, 0)
-    again = host_app.scene
-    assert isinstance(again, MatchScene) and again is not hscene
-    assert again.remote is not None and len(again.remote.session.transcript) == 5
-    drop(host_app, code6, tmp_path / "code6b.png")
-    assert again.remote.error is None
-    assert len(again.remote.session.transcript) >= 6
+    assert hscene.remote.remedy is None and "never replaced" in (hscene.remote.error or "")
+    host_app.step(40)
+    assert hscene.remote_actions is not None and hscene.remote_actions.values == ()
+    assert len(hscene.remote.session.transcript) == 7
 
 
 def test_a_pasted_claim_ends_the_match_here_as_a_forfeit_loss(tmp_path: Path) -> None:
@@ -243,3 +237,25 @@ def test_the_claimer_copies_its_transcript_and_the_other_device_learns_from_it(
     tap(other, other.scene, "concede")
     assert isinstance(other.scene, ForfeitScene) and not other.scene.won
     assert Storage(tmp_path / "guest").stats()["remote"]["forfeit_lost"] == 1
+
+
+def test_a_forged_claim_pasted_in_the_game_is_read_as_a_move(tmp_path: Path) -> None:
+    """Issue 24: the host makes its move 3 and, instead of sending it, sends a claimer's
+    transcript ending with it. The guest's game reads move 3 from it, stays in the
+    match, asks nothing and records no forfeit."""
+    from royalnine.remote.files import transcript_text
+
+    host = RemoteSession.host(MatchConfig(2), entropy(1))
+    guest = RemoteSession.join(host.compose(now=0.0), entropy(2))
+    host.receive(guest.compose(now=0.0))
+    host.compose(now=0.0)  # move 3, never sent
+    host.claimed = True  # what a cheat writes: its claim, whatever its wait
+    app = app_with(tmp_path, guest)
+    scene = app.scene
+    app.m.clipboard.put_text(transcript_text(host))
+    app.m.input.edit_key("paste")
+    app.step(2)
+    assert app.scene is scene and isinstance(scene, MatchScene) and scene.remote is not None
+    assert scene.remote.session.transcript[:3] == host.transcript
+    assert "never had" in (scene.remote.error or "")
+    assert not Storage(tmp_path).stats().get("remote")
