@@ -238,6 +238,12 @@ BAD_FIELDS: list[tuple[str, object]] = [
     ("waiting_since", "soon"),
     ("waiting_since", float("inf")),
     ("claimed", "no"),
+    ("received_at", "yesterday"),
+    ("received_at", float("nan")),
+    ("damaged_reply", 1),
+    ("forgotten", ["00"]),
+    ("forgotten", {"x": "00"}),
+    ("forgotten", {"3": "zz"}),
 ]
 
 
