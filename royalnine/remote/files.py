@@ -278,17 +278,20 @@ def _forfeit_of(note: str, writer: int) -> tuple[Forfeit | None, str | None]:
     if claim is not None:
         by, loser, move, due = claim.groups()
         if (by, loser, due) != (me, other, other):
-            return None, f"a forged claim note (only the {by}'s device claims, as {me}): {note}"
+            why = f"a file kept by the {me} holds only the {me}'s claim against the {other}"
+            return None, f"a forged claim note ({why}): {note}"
         return Forfeit(1 - writer, int(move), claimed=True), None
     if abandon is not None:
         by, move, loser = abandon.groups()
         if (by, loser) != (me, me):
-            return None, f"a forged note (only the {loser} itself notes its walk-away): {note}"
+            why = f"a file kept by the {me} notes only the {me}'s own walk-away"
+            return None, f"a forged note ({why}): {note}"
         return Forfeit(writer, int(move), claimed=False, admitted=True), None
     if counted is not None:
         by, move, loser = counted.groups()
         if (by, loser) != (other, me):
-            return None, f"a forged note (only the {loser}'s device counts a claim): {note}"
+            why = f"a file kept by the {me} counts only a claim against the {me}"
+            return None, f"a forged note ({why}): {note}"
         return Forfeit(writer, int(move), claimed=True, admitted=True), None
     return None, f"not a note this program writes: {_shown(note)}"
 
