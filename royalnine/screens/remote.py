@@ -155,8 +155,9 @@ class RemoteLink:
         # sending one just before the wait ends would put the claim off for ever)
 
     def mark_shown(self) -> None:
-        """The code is being shown anew (SHOW AGAIN, COPY, the code screen): the opponent
-        may see it only now, so the claim wait starts again (and is saved)."""
+        """The code is being shown anew (COPY, the code screen): the opponent may see it
+        only now, so the claim wait starts again (and is saved), unless a damaged reply to
+        it was read (:meth:`RemoteSession.mark_shown`)."""
         if self.session.waiting_for_opponent():
             self.session.mark_shown()
             self.save()
