@@ -7,6 +7,7 @@ import pytest
 from petitcom_shim import Button, Machine
 from petitcom_shim.basic import BasicError, Interpreter, RunResult, statement
 from petitcom_shim.basic.consoletext import console_text
+from petitcom_shim.basic.progfile import from_text
 from petitcom_shim.basic.registry import KEYWORDS
 
 
@@ -30,10 +31,18 @@ def test_run_result_and_source() -> None:
     assert screen(machine)[0] == "2"
 
 
-def test_line_endings_lf_and_crlf() -> None:
-    for source in (b"?1\n?2\n", b"?1\r\n?2\r\n", b"?1\r?2"):
-        _, machine, _ = run(source)
+def test_line_endings_of_text_and_ptc() -> None:
+    """Text may end lines with LF or CRLF (progfile converts it); PTC bytes with CR only."""
+    for text in ("?1\n?2\n", "?1\r\n?2\r\n", "?1\r?2"):
+        _, machine, _ = run(from_text(text))
         assert screen(machine)[:2] == ["1", "2"]
+
+
+def test_a_0x0a_in_ptc_bytes_is_a_character() -> None:
+    """PTC ends a line with 0x0D only: 0x0A in a comment or string splits nothing."""
+    result, machine, _ = run(b'?1 \'A\nB\r?LEN("\n")\r')
+    assert result.status == "ended"
+    assert screen(machine)[:2] == ["1", "1"]
 
 
 def test_direct_lines_share_the_programs_variables() -> None:

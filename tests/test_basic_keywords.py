@@ -24,7 +24,7 @@ def m() -> Iterator[Machine]:
 
 def _run(m: Machine, source: str) -> Interpreter:
     interp = Interpreter(m)
-    interp.load(source.encode("ascii"))
+    interp.load(source.replace("\n", "\r").encode("ascii"))
     result = interp.run(max_frames=600)
     assert result.status == "ended", result
     return interp
@@ -48,7 +48,7 @@ def test_bgmprg_defines_an_instrument(m: Machine) -> None:
     _run(m, f'BGMPRG 224,"{wave}"\n')
     assert 224 in m.bgm._programs
     interp = Interpreter(m)
-    interp.load(b'BGMPRG 200,"00"\n')
+    interp.load(b'BGMPRG 200,"00"\r')
     assert interp.run().error == "Out of range"
 
 
@@ -63,7 +63,7 @@ def test_sysbeep_is_the_machines_switch(m: Machine) -> None:
     assert it.rt.get_var("C") == from_int(1)
     assert it.rt.get_var("D") == 0
     interp = Interpreter(m)
-    interp.load(b'SYSBEEP="X"\n')
+    interp.load(b'SYSBEEP="X"\r')
     assert interp.run().error == "Type mismatch"
 
 

@@ -29,7 +29,7 @@ def m() -> Iterator[Machine]:
 
 def _run(m: Machine, source: str, max_frames: int = 600) -> Interpreter:
     interp = Interpreter(m)
-    interp.load(source.encode("ascii"))
+    interp.load(source.replace("\n", "\r").encode("ascii"))
     result = interp.run(max_frames=max_frames)
     assert result.status == "ended", result
     return interp
@@ -110,7 +110,7 @@ def test_frame_limit_stops_the_program_waiting_at_input(m: Machine) -> None:
     """A run's frame limit (or a closed window) stops INPUT instead of waiting forever;
     CONT runs the INPUT again, as PTC asks again after a break there."""
     interp = Interpreter(m)
-    interp.load(b'A=1:?"X";:INPUT "N";A:B=A*2\n')
+    interp.load(b'A=1:?"X";:INPUT "N";A:B=A*2\r')
     result = interp.run(max_frames=10)
     assert (result.status, result.line) == ("stopped", 1)
     assert interp.rt.get_var("A") == from_int(1)
@@ -125,7 +125,7 @@ def test_frame_limit_stops_the_program_waiting_at_input(m: Machine) -> None:
 def test_cont_after_a_break_at_linput_inside_if_asks_again(m: Machine) -> None:
     """SELECT at LINPUT (in a THEN branch) stops the program; CONT asks again."""
     interp = Interpreter(m)
-    interp.load(b'A=1:IF A THEN LINPUT S$:?"GOT ";S$\n')
+    interp.load(b'A=1:IF A THEN LINPUT S$:?"GOT ";S$\r')
     m.input.press(Button.SELECT)
     result = interp.run(max_frames=50)
     assert result.status == "stopped"
@@ -162,7 +162,7 @@ def test_iconchk_funcno_and_keyboard_in_a_program(m: Machine) -> None:
 
 def test_pnltype_rejects_a_bad_name(m: Machine) -> None:
     interp = Interpreter(m)
-    interp.load(b'PNLTYPE "ABC"\n')
+    interp.load(b'PNLTYPE "ABC"\r')
     result = interp.run(max_frames=10)
     assert result.status == "error"
     assert result.error is not None and result.error.startswith("Illegal function call")

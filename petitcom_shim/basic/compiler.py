@@ -52,9 +52,14 @@ def _constant(e: Expr | None) -> bool:
 
 
 def split_lines(source: bytes) -> list[bytes]:
-    """A program's lines: CR (PTC), LF or CRLF endings; no empty last line."""
-    text = source.replace(b"\r\n", b"\r").replace(b"\n", b"\r")
-    lines = text.split(b"\r")
+    """A program's lines, split at CR (0x0D) only; no empty last line.
+
+    PTC ends a line with 0x0D alone, and a 0x0A inside a line (in a comment,
+    a string or a DATA item) is a character like any other: published programs
+    have them. Text with LF or CRLF line ends is converted by
+    ``progfile.from_text`` before it gets here.
+    """
+    lines = source.split(b"\r")
     if lines and lines[-1] == b"":
         lines.pop()
     return lines

@@ -670,7 +670,10 @@ class Interpreter:
         self._resume = 0
 
     def load(self, source: bytes) -> None:
-        """Load a program: PTC bytes, lines ending in CR (LF and CRLF accepted).
+        """Load a program: PTC bytes, lines ending in CR; a 0x0A is a character, as on PTC.
+
+        Program text with LF or CRLF line ends goes through
+        ``progfile.from_text`` first.
 
         Lines are checked when they run, as on PTC: a Syntax error in a line
         that never runs does not stop the program.
