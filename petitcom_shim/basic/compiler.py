@@ -25,7 +25,9 @@ from petitcom_shim.basic.parser import BUILTIN_FUNCTIONS, Expr, Line, Stmt, pars
 
 __all__ = ["Compiled", "compile_program", "split_lines", "var_key"]
 
-_LO, _HI = -(2**31), 2**31 - 1
+# The range of an arithmetic result: symmetric, so -524288 (the word &H80000 holds)
+# is an Overflow as a sum, as on the handheld (numbers.result).
+_LO, _HI = -(2**31 - 1), 2**31 - 1
 _CMP = {"==": "==", "!=": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
 #: Deepest expression PTC programs get ("Formula too complex" beyond; it also
 #: keeps the generated Python within the parser's nesting limit).
