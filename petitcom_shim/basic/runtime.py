@@ -276,7 +276,7 @@ class Runtime:
             _or=numbers.bit_or, _xor=numbers.bit_xor, _not=numbers.bit_not,
             _cat=functions.cat, _rep=functions.rep, _err=self.error, _L=self.label_block,
             _label=self.label_value, _gosub=self.gosub, _return=self.return_, _end=self.end,
-            _stop=self.stop, _clear=self.clear, _vsync=self.vsync, _for=self.for_,
+            _stop=self.stop, _clear=self.clear_variables, _vsync=self.vsync, _for=self.for_,
             _next=self.next_, _read_n=self.read_num, _read_s=self.read_str,
             _restore=self.restore, _pr=self.print_text, _prn=self.print_number,
             _tab=self.print_tab, _nl=self.print_newline, _sys=self.get_sys,
@@ -313,15 +313,22 @@ class Runtime:
         return unit
 
     def clear(self) -> None:
-        """CLEAR: every variable 0 or "", every array gone, stacks emptied."""
+        """RUN's fresh start: every variable and array cleared, stacks emptied, DATA rewound."""
+        self.clear_variables()
+        self.fors.clear()
+        self.gosubs.clear()
+        self.data_ptr = 0
+
+    def clear_variables(self) -> None:
+        """CLEAR: every variable 0 or "", every array gone; the GOSUB and FOR stack and
+        the DATA pointer stay ([SBC] ``cmd_clear`` resets variables, strings and arrays
+        only), so ``GOSUB @INIT`` ... ``CLEAR`` ... ``RETURN`` returns, as programs
+        written for the handheld start this way."""
         ns = self.ns
         for key in self.scalars:
             ns[key] = b"" if key.startswith("s_") else 0
         for arr in self.arrays.values():
             arr.clear()
-        self.fors.clear()
-        self.gosubs.clear()
-        self.data_ptr = 0
 
     # -- flow ----------------------------------------------------------------
     def error(self, message: str, keyword: str = "") -> None:
