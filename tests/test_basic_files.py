@@ -74,9 +74,8 @@ def test_resources_round_trip_through_files(machine: Machine, tmp_path: Path) ->
     assert {p.name for p in tmp_path.iterdir()} == {"MAP.PTC", "PIC.PTC", "TILES.PTC", "PAL.PTC"}
 
 
-
 def test_resource_names_without_a_bank_number(machine: Machine, tmp_path: Path) -> None:
-    """"BGF:NAME", "SPU:NAME", "GRP:NAME", "COL:NAME", "SCU:NAME" mean bank 0 ([SBC]
+    """ "BGF:NAME", "SPU:NAME", "GRP:NAME", "COL:NAME", "SCU:NAME" mean bank 0 ([SBC]
     resources.c ``verify_resource_type``: a name may stop after its three letters)."""
     hex64 = "F0" * 32
     result, lines = run(
@@ -99,6 +98,7 @@ def test_resource_names_without_a_bank_number(machine: Machine, tmp_path: Path) 
     assert {p.name for p in tmp_path.iterdir()} == {
         "FONT.PTC", "SHIP.PTC", "PIC.PTC", "PAL.PTC", "MAP.PTC"
     }  # fmt: skip
+
 
 def test_bad_names_and_types_are_ptc_errors(machine: Machine) -> None:
     for source, message in (
