@@ -122,6 +122,15 @@ def test_frame_limit_stops_the_program_waiting_at_input(m: Machine) -> None:
     assert [_row(m, y) for y in range(3)] == [b"XN?", b"N?", b"21"]
 
 
+def test_input_and_linput_into_array_elements(m: Machine) -> None:
+    """INPUT A(1),B$(2) and LINPUT C$(3): array elements are outputs like variables
+    (issue 23: they used to be a Type mismatch)."""
+    m.input.type_text("5,X\nHELLO, YOU\n")
+    it = _run(m, "DIM A(3),B$(3),C$(4):INPUT A(1),B$(2):LINPUT C$(3):?A(1);B$(2);C$(3)\n")
+    assert it.rt.result == from_int(1)
+    assert [_row(m, y) for y in range(5)] == [b"?", b"5,X", b"?", b"HELLO, YOU", b"5XHELLO, YOU"]
+
+
 def test_cont_after_a_break_at_linput_inside_if_asks_again(m: Machine) -> None:
     """SELECT at LINPUT (in a THEN branch) stops the program; CONT asks again."""
     interp = Interpreter(m)

@@ -602,7 +602,7 @@ class _Compiler:
             return f"_ref({name!r}, {key!r})"
         key = arr_key(name)
         self.arrays.add(key)
-        return f"_aref({name!r}, {key}, {', '.join(self.num(i) for i in a[2])})"
+        return f"_aref({name!r}, {key}, ({', '.join(self.num(i) for i in a[2])},))"
 
     # -- expressions -------------------------------------------------------
     def num(self, e: Expr) -> str:
