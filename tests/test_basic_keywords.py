@@ -97,3 +97,12 @@ def test_the_bgm_verbs_drop_fractions_as_every_ptc_verb(m: Machine) -> None:
         "A=BGMCHK(1.5):BGMSTOP 1.5:BGMSTOP 0.5,0.5:BGMCLEAR 128.5:BGMPLAY 2.9\n",
     )
     assert it.rt.get_var("A") == from_int(1)
+
+
+def test_talk_lasts_eight_frames_a_sound(m: Machine) -> None:
+    """TALK is silent, but TALKCHK() is TRUE for 8 frames per sound of its text; a
+    voicing mark joins the kana before it (docs/petitcom-decisions.md "Published programs")."""
+    interp = Interpreter(m)
+    interp.load(b'TALK "\xb6\xde\xb7":F=MAINCNTL\r@W:VSYNC 1:IF TALKCHK() GOTO @W\rN=MAINCNTL-F\r')
+    assert interp.run(max_frames=600).status == "ended"
+    assert interp.rt.get_var("N") == from_int(16)  # ｶﾞ and ｷ: two sounds
