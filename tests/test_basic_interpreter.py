@@ -45,6 +45,14 @@ def test_a_0x0a_in_ptc_bytes_is_a_character() -> None:
     assert screen(machine)[:2] == ["1", "1"]
 
 
+def test_any_text_after_a_label_is_a_comment() -> None:
+    """`@MAIN <0xA0>TEXT`, `@E ｱｲｳ`: bytes no token starts with, after a label, are
+    part of the comment as ASCII text is (docs/petitcom-decisions.md), not a Syntax error."""
+    result, machine, _ = run(b"@MAIN \xa0TEXT\r?6:GOTO @E\r?7\r@E \xb1\xb2\xb3\r?8\r")
+    assert result.status == "ended", result
+    assert screen(machine)[:2] == ["6", "8"]
+
+
 def test_direct_lines_share_the_programs_variables() -> None:
     result, machine, basic = run(b'A=41:B$="X"\r')
     assert result.status == "ended"
