@@ -28,7 +28,7 @@ from petitcom_shim.clipboard import Clipboard, MemoryClipboard, SystemClipboard
 from petitcom_shim.config import ShimConfig
 from petitcom_shim.display import create_frontend
 from petitcom_shim.errors import Break, IllegalFunctionCall, OutOfRange
-from petitcom_shim.input import Button, Input
+from petitcom_shim.input import BACKSPACE_KEY, Button, Input
 from petitcom_shim.mml import parse as parse_mml
 from petitcom_shim.numbers import to_int
 from petitcom_shim.romres import RomResources, load_resources
@@ -1001,8 +1001,8 @@ class Machine:
 
         The line is edited on the console row the cursor is on, from column 0, up
         to 32 characters ([SBC] ``shared_input``); LEFT/RIGHT move the cursor in
-        it, typing inserts there and BS/Backspace erases the character before
-        it; ENTER (or ESC) ends it and moves the cursor to the next line; a
+        it, typing inserts there and BS/Backspace (or Y) erases the character before
+        it; ENTER or the A button (or ESC) ends it and moves the cursor to the next line; a
         cursor blinks where the next character goes. Frames run
         meanwhile (so the keyboard can be touched).
 
@@ -1030,6 +1030,12 @@ class Machine:
                     editor.move(-1 if arrows & Button.LEFT else 1)
                 while not editor.done and (event := self.input.read_key()) is not None:
                     editor.feed(event)
+                # The pad edits too ([SBC] shared_input): Y erases (repeating as
+                # BREPEAT says), A ends the line as ENTER does.
+                if arrows & Button.Y and not editor.done:
+                    editor.feed(BACKSPACE_KEY)
+                if self.input.button(2) & Button.A and not editor.done:
+                    editor.feed(charset.NEWLINE)
                 if editor.done:
                     return editor.text
             editor.close()

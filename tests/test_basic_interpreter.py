@@ -279,11 +279,13 @@ def test_err_and_erl_after_an_error() -> None:
 
 def test_system_variables_of_the_interpreter() -> None:
     result, machine, _ = run(
-        b"F=FREEMEM:DIM A[1000]:?F-FREEMEM\r?VERSION==&H2020;FREEVAR>0\r"
+        b"F=FREEMEM:DIM A[2560]:?F;F-FREEMEM\r?VERSION==&H2020;FREEVAR\r"
         b'MEM$="KEEP":?MEM$;LEN(PRGNAME$);LEN(PACKAGE$)\rTABSTEP=8:?TABSTEP\r'
     )
     assert result.status == "ended"
-    assert screen(machine)[:4] == ["1000", "11", "KEEP00", "8"]
+    # FREEMEM in KB of 4-byte elements (2560 elements are 10 KB); FREEVAR from 2048
+    # less F and A ([SBC] sys_freemem, VAR_LIMIT; [WIKI] FREEVAR)
+    assert screen(machine)[:4] == ["102410", "12046", "KEEP00", "8"]
 
 
 def test_a_readonly_system_variable_cannot_be_assigned() -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import pygame
 import pytest
 
 from petitcom_shim import Machine
@@ -129,6 +130,30 @@ def test_input_and_linput_into_array_elements(m: Machine) -> None:
     it = _run(m, "DIM A(3),B$(3),C$(4):INPUT A(1),B$(2):LINPUT C$(3):?A(1);B$(2);C$(3)\n")
     assert it.rt.result == from_int(1)
     assert [_row(m, y) for y in range(5)] == [b"?", b"5,X", b"?", b"HELLO, YOU", b"5XHELLO, YOU"]
+
+
+def test_the_a_button_ends_the_line_and_y_erases(m: Machine) -> None:
+    """[SBC] shared_input: the A button ends INPUT's line as ENTER does, Y erases the
+    character before the cursor (docs/petitcom-decisions.md "Published programs")."""
+    interp = Interpreter(m)
+    interp.load(b"INPUT A:B=A*2\r")
+    m.input.type_text("123")  # typed, then on the same frame Y erases 3 and A ends the line
+    m.input.press(Button.Y)
+    m.input.press(Button.A)
+    assert interp.run(max_frames=100).status == "ended"
+    assert interp.rt.get_var("B") == from_int(24)
+
+
+def test_typing_a_letter_mapped_to_a_button_does_not_end_the_line(m: Machine) -> None:
+    """In a window "x" is the A button; while a line is typed it types x instead."""
+    m.input.text_mode = True
+    m.input.key_down(pygame.K_x)
+    m.input.latch()
+    assert not m.input.button(0) & Button.A
+    m.input.text_mode = False
+    m.input.key_down(pygame.K_z)
+    m.input.latch()
+    assert m.input.button(0) & Button.B
 
 
 def test_cont_after_a_break_at_linput_inside_if_asks_again(m: Machine) -> None:

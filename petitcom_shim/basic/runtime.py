@@ -40,8 +40,11 @@ __all__ = ["Arr", "ArrRef", "Interpreter", "RunResult", "Runtime", "VarRef"]
 STACK_LIMIT = 256
 #: Array elements all arrays may hold together before DIM gives "Out of memory".
 ARRAY_CELLS = 262144
-#: PTC's variable table size (FREEVAR counts down from it).
-VARIABLE_SLOTS = 1024
+#: PTC's variable table size (FREEVAR counts down from it): 2048 names ([WIKI]
+#: "FREEVAR (System Variable)", [SBC] ptc.h ``VAR_LIMIT``).
+VARIABLE_SLOTS = 2048
+#: Bytes one array element takes in PTC's memory: a 32-bit word (FREEMEM counts kilobytes).
+CELL_BYTES = 4
 #: Blocks run between two looks at the clock.
 _CHUNK = range(512)
 #: Seconds between two calls of Machine.busy in a busy loop.
@@ -548,7 +551,8 @@ class Runtime:
             "ERL": self.erl << 12,
             "VERSION": VERSION,
             "FREEVAR": max(VARIABLE_SLOTS - len(self.scalars) - self.dimmed(), 0) << 12,
-            "FREEMEM": max(ARRAY_CELLS - self.cells, 0) << 12,
+            # Kilobytes of array memory left, as [SBC] sys_freemem counts them.
+            "FREEMEM": max(ARRAY_CELLS - self.cells, 0) * CELL_BYTES // 1024 << 12,
         }
         return values[name]
 
