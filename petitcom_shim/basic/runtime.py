@@ -35,9 +35,11 @@ from petitcom_shim.errors import Break, OutOfRange, PetitcomError
 
 __all__ = ["Arr", "ArrRef", "Interpreter", "RunResult", "Runtime", "VarRef"]
 
-#: Nesting of GOSUB and FOR together before "Out of memory" ([SBC] stack.h
-#: ``CALL_STACK_MAX 256``: one stack holds both).
-STACK_LIMIT = 256
+#: Nesting of GOSUB and FOR together before "Out of memory": 255 entries, so the
+#: 256th GOSUB fails ([WIKI] "GOSUB and RETURN": "255 consecutive GOSUBs, but the
+#: next one will generate an Out of memory error", the FOR stack shared; [SBC]
+#: cmd_goto_gosub stops at ``CALL_STACK_MAX-1``).
+STACK_LIMIT = 255
 #: Array elements all arrays may hold together before DIM gives "Out of memory".
 ARRAY_CELLS = 262144
 #: PTC's variable table size (FREEVAR counts down from it): 2048 names ([WIKI]
@@ -257,7 +259,8 @@ class Runtime:
         #: (module globals would be shared by every interpreter in the process).
         self.state: dict[str, Any] = {}
         self.fors: list[list[Any]] = []
-        self.gosubs: list[int] = []
+        #: Each GOSUB's return block and how many FOR loops were open at the GOSUB.
+        self.gosubs: list[tuple[int, int]] = []
         self.scalars: set[str] = set()
         self.arrays: dict[str, Arr] = {}
         self.data_ptr = 0
@@ -372,12 +375,17 @@ class Runtime:
     def gosub(self, ret: int) -> None:
         if len(self.gosubs) + len(self.fors) >= STACK_LIMIT:
             raise BasicError("Out of memory")
-        self.gosubs.append(ret)
+        self.gosubs.append((ret, len(self.fors)))
 
     def return_(self) -> int:
+        """RETURN: back to the last GOSUB, closing the FOR loops opened since it
+        ([WIKI] "GOSUB and RETURN": FOR entries a subroutine leaves are removed by
+        the RETURN; [SBC] cmd_return pops the shared stack down to the GOSUB)."""
         if not self.gosubs:
             raise BasicError("RETURN without GOSUB")
-        return self.gosubs.pop()
+        ret, depth = self.gosubs.pop()
+        del self.fors[depth:]
+        return ret
 
     def for_(
         self,
