@@ -392,7 +392,7 @@ class Input:
         """A keyboard key went down (pygame key code and KMOD_* modifier bits).
 
         Ctrl+C / Ctrl+V (Cmd on macOS) are clipboard shortcuts for :meth:`edit_keys`
-        and press no DS button.
+        and press no DS button; nor does, in :attr:`text_mode`, a key that types.
         """
         if mod & (pygame.KMOD_CTRL | pygame.KMOD_META) and key in _EDIT_KEY_CODES:
             self._edit_keys.append(_EDIT_KEY_CODES[key])
@@ -406,7 +406,9 @@ class Input:
         board = _BOARD_KEYS.get(key) or (kb.key_for_char(key) if 32 <= key < 127 else 0)
         if board:
             self._board_down = board
-        if event is not None and self.text_mode:
+        if self.text_mode and (event is not None or 32 <= key < 127):
+            # A line is being typed: a key that types (a letter, space) presses no DS
+            # button, so typing "x" does not press A, which ends INPUT's line.
             return
         mask = self._key_map.get(key)
         if mask:

@@ -28,7 +28,7 @@ from petitcom_shim.clipboard import Clipboard, MemoryClipboard, SystemClipboard
 from petitcom_shim.config import ShimConfig
 from petitcom_shim.display import create_frontend
 from petitcom_shim.errors import Break, IllegalFunctionCall, OutOfRange
-from petitcom_shim.input import Button, Input
+from petitcom_shim.input import BACKSPACE_KEY, Button, Input
 from petitcom_shim.mml import parse as parse_mml
 from petitcom_shim.numbers import to_int
 from petitcom_shim.romres import RomResources, load_resources
@@ -39,7 +39,7 @@ from petitcom_shim.video.changes import ScreenWatch
 from petitcom_shim.video.chr import ChrStore, ResourceRef, parse_resource
 from petitcom_shim.video.compose import ScreenVideo, Visibility
 from petitcom_shim.video.console import Console
-from petitcom_shim.video.grp import GrpPage, check_page, circle_points, line_points
+from petitcom_shim.video.grp import GrpPage, check_page, circle_points, line_points, on_arc
 from petitcom_shim.video.lineedit import LineEditor
 from petitcom_shim.video.palette import KINDS, parse_rrggbb
 from petitcom_shim.video.panel import Panel
@@ -792,11 +792,27 @@ class Machine:
             raise IllegalFunctionCall(f"GLOAD needs a 2-D array of colours, not {array.shape}")
         self._page.load(int(x), int(y), (array.astype(np.int64) & 0xFF).astype(np.uint8))
 
-    def gcircle(self, x: int, y: int, r: int, c: int | None = None) -> None:
-        """GCIRCLE: circle outline of radius r."""
+    def gcircle(
+        self,
+        x: int,
+        y: int,
+        r: int,
+        c: int | None = None,
+        start: int | None = None,
+        end: int | None = None,
+    ) -> None:
+        """GCIRCLE x,y,r[,c[,start,end]]: circle outline of radius r, or the arc of it
+        from ``start`` to ``end`` degrees, clockwise on the screen from +X (0 is right,
+        90 down), both ends drawn (:func:`petitcom_shim.video.grp.on_arc`)."""
         if r < 0:
             raise OutOfRange(f"GCIRCLE radius {r} is negative")
-        xs, ys = circle_points(to_int(x), to_int(y), to_int(r))
+        if (start is None) != (end is None):
+            raise IllegalFunctionCall("GCIRCLE needs both a start and an end angle")
+        cx, cy = to_int(x), to_int(y)
+        xs, ys = circle_points(cx, cy, to_int(r))
+        if start is not None and end is not None:
+            keep = on_arc(xs, ys, cx, cy, to_int(start), to_int(end))
+            xs, ys = xs[keep], ys[keep]
         self._page.plot(xs, ys, self._c(c), self._xor)
 
     def gpaint(self, x: int, y: int, c: int | None = None, border: int | None = None) -> None:
@@ -985,8 +1001,8 @@ class Machine:
 
         The line is edited on the console row the cursor is on, from column 0, up
         to 32 characters ([SBC] ``shared_input``); LEFT/RIGHT move the cursor in
-        it, typing inserts there and BS/Backspace erases the character before
-        it; ENTER (or ESC) ends it and moves the cursor to the next line; a
+        it, typing inserts there and BS/Backspace (or Y) erases the character before
+        it; ENTER or the A button (or ESC) ends it and moves the cursor to the next line; a
         cursor blinks where the next character goes. Frames run
         meanwhile (so the keyboard can be touched).
 
@@ -1014,6 +1030,12 @@ class Machine:
                     editor.move(-1 if arrows & Button.LEFT else 1)
                 while not editor.done and (event := self.input.read_key()) is not None:
                     editor.feed(event)
+                # The pad edits too ([SBC] shared_input): Y erases (repeating as
+                # BREPEAT says), A ends the line as ENTER does.
+                if arrows & Button.Y and not editor.done:
+                    editor.feed(BACKSPACE_KEY)
+                if self.input.button(2) & Button.A and not editor.done:
+                    editor.feed(charset.NEWLINE)
                 if editor.done:
                     return editor.text
             editor.close()

@@ -42,12 +42,16 @@ def fixed_text(raw: int) -> str:
     PTC prints at most three decimals without trailing zeros: it adds 2/4096 to
     the fraction and truncates to thousandths, so 2/3 prints as ``0.666`` and a
     fraction under 0.0005 vanishes (``1.0001`` prints ``1``). Negative numbers
-    are the magnitude after ``-``; a fraction that vanishes leaves no ``-0``,
-    and one that reaches 1000 thousandths carries into the units (``0.9995``
-    prints ``1``; [SBC] prints a stray character there).
+    are the magnitude after ``-``, even when no digit is left: -1/4096 prints
+    ``-0`` ([SBC] test_strs: -2/4096 is "-0"); a fraction that reaches 1000
+    thousandths carries into the units (``0.9995`` prints ``1``; [SBC] prints a
+    stray character there). The word -524288 (``&H80000``), whose magnitude the
+    32-bit word cannot hold, prints ``-0`` ([WIKI] "-0 (Numerical Value)").
     [SBC] ``fixp_to_char`` (its tests are checked on the handheld); the choice
     against rounding is recorded in docs/petitcom-decisions.md.
     """
+    if raw == FIXED_MIN:  # its negation wraps to itself: the handheld shows "-0"
+        return "-0"
     sign = "-" if raw < 0 else ""
     mag = -raw if raw < 0 else raw
     whole = mag >> 12
@@ -55,6 +59,6 @@ def fixed_text(raw: int) -> str:
     if thousandths == 1000:  # 4094/4096 and up: the carry reaches the units
         whole, thousandths = whole + 1, 0
     if not thousandths:
-        return f"{sign}{whole}" if whole else "0"
+        return f"{sign}{whole}"
     digits = f"{thousandths:03d}".rstrip("0")
     return f"{sign}{whole}.{digits}"

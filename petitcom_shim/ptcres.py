@@ -7,7 +7,8 @@ module resolves the resource name to the shim's storage and moves payloads in
 and out of it (the bytes themselves are ``petitcom_shim.ptcfile``'s business).
 
 Resource names (petitcom.md §4; ``U``/``L`` picks the screen, without it the
-current page of the matching subsystem decides, as in PTC):
+current page of the matching subsystem decides, as in PTC; without a bank
+number a name is bank 0, ``"BGF"``, ``"GRP"``, ``"COL"``, as PTC programs write it):
 
 =================================  ====  =======================================
 Names                              Type  Shim storage
@@ -43,9 +44,11 @@ from petitcom_shim.video.palette import decode_color
 
 __all__ = ["Pages", "Slot", "Storage", "load", "resolve", "save", "split_target"]
 
-_COL = re.compile(r"^COL([0-2])([UL]?)$")
-_SCR = re.compile(r"^SCU([01])([UL]?)$")
-_GRP = re.compile(r"^GRP([0-3])$")
+# A name without a bank number is bank 0 ("COL" is COL0, "GRP" GRP0), and a screen
+# letter only follows a number ([SBC] resources.c ``verify_resource_type``).
+_COL = re.compile(r"^COL(?:([0-2])([UL]?))?$")
+_SCR = re.compile(r"^SCU(?:([01])([UL]?))?$")
+_GRP = re.compile(r"^GRP([0-3]?)$")
 
 
 class Storage(Protocol):
@@ -115,8 +118,8 @@ def resolve(m: Storage, res: str, pages: Pages) -> Slot:
         IllegalFunctionCall: not a resource name the shim stores (MEM and PRG included).
     """
     if (match := _COL.match(res)) is not None:
-        kind = int(match.group(1))
-        screen = _screen(match.group(2), (pages.bg, pages.sp, pages.grp)[kind])
+        kind = int(match.group(1) or 0)
+        screen = _screen(match.group(2) or "", (pages.bg, pages.sp, pages.grp)[kind])
         palettes = m.screens[screen].palettes
 
         def write_col(data: bytes) -> None:
@@ -128,24 +131,26 @@ def resolve(m: Storage, res: str, pages: Pages) -> Slot:
         label = f"COL{kind}{'UL'[screen]}"
         return Slot(label, "COL", lambda: ptcfile.col_bytes(palettes.words[kind]), write_col)
     if (match := _SCR.match(res)) is not None:
-        screen = _screen(match.group(2), pages.bg)
-        layer = m.screens[screen].bg.layers[int(match.group(1))]
+        number = int(match.group(1) or 0)
+        screen = _screen(match.group(2) or "", pages.bg)
+        layer = m.screens[screen].bg.layers[number]
 
         def write_scr(data: bytes) -> None:
             layer.map[:] = ptcfile.scr_from_bytes(data)
             layer.mark_all()
 
-        label = f"SCU{match.group(1)}{'UL'[screen]}"
+        label = f"SCU{number}{'UL'[screen]}"
         return Slot(label, "SCR", lambda: ptcfile.scr_bytes(layer.map), write_scr)
     if (match := _GRP.match(res)) is not None:
-        page = m.grp_pages[int(match.group(1))]
+        number = int(match.group(1) or 0)
+        page = m.grp_pages[number]
 
         def write_grp(data: bytes) -> None:
             source = GrpPage()
             source.pixels[:] = ptcfile.grp_from_bytes(data)
             page.copy_from(source, 0, 0, 255, 191, 0, 0, mode=1)
 
-        return Slot(res, "GRP", lambda: ptcfile.grp_bytes(page.pixels), write_grp)
+        return Slot(f"GRP{number}", "GRP", lambda: ptcfile.grp_bytes(page.pixels), write_grp)
     if res in ("MEM", "PRG"):
         raise IllegalFunctionCall(f"{res} files hold no shim resource; use petitcom_shim.ptcfile")
     default = pages.sp if res.startswith("SP") else pages.bg

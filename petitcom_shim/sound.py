@@ -12,7 +12,10 @@ no audio device can be opened or when it is created disabled.
 
 Arguments follow SmileBASIC's ``BEEP n, pitch, vol, pan``:
 
-* ``n`` 0-69, the preset.
+* ``n`` 0-69, the preset. A number of 70 or more is accepted and plays nothing:
+  the handheld's sound bank holds more sequences than the 70 documented effects
+  and published programs call them; we have no sound for them
+  (docs/petitcom-decisions.md "Published programs").
 * ``pitch`` -8192..8192: frequencies are multiplied by ``2 ** (pitch / 4096)``
   (4096 per octave, so ±2 octaves); timing is unchanged, as when a sequenced effect
   is transposed. Oscillators that would pass 45% of the sample rate are held
@@ -760,6 +763,10 @@ class Sound:
             OutOfRange: an argument outside its range (also when silent).
             TypeError: an argument that is not an integer.
         """
+        number = operator.index(n)
+        if number >= PRESET_COUNT:  # a ROM sequence we have no sound for: silent
+            _check_args(0, pitch, vol, pan)
+            return
         key = _check_args(n, pitch, vol, pan)
         if not self.enabled:
             return

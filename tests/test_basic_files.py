@@ -74,6 +74,32 @@ def test_resources_round_trip_through_files(machine: Machine, tmp_path: Path) ->
     assert {p.name for p in tmp_path.iterdir()} == {"MAP.PTC", "PIC.PTC", "TILES.PTC", "PAL.PTC"}
 
 
+def test_resource_names_without_a_bank_number(machine: Machine, tmp_path: Path) -> None:
+    """ "BGF:NAME", "SPU:NAME", "GRP:NAME", "COL:NAME", "SCU:NAME" mean bank 0 ([SBC]
+    resources.c ``verify_resource_type``: a name may stop after its three letters)."""
+    hex64 = "F0" * 32
+    result, lines = run(
+        machine,
+        f'CHRSET "BGF",65,"{hex64}":SAVE "BGF:FONT":?RESULT\n'
+        f'CHRSET "SPU",7,"{hex64}":SAVE "SPU:SHIP":?RESULT\n'
+        'GPSET 3,4,12:SAVE "GRP:PIC":?RESULT\n'
+        'COLSET "BG",5,"00FF00":SAVE "COL:PAL":?RESULT\n'
+        'BGPUT 0,2,3,66,0,0,0:SAVE "SCU:MAP":?RESULT\n'
+        'CHRINIT "BGF":CHRINIT "SPU":GCLS:COLINIT:BGCLR\n'
+        'LOAD "BGF:FONT":LOAD "SPU:SHIP":LOAD "GRP:PIC":LOAD "COL:PAL":LOAD "SCU:MAP":?RESULT\n',
+    )
+    assert result.status == "ended", result
+    assert lines[:6] == ["1"] * 6
+    assert machine.chrread("BGF0", 65) == hex64
+    assert machine.chrread("SPU0", 7) == hex64
+    assert machine.gspoit(0, 3, 4) == 12
+    assert machine.colread("BG", 5)[1] > 240
+    assert machine.bgread(0, 2, 3)[0] == 66
+    assert {p.name for p in tmp_path.iterdir()} == {
+        "FONT.PTC", "SHIP.PTC", "PIC.PTC", "PAL.PTC", "MAP.PTC"
+    }  # fmt: skip
+
+
 def test_bad_names_and_types_are_ptc_errors(machine: Machine) -> None:
     for source, message in (
         ('LOAD "XYZ0:A"', "Illegal resource type"),

@@ -7,6 +7,7 @@ import pytest
 from petitcom_shim import Button, Machine
 from petitcom_shim.basic import BasicError, Interpreter, RunResult, statement
 from petitcom_shim.basic.consoletext import console_text
+from petitcom_shim.basic.progfile import from_text
 from petitcom_shim.basic.registry import KEYWORDS
 
 
@@ -30,10 +31,26 @@ def test_run_result_and_source() -> None:
     assert screen(machine)[0] == "2"
 
 
-def test_line_endings_lf_and_crlf() -> None:
-    for source in (b"?1\n?2\n", b"?1\r\n?2\r\n", b"?1\r?2"):
-        _, machine, _ = run(source)
+def test_line_endings_of_text_and_ptc() -> None:
+    """Text may end lines with LF or CRLF (progfile converts it); PTC bytes with CR only."""
+    for text in ("?1\n?2\n", "?1\r\n?2\r\n", "?1\r?2"):
+        _, machine, _ = run(from_text(text))
         assert screen(machine)[:2] == ["1", "2"]
+
+
+def test_a_0x0a_in_ptc_bytes_is_a_character() -> None:
+    """PTC ends a line with 0x0D only: 0x0A in a comment or string splits nothing."""
+    result, machine, _ = run(b'?1 \'A\nB\r?LEN("\n")\r')
+    assert result.status == "ended"
+    assert screen(machine)[:2] == ["1", "1"]
+
+
+def test_any_text_after_a_label_is_a_comment() -> None:
+    """`@MAIN <0xA0>TEXT`, `@E ｱｲｳ`: bytes no token starts with, after a label, are
+    part of the comment as ASCII text is (docs/petitcom-decisions.md), not a Syntax error."""
+    result, machine, _ = run(b"@MAIN \xa0TEXT\r?6:GOTO @E\r?7\r@E \xb1\xb2\xb3\r?8\r")
+    assert result.status == "ended", result
+    assert screen(machine)[:2] == ["6", "8"]
 
 
 def test_direct_lines_share_the_programs_variables() -> None:
@@ -262,11 +279,13 @@ def test_err_and_erl_after_an_error() -> None:
 
 def test_system_variables_of_the_interpreter() -> None:
     result, machine, _ = run(
-        b"F=FREEMEM:DIM A[1000]:?F-FREEMEM\r?VERSION==&H2020;FREEVAR>0\r"
+        b"F=FREEMEM:DIM A[2560]:?F;F-FREEMEM\r?VERSION==&H2020;FREEVAR\r"
         b'MEM$="KEEP":?MEM$;LEN(PRGNAME$);LEN(PACKAGE$)\rTABSTEP=8:?TABSTEP\r'
     )
     assert result.status == "ended"
-    assert screen(machine)[:4] == ["1000", "11", "KEEP00", "8"]
+    # FREEMEM in KB of 4-byte elements (2560 elements are 10 KB); FREEVAR from 2048
+    # less F and A ([SBC] sys_freemem, VAR_LIMIT; [WIKI] FREEVAR)
+    assert screen(machine)[:4] == ["102410", "12046", "KEEP00", "8"]
 
 
 def test_a_readonly_system_variable_cannot_be_assigned() -> None:

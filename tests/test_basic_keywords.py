@@ -24,7 +24,7 @@ def m() -> Iterator[Machine]:
 
 def _run(m: Machine, source: str) -> Interpreter:
     interp = Interpreter(m)
-    interp.load(source.encode("ascii"))
+    interp.load(source.replace("\n", "\r").encode("ascii"))
     result = interp.run(max_frames=600)
     assert result.status == "ended", result
     return interp
@@ -48,7 +48,7 @@ def test_bgmprg_defines_an_instrument(m: Machine) -> None:
     _run(m, f'BGMPRG 224,"{wave}"\n')
     assert 224 in m.bgm._programs
     interp = Interpreter(m)
-    interp.load(b'BGMPRG 200,"00"\n')
+    interp.load(b'BGMPRG 200,"00"\r')
     assert interp.run().error == "Out of range"
 
 
@@ -63,7 +63,7 @@ def test_sysbeep_is_the_machines_switch(m: Machine) -> None:
     assert it.rt.get_var("C") == from_int(1)
     assert it.rt.get_var("D") == 0
     interp = Interpreter(m)
-    interp.load(b'SYSBEEP="X"\n')
+    interp.load(b'SYSBEEP="X"\r')
     assert interp.run().error == "Type mismatch"
 
 
@@ -97,3 +97,12 @@ def test_the_bgm_verbs_drop_fractions_as_every_ptc_verb(m: Machine) -> None:
         "A=BGMCHK(1.5):BGMSTOP 1.5:BGMSTOP 0.5,0.5:BGMCLEAR 128.5:BGMPLAY 2.9\n",
     )
     assert it.rt.get_var("A") == from_int(1)
+
+
+def test_talk_lasts_eight_frames_a_sound(m: Machine) -> None:
+    """TALK is silent, but TALKCHK() is TRUE for 8 frames per sound of its text; a
+    voicing mark joins the kana before it (docs/petitcom-decisions.md "Published programs")."""
+    interp = Interpreter(m)
+    interp.load(b'TALK "\xb6\xde\xb7":F=MAINCNTL\r@W:VSYNC 1:IF TALKCHK() GOTO @W\rN=MAINCNTL-F\r')
+    assert interp.run(max_frames=600).status == "ended"
+    assert interp.rt.get_var("N") == from_int(16)  # ｶﾞ and ｷ: two sounds

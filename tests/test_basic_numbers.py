@@ -22,7 +22,8 @@ def exact(r: int) -> Fraction:
 
 
 def fits(value: Fraction) -> bool:
-    return Fraction(FIXED_MIN, 4096) <= value <= Fraction(FIXED_MAX, 4096)
+    """An arithmetic result's range is symmetric: -524288 itself is Overflow ([WIKI] "-0")."""
+    return Fraction(-FIXED_MAX, 4096) <= value <= Fraction(FIXED_MAX, 4096)
 
 
 @given(raw, raw)
@@ -73,11 +74,13 @@ def test_division_by_zero() -> None:
 
 
 def model_text(r: int) -> str:
-    """PTC's rule in exact arithmetic: |x| + 2/4096, truncated to thousandths."""
+    """PTC's rule in exact arithmetic: |x| + 2/4096, truncated to thousandths, "-" kept."""
+    if r == FIXED_MIN:
+        return "-0"  # the word's negation wraps ([WIKI] "-0 (Numerical Value)")
     t = math.floor((abs(exact(r)) + Fraction(2, 4096)) * 1000)
     whole, frac = divmod(t, 1000)
     if frac == 0:
-        return "0" if whole == 0 else ("-" if r < 0 else "") + str(whole)
+        return ("-" if r < 0 else "") + str(whole)
     return ("-" if r < 0 else "") + f"{whole}." + f"{frac:03d}".rstrip("0")
 
 
@@ -95,7 +98,9 @@ def test_text_follows_ptcs_rule(r: int) -> None:
         (Fraction(1, 10000), "0"),
         (Fraction(-1, 10000), "0"),
         (Fraction(100000), "100000"),
-        (Fraction(-524288), "-524288"),
+        (Fraction(-524288), "-0"),  # [WIKI] "-0 (Numerical Value)"
+        (Fraction(-2, 4096), "-0"),  # [SBC] test_strs "Convert -2/4096 to string"
+        (Fraction(-4, 4096), "-0.001"),  # [SBC] test_strs
     ],
 )
 def test_text_examples(value: Fraction, text: str) -> None:

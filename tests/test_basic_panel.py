@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import pygame
 import pytest
 
 from petitcom_shim import Machine
@@ -29,7 +30,7 @@ def m() -> Iterator[Machine]:
 
 def _run(m: Machine, source: str, max_frames: int = 600) -> Interpreter:
     interp = Interpreter(m)
-    interp.load(source.encode("ascii"))
+    interp.load(source.replace("\n", "\r").encode("ascii"))
     result = interp.run(max_frames=max_frames)
     assert result.status == "ended", result
     return interp
@@ -110,7 +111,7 @@ def test_frame_limit_stops_the_program_waiting_at_input(m: Machine) -> None:
     """A run's frame limit (or a closed window) stops INPUT instead of waiting forever;
     CONT runs the INPUT again, as PTC asks again after a break there."""
     interp = Interpreter(m)
-    interp.load(b'A=1:?"X";:INPUT "N";A:B=A*2\n')
+    interp.load(b'A=1:?"X";:INPUT "N";A:B=A*2\r')
     result = interp.run(max_frames=10)
     assert (result.status, result.line) == ("stopped", 1)
     assert interp.rt.get_var("A") == from_int(1)
@@ -122,10 +123,43 @@ def test_frame_limit_stops_the_program_waiting_at_input(m: Machine) -> None:
     assert [_row(m, y) for y in range(3)] == [b"XN?", b"N?", b"21"]
 
 
+def test_input_and_linput_into_array_elements(m: Machine) -> None:
+    """INPUT A(1),B$(2) and LINPUT C$(3): array elements are outputs like variables
+    (issue 23: they used to be a Type mismatch)."""
+    m.input.type_text("5,X\nHELLO, YOU\n")
+    it = _run(m, "DIM A(3),B$(3),C$(4):INPUT A(1),B$(2):LINPUT C$(3):?A(1);B$(2);C$(3)\n")
+    assert it.rt.result == from_int(1)
+    assert [_row(m, y) for y in range(5)] == [b"?", b"5,X", b"?", b"HELLO, YOU", b"5XHELLO, YOU"]
+
+
+def test_the_a_button_ends_the_line_and_y_erases(m: Machine) -> None:
+    """[SBC] shared_input: the A button ends INPUT's line as ENTER does, Y erases the
+    character before the cursor (docs/petitcom-decisions.md "Published programs")."""
+    interp = Interpreter(m)
+    interp.load(b"INPUT A:B=A*2\r")
+    m.input.type_text("123")  # typed, then on the same frame Y erases 3 and A ends the line
+    m.input.press(Button.Y)
+    m.input.press(Button.A)
+    assert interp.run(max_frames=100).status == "ended"
+    assert interp.rt.get_var("B") == from_int(24)
+
+
+def test_typing_a_letter_mapped_to_a_button_does_not_end_the_line(m: Machine) -> None:
+    """In a window "x" is the A button; while a line is typed it types x instead."""
+    m.input.text_mode = True
+    m.input.key_down(pygame.K_x)
+    m.input.latch()
+    assert not m.input.button(0) & Button.A
+    m.input.text_mode = False
+    m.input.key_down(pygame.K_z)
+    m.input.latch()
+    assert m.input.button(0) & Button.B
+
+
 def test_cont_after_a_break_at_linput_inside_if_asks_again(m: Machine) -> None:
     """SELECT at LINPUT (in a THEN branch) stops the program; CONT asks again."""
     interp = Interpreter(m)
-    interp.load(b'A=1:IF A THEN LINPUT S$:?"GOT ";S$\n')
+    interp.load(b'A=1:IF A THEN LINPUT S$:?"GOT ";S$\r')
     m.input.press(Button.SELECT)
     result = interp.run(max_frames=50)
     assert result.status == "stopped"
@@ -162,7 +196,7 @@ def test_iconchk_funcno_and_keyboard_in_a_program(m: Machine) -> None:
 
 def test_pnltype_rejects_a_bad_name(m: Machine) -> None:
     interp = Interpreter(m)
-    interp.load(b'PNLTYPE "ABC"\n')
+    interp.load(b'PNLTYPE "ABC"\r')
     result = interp.run(max_frames=10)
     assert result.status == "error"
     assert result.error is not None and result.error.startswith("Illegal function call")

@@ -40,6 +40,18 @@ def test_utf8_text_with_ptc_characters_and_any_line_ends(tmp_path: Path) -> None
     assert source_text(program.text) == 'CLS\n?"♥ ｱ"\n'
 
 
+def test_a_0x0a_inside_a_line_in_text_form(tmp_path: Path) -> None:
+    """A literal 0x0A inside a line is written ★ in text (what ``list`` writes); a file
+    that ends lines with CR alone, as PTC does, keeps a raw LF as the character."""
+    star = tmp_path / "STAR.TXT"
+    star.write_text('?"A★B"\n?1\n', encoding="utf-8")
+    assert read_program(star).text == b'?"A\nB"\r?1\r'
+    assert source_text(b'?"A\nB"\r') == '?"A★B"\n'
+    raw = tmp_path / "RAW.TXT"
+    raw.write_bytes(b'?"A\nB"\r?1\r')
+    assert read_program(raw).text == b'?"A\nB"\r?1\r'
+
+
 def test_qr_set_folder(tmp_path: Path) -> None:
     ptcqr.write_set(_prg_file("QRPROG"), tmp_path / "codes")
     program = read_program(tmp_path / "codes")

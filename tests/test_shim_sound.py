@@ -127,7 +127,6 @@ def test_volume_scales_amplitude_linearly(vol: int) -> None:
     ("args", "word"),
     [
         ((-1,), "n"),
-        ((70,), "n"),
         ((0, 8193), "pitch"),
         ((0, -8193), "pitch"),
         ((0, 0, 128), "vol"),
@@ -141,6 +140,18 @@ def test_out_of_range_arguments(args: tuple[int, ...], word: str) -> None:
         render(*args)
     with pytest.raises(ValueError):
         Sound(enabled=False).beep(*args)
+
+
+def test_sound_numbers_past_the_presets_are_silent() -> None:
+    """BEEP 70 and above: accepted and silent (the handheld has more sequences than our
+    70 presets); there is nothing to render, and the other arguments are still checked."""
+    with pytest.raises(OutOfRange, match=r"BEEP n .* out of range"):
+        render(70)
+    player = Sound(enabled=False)
+    player.beep(70)
+    player.beep(255, -8192, 0, 127)
+    with pytest.raises(OutOfRange, match="BEEP vol"):
+        player.beep(70, 0, 128)
 
 
 def test_limits_are_accepted() -> None:
@@ -241,7 +252,7 @@ def test_no_audio_device_is_silent(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not player.enabled
     player.beep(Beep.COIN)
     with pytest.raises(OutOfRange):
-        player.beep(99)
+        player.beep(-1)
     player.close()
 
 

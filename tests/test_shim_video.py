@@ -406,6 +406,26 @@ def test_line_and_circle_plot_each_pixel_once() -> None:
     assert {(15, 10), (5, 10), (10, 15), (10, 5)} <= pts
 
 
+def test_gcircle_arc_is_part_of_the_outline(m: Machine) -> None:
+    """GCIRCLE x,y,r,c,start,end: the outline's pixels from start to end degrees,
+    clockwise on the screen from +X, ends included (docs/petitcom-decisions.md)."""
+    page = m.grp_pages[0].pixels
+    m.gcls(0)
+    m.gcircle(100, 100, 30, 9)
+    full = {(int(x), int(y)) for y, x in zip(*np.nonzero(page), strict=True)}
+    m.gcls(0)
+    m.gcircle(100, 100, 30, 9, 0, 90)
+    arc = {(int(x), int(y)) for y, x in zip(*np.nonzero(page), strict=True)}
+    assert arc < full and (130, 100) in arc and (100, 130) in arc
+    assert all(x >= 100 and y >= 100 for x, y in arc)  # the lower right quarter
+    m.gcls(0)
+    m.gcircle(100, 100, 30, 9, 90, 0)  # from 90 on round to 0: the other three quarters
+    rest = {(int(x), int(y)) for y, x in zip(*np.nonzero(page), strict=True)}
+    assert rest | arc == full and rest & arc == {(130, 100), (100, 130)}
+    with pytest.raises(IllegalFunctionCall):
+        m.gcircle(100, 100, 30, 9, 0)
+
+
 def test_gpaint_fills_region_and_stops_at_border(m: Machine) -> None:
     m.gcls(0)
     m.gbox(10, 10, 30, 30, 5)

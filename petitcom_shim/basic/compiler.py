@@ -25,7 +25,9 @@ from petitcom_shim.basic.parser import BUILTIN_FUNCTIONS, Expr, Line, Stmt, pars
 
 __all__ = ["Compiled", "compile_program", "split_lines", "var_key"]
 
-_LO, _HI = -(2**31), 2**31 - 1
+# The range of an arithmetic result: symmetric, so -524288 (the word &H80000 holds)
+# is an Overflow as a sum, as on the handheld (numbers.result).
+_LO, _HI = -(2**31 - 1), 2**31 - 1
 _CMP = {"==": "==", "!=": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
 #: Deepest expression PTC programs get ("Formula too complex" beyond; it also
 #: keeps the generated Python within the parser's nesting limit).
@@ -52,9 +54,14 @@ def _constant(e: Expr | None) -> bool:
 
 
 def split_lines(source: bytes) -> list[bytes]:
-    """A program's lines: CR (PTC), LF or CRLF endings; no empty last line."""
-    text = source.replace(b"\r\n", b"\r").replace(b"\n", b"\r")
-    lines = text.split(b"\r")
+    """A program's lines, split at CR (0x0D) only; no empty last line.
+
+    PTC ends a line with 0x0D alone, and a 0x0A inside a line (in a comment,
+    a string or a DATA item) is a character like any other: published programs
+    have them. Text with LF or CRLF line ends is converted by
+    ``progfile.from_text`` before it gets here.
+    """
+    lines = source.split(b"\r")
     if lines and lines[-1] == b"":
         lines.pop()
     return lines
@@ -595,7 +602,7 @@ class _Compiler:
             return f"_ref({name!r}, {key!r})"
         key = arr_key(name)
         self.arrays.add(key)
-        return f"_aref({name!r}, {key}, {', '.join(self.num(i) for i in a[2])})"
+        return f"_aref({name!r}, {key}, ({', '.join(self.num(i) for i in a[2])},))"
 
     # -- expressions -------------------------------------------------------
     def num(self, e: Expr) -> str:

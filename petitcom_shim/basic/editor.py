@@ -41,8 +41,8 @@ class Editor:
     """The text being edited and the cursor; :meth:`key` applies one key, :meth:`draw` shows it."""
 
     def __init__(self, source: bytes) -> None:
-        text = source.replace(b"\r\n", b"\r").replace(b"\n", b"\r")
-        self.lines = [bytearray(line) for line in text.removesuffix(b"\r").split(b"\r")]
+        # Lines end with CR only: a 0x0A inside a line is a character (PTC's own rule).
+        self.lines = [bytearray(line) for line in source.removesuffix(b"\r").split(b"\r")]
         self.cx = 0
         self.cy = 0
         self.top = 0

@@ -51,16 +51,24 @@ COMMUNICATION_ERROR = "Communication error"
 _OK = numbers.from_int(1)
 _FAILED = 0
 #: Resource names PTC accepts in "TYPE:NAME" ([SBC] ``valid_resource_types``),
-#: by the file type they hold.
+#: by the file type they hold. Without a bank number a name means bank 0
+#: ("GRP:NAME", "BGF:NAME", "SPU:NAME"), and a screen letter only follows a number
+#: ([SBC] ``verify_resource_type``); published programs use both forms.
 _RESOURCES = (
     (re.compile(r"PRG"), "PRG"),
     (re.compile(r"MEM"), "MEM"),
     (re.compile(r"GRP[0-3]?"), "GRP"),
-    (re.compile(r"COL[0-2]?[UL]?"), "COL"),
-    (re.compile(r"SCU[01]?[UL]?"), "SCR"),
+    (re.compile(r"COL([0-2][UL]?)?"), "COL"),
+    (re.compile(r"SCU([01][UL]?)?"), "SCR"),
     # SPU (upper screen only) and SPD (lower only) also take their own screen's
     # suffix: a public PTC v2 game loads "SPU1U:NAME" (docs/compat.md).
-    (re.compile(r"(BGU[0-3]|BGF0|BGD[01]|SPS[01])[UL]?|SPU[0-7]U?|SPD[0-3]L?"), "CHR"),
+    (
+        re.compile(
+            r"BGU([0-3][UL]?)?|BGF(0[UL]?)?|BGD([01][UL]?)?|SPS([01][UL]?)?"
+            r"|SPU([0-7]U?)?|SPD([0-3]L?)?"
+        ),
+        "CHR",
+    ),
 )
 
 

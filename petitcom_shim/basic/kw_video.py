@@ -39,7 +39,7 @@ _STATEMENTS = (
     ("GLINE", 4, 5),
     ("GBOX", 4, 5),
     ("GFILL", 4, 5),
-    ("GCIRCLE", 3, 4),
+    ("GCIRCLE", 3, 6),
     ("GPAINT", 2, 4),
     ("GPUTCHR", 6, 6),
     ("GPRIO", 1, 1),

@@ -41,6 +41,7 @@ __all__ = [
     "mul",
     "neg",
     "parse",
+    "result",
     "sub",
     "text",
     "to_float",
@@ -62,19 +63,31 @@ def check(raw: int) -> int:
     return overflow()
 
 
+def result(raw: int) -> int:
+    """An arithmetic result: Overflow outside ±524287.999, so -524288 itself too.
+
+    The word -524288 (``&H80000``, ``FLOOR(-524287.5)``) can be held and printed
+    (as ``-0``), but ``Z+0``, ``Z-0``, ``Z*1`` and ``Z/1`` are Overflow on the
+    handheld ([WIKI] "-0 (Numerical Value)"): the range is symmetric.
+    """
+    if -FIXED_MAX <= raw <= FIXED_MAX:
+        return raw
+    return overflow()
+
+
 def add(a: int, b: int) -> int:
     """a + b."""
-    return check(a + b)
+    return result(a + b)
 
 
 def sub(a: int, b: int) -> int:
     """a - b."""
-    return check(a - b)
+    return result(a - b)
 
 
 def mul(a: int, b: int) -> int:
     """a * b: the product's low 12 fraction bits are dropped (toward -infinity)."""
-    return check((a * b) >> 12)
+    return result((a * b) >> 12)
 
 
 def div(a: int, b: int) -> int:
@@ -83,7 +96,7 @@ def div(a: int, b: int) -> int:
         raise BasicError("Division by zero")
     n = a << 12
     q = abs(n) // abs(b)
-    return check(q if (n < 0) == (b < 0) else -q)
+    return result(q if (n < 0) == (b < 0) else -q)
 
 
 def mod(a: int, b: int) -> int:
@@ -95,8 +108,8 @@ def mod(a: int, b: int) -> int:
 
 
 def neg(a: int) -> int:
-    """-a."""
-    return check(-a)
+    """-a; -(-524288) wraps to -524288 in the 32-bit word (``?-Z`` shows ``-0``, [WIKI])."""
+    return a if a == FIXED_MIN else check(-a)
 
 
 def _wrap32(n: int) -> int:

@@ -5,12 +5,13 @@ Trees are plain tuples, tagged by their first item (see :data:`Expr` and
 is loose: statements need no colon between them (``A=1 B=2``), PRINT items
 need no separator (``PRINT A"x"``), arguments may be empty (``BEEP 30,,127``),
 anything after a label at the start of a line that is not a ``:`` is a
-comment, and a line starting with ELSE is a comment as well ([SBC] notes it
+comment (whatever its bytes), and a line starting with ELSE is a comment as well ([SBC] notes it
 behaves like one).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from petitcom_shim.basic import registry
@@ -492,12 +493,21 @@ def parse_line(raw: bytes) -> Line:
     ``("error", message, keyword)`` statements that raise when the line runs
     (a line nested deeper than the parser can go, e.g. hundreds of
     ``IF 1 THEN``, is "Out of memory" there)."""
+    head = _LABEL_HEAD.match(raw)
+    if head is not None and raw[head.end() : head.end() + 1] != b":":
+        # Text after a label is a comment, whatever its bytes: `@MAIN ﾒｲﾝ` (katakana,
+        # or any code no token starts with) must not be a Syntax error.
+        return Line("@" + head.group(1).decode("ascii").upper(), [], [])
     try:
         return _Parser(raw, tokenize(raw)).line()
     except BasicError as exc:
         return Line(_label_of(raw), [("error", exc.message, "")], [])
     except RecursionError:
         return Line(_label_of(raw), [("error", "Out of memory", "")], [])
+
+
+#: A label at the start of a line and the blanks after it.
+_LABEL_HEAD = re.compile(rb"@([A-Za-z0-9_]*)[ \t]*")
 
 
 def _label_of(raw: bytes) -> str | None:

@@ -7,8 +7,8 @@ not by name:
 * a raw PRG, the internal file a QR set carries (``PETC0300RPRG`` ...);
 * a QR set: a folder of images, or one image file, read with ``ptcqr``;
 * UTF-8 text, where PTC-only characters are written as ``petitcom_shim.charset``
-  maps them (``♥`` for 0xF1, ``ｱ`` or ``ア`` for 0xB1 ...), with LF, CRLF or CR
-  line ends.
+  maps them (``♥`` for 0xF1, ``ｱ`` or ``ア`` for 0xB1, ``★`` for 0x0A ...), with
+  LF, CRLF or CR line ends (with CR ends, as in PTC, an LF is character 0x0A).
 
 Anything else -- a damaged or truncated PRG, another file type, binary
 garbage, text with a character PTC does not have -- is a :class:`ProgramError`
@@ -30,6 +30,7 @@ __all__ = ["Program", "ProgramError", "from_text", "name_from", "read_program", 
 
 _RAW_PRG = ptcfile.KINDS["PRG"].tag
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_LONE_CR = re.compile(r"\r(?!\n)")
 _NOT_NAME = re.compile(r"[^A-Z0-9_]")
 
 
@@ -63,11 +64,21 @@ def name_from(path: str | os.PathLike[str]) -> str:
 def from_text(text: str, where: str = "<text>") -> bytes:
     """UTF-8 program text (already decoded) to PTC bytes with CR line ends.
 
+    Lines end with LF or CRLF -- or, in a file that ends any line with a CR alone
+    (PTC's own convention), with CR only, and an LF there is character 0x0A. A
+    0x0A inside a line is otherwise written as its glyph ``★``.
+
     Raises:
         ProgramError: a control character (binary data) or a character PTC lacks,
             named with its line and column.
     """
-    text = text.removeprefix("\ufeff").replace("\r\n", "\r").replace("\n", "\r")
+    text = text.removeprefix("\ufeff")
+    if _LONE_CR.search(text):
+        # CR alone ends lines, as in PTC's own files: an LF is then character 0x0A,
+        # written as its glyph so that to_ptc keeps it (docs/petitcom-decisions.md).
+        text = text.replace("\n", charset.PTC_TO_UNICODE[0x0A])
+    else:
+        text = text.replace("\r\n", "\r").replace("\n", "\r")
     lines = text.split("\r")
     for number, line in enumerate(lines, 1):
         if (bad := _CONTROL.search(line)) is not None:

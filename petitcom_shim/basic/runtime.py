@@ -35,13 +35,18 @@ from petitcom_shim.errors import Break, OutOfRange, PetitcomError
 
 __all__ = ["Arr", "ArrRef", "Interpreter", "RunResult", "Runtime", "VarRef"]
 
-#: Nesting of GOSUB and FOR together before "Out of memory" ([SBC] stack.h
-#: ``CALL_STACK_MAX 256``: one stack holds both).
-STACK_LIMIT = 256
+#: Nesting of GOSUB and FOR together before "Out of memory": 255 entries, so the
+#: 256th GOSUB fails ([WIKI] "GOSUB and RETURN": "255 consecutive GOSUBs, but the
+#: next one will generate an Out of memory error", the FOR stack shared; [SBC]
+#: cmd_goto_gosub stops at ``CALL_STACK_MAX-1``).
+STACK_LIMIT = 255
 #: Array elements all arrays may hold together before DIM gives "Out of memory".
 ARRAY_CELLS = 262144
-#: PTC's variable table size (FREEVAR counts down from it).
-VARIABLE_SLOTS = 1024
+#: PTC's variable table size (FREEVAR counts down from it): 2048 names ([WIKI]
+#: "FREEVAR (System Variable)", [SBC] ptc.h ``VAR_LIMIT``).
+VARIABLE_SLOTS = 2048
+#: Bytes one array element takes in PTC's memory: a 32-bit word (FREEMEM counts kilobytes).
+CELL_BYTES = 4
 #: Blocks run between two looks at the clock.
 _CHUNK = range(512)
 #: Seconds between two calls of Machine.busy in a busy loop.
@@ -254,7 +259,8 @@ class Runtime:
         #: (module globals would be shared by every interpreter in the process).
         self.state: dict[str, Any] = {}
         self.fors: list[list[Any]] = []
-        self.gosubs: list[int] = []
+        #: Each GOSUB's return block and how many FOR loops were open at the GOSUB.
+        self.gosubs: list[tuple[int, int]] = []
         self.scalars: set[str] = set()
         self.arrays: dict[str, Arr] = {}
         self.data_ptr = 0
@@ -276,7 +282,7 @@ class Runtime:
             _or=numbers.bit_or, _xor=numbers.bit_xor, _not=numbers.bit_not,
             _cat=functions.cat, _rep=functions.rep, _err=self.error, _L=self.label_block,
             _label=self.label_value, _gosub=self.gosub, _return=self.return_, _end=self.end,
-            _stop=self.stop, _clear=self.clear, _vsync=self.vsync, _for=self.for_,
+            _stop=self.stop, _clear=self.clear_variables, _vsync=self.vsync, _for=self.for_,
             _next=self.next_, _read_n=self.read_num, _read_s=self.read_str,
             _restore=self.restore, _pr=self.print_text, _prn=self.print_number,
             _tab=self.print_tab, _nl=self.print_newline, _sys=self.get_sys,
@@ -313,15 +319,22 @@ class Runtime:
         return unit
 
     def clear(self) -> None:
-        """CLEAR: every variable 0 or "", every array gone, stacks emptied."""
+        """RUN's fresh start: every variable and array cleared, stacks emptied, DATA rewound."""
+        self.clear_variables()
+        self.fors.clear()
+        self.gosubs.clear()
+        self.data_ptr = 0
+
+    def clear_variables(self) -> None:
+        """CLEAR: every variable 0 or "", every array gone; the GOSUB and FOR stack and
+        the DATA pointer stay ([SBC] ``cmd_clear`` resets variables, strings and arrays
+        only), so ``GOSUB @INIT`` ... ``CLEAR`` ... ``RETURN`` returns, as programs
+        written for the handheld start this way."""
         ns = self.ns
         for key in self.scalars:
             ns[key] = b"" if key.startswith("s_") else 0
         for arr in self.arrays.values():
             arr.clear()
-        self.fors.clear()
-        self.gosubs.clear()
-        self.data_ptr = 0
 
     # -- flow ----------------------------------------------------------------
     def error(self, message: str, keyword: str = "") -> None:
@@ -362,12 +375,17 @@ class Runtime:
     def gosub(self, ret: int) -> None:
         if len(self.gosubs) + len(self.fors) >= STACK_LIMIT:
             raise BasicError("Out of memory")
-        self.gosubs.append(ret)
+        self.gosubs.append((ret, len(self.fors)))
 
     def return_(self) -> int:
+        """RETURN: back to the last GOSUB, closing the FOR loops opened since it
+        ([WIKI] "GOSUB and RETURN": FOR entries a subroutine leaves are removed by
+        the RETURN; [SBC] cmd_return pops the shared stack down to the GOSUB)."""
         if not self.gosubs:
             raise BasicError("RETURN without GOSUB")
-        return self.gosubs.pop()
+        ret, depth = self.gosubs.pop()
+        del self.fors[depth:]
+        return ret
 
     def for_(
         self,
@@ -541,7 +559,8 @@ class Runtime:
             "ERL": self.erl << 12,
             "VERSION": VERSION,
             "FREEVAR": max(VARIABLE_SLOTS - len(self.scalars) - self.dimmed(), 0) << 12,
-            "FREEMEM": max(ARRAY_CELLS - self.cells, 0) << 12,
+            # Kilobytes of array memory left, as [SBC] sys_freemem counts them.
+            "FREEMEM": max(ARRAY_CELLS - self.cells, 0) * CELL_BYTES // 1024 << 12,
         }
         return values[name]
 
@@ -670,7 +689,10 @@ class Interpreter:
         self._resume = 0
 
     def load(self, source: bytes) -> None:
-        """Load a program: PTC bytes, lines ending in CR (LF and CRLF accepted).
+        """Load a program: PTC bytes, lines ending in CR; a 0x0A is a character, as on PTC.
+
+        Program text with LF or CRLF line ends goes through
+        ``progfile.from_text`` first.
 
         Lines are checked when they run, as on PTC: a Syntax error in a line
         that never runs does not stop the program.

@@ -3,7 +3,8 @@
 PTC quirks it keeps: keywords in any case (``print`` is PRINT: the manual
 says lower-case keywords are turned into upper case), ``?`` for PRINT, ``'``
 and REM comments running to the end of the line, ``&H``/``&B`` numbers,
-strings without a closing quote ending at the end of the line, and names
+strings without a closing quote ending at the end of the line, DATA's
+items left as text (the parser splits them), and names
 running straight into operators and strings (``PRINT A"x"``, ``A=1 B=2`` —
 the parser decides where statements start).
 """
@@ -85,6 +86,12 @@ def tokenize(line: bytes) -> list[Token]:
                 break
             out.append(Token("op" if name in WORD_OPS else "name", name, i))
             i = j
+            if name == "DATA":
+                # DATA's items are text, read by READ: `DATA 2222002222002222` is a
+                # string for READ A$ and must not be a number literal (Overflow) here.
+                # The line ends here; its ``eol`` marks where the items start.
+                out.append(Token("eol", None, j))
+                return out
         elif c == 0x40:  # @label
             j = i + 1
             while j < n and line[j] in _NAME:

@@ -47,7 +47,10 @@ FAMILIES: dict[str, tuple[int, tuple[int, ...]]] = {
     "SPD": (4, (1,)),
 }
 
-_NAME = re.compile(r"^(BGF|BGD|BGU|SPU|SPS|SPD)([0-9])([UL]?)$")
+#: A bank name: the family, then optionally the bank number and after it the screen.
+#: Without a number the name means bank 0 (``"BGF"`` is BGF0), as PTC programs write it
+#: ([SBC] resources.c ``verify_resource_type``/``get_resource_ptr``).
+_NAME = re.compile(r"^(BGF|BGD|BGU|SPU|SPS|SPD)(?:([0-9])([UL]?))?$")
 
 #: Pixel value of the font's ink and of the solid console-background tile.
 INK = 15
@@ -73,13 +76,15 @@ class ResourceRef:
 def parse_resource(name: str, default_screen: int) -> ResourceRef:
     """Resolve a CHR resource name; a missing U/L suffix means ``default_screen``.
 
+    A name without a bank number (``"BGF"``, ``"SPU"``) is bank 0 of that screen.
+
     Raises:
         IllegalFunctionCall: unknown family, bank number or screen for that family.
     """
     m = _NAME.match(name.upper())
     if m is None:
         raise IllegalFunctionCall(f"not a CHR resource name: {name!r}")
-    family, bank, suffix = m.group(1), int(m.group(2)), m.group(3)
+    family, bank, suffix = m.group(1), int(m.group(2) or 0), m.group(3) or ""
     count, screens = FAMILIES[family]
     if bank >= count:
         raise IllegalFunctionCall(f"{name!r}: {family} has banks 0-{count - 1}")

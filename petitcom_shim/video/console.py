@@ -24,7 +24,6 @@ __all__ = ["COLS", "ROWS", "Console", "format_number"]
 
 COLS = 32
 ROWS = 24
-_NEWLINE = 0x0D
 
 
 def format_number(value: float) -> str:
@@ -159,33 +158,37 @@ class Console:
         for i, item in enumerate(items):
             if i and sep == ",":
                 self._tab()
-            self._write(self._encode(item))
+            for k, codes in enumerate(self._lines(item)):
+                if k:
+                    self._newline()
+                self._write(codes)
         if end == "\n":
             self._newline()
         elif end == ",":
             self._tab()
 
-    def _encode(self, item: object) -> bytes:
+    def _lines(self, item: object) -> list[bytes]:
+        """An item's codes, one entry per line.
+
+        PTC codes (``bytes``, what BASIC prints) are one line whatever they hold:
+        code 13 (CHR$(13)) is a character like any other, as [SBC] ``con_put`` and
+        [EMK] ``print_str`` put it (docs/petitcom-decisions.md). A Python ``str``
+        breaks its lines at ``\\n`` (or CR), the shim API's convenience.
+        """
         if isinstance(item, bytes):
-            return item
+            return [item]
         if isinstance(item, int | float):
-            return format_number(item).encode("ascii")
+            return [format_number(item).encode("ascii")]
         text = str(item).replace("\r\n", "\n").replace("\r", "\n")
-        lines = [self._to_ptc(part) for part in text.split("\n")]
-        return bytes([_NEWLINE]).join(lines)
+        return [self._to_ptc(part) for part in text.split("\n")]
 
     def _write(self, codes: bytes) -> None:
         i, n = 0, len(codes)
         while i < n:
-            if codes[i] == _NEWLINE:
-                self._newline()
-                i += 1
-                continue
             if self.csry >= ROWS:  # the last cell was filled: scroll only now
                 self._scroll()
-            end = codes.find(_NEWLINE, i)
             y, x = self.csry, self.csrx
-            run = codes[i : min(n if end < 0 else end, i + COLS - x)]
+            run = codes[i : i + COLS - x]
             k = len(run)
             fgs, bgs = bytes((self.fg,)) * k, bytes((self.bg,)) * k
             row_c, row_f, row_b = self._codes[y], self._fgs[y], self._bgs[y]

@@ -16,7 +16,7 @@ import pygame
 
 from petitcom_shim.errors import IllegalFunctionCall, OutOfRange
 
-__all__ = ["GRP_H", "GRP_W", "GrpPage", "check_page", "circle_points", "line_points"]
+__all__ = ["GRP_H", "GRP_W", "GrpPage", "check_page", "circle_points", "line_points", "on_arc"]
 
 GRP_W = 256
 GRP_H = 192
@@ -60,6 +60,21 @@ def circle_points(cx: int, cy: int, r: int) -> tuple[npt.NDArray[np.intp], ...]:
             d += 2 * (y - x) + 1
     ordered = sorted(pts)
     return np.array([p[0] for p in ordered], np.intp), np.array([p[1] for p in ordered], np.intp)
+
+
+def on_arc(
+    xs: npt.NDArray[np.intp], ys: npt.NDArray[np.intp], cx: int, cy: int, start: int, end: int
+) -> npt.NDArray[np.bool_]:
+    """Which outline pixels lie on the arc from ``start`` to ``end`` degrees, ends included.
+
+    Angles are measured from +X toward +Y (down the screen), so the arc runs
+    clockwise on the screen from ``start`` to ``end``, past 360 when ``end`` is
+    smaller (docs/petitcom-decisions.md "Published programs").
+    """
+    angles = np.degrees(np.arctan2(ys - cy, xs - cx)) % 360.0
+    span = (end - start) % 360
+    offset = (angles - start) % 360.0
+    return (offset <= span + 1e-9) | (offset >= 360.0 - 1e-9)
 
 
 class GrpPage:

@@ -1,0 +1,1 @@
+?"A";CHR$(13);"B"?CHKCHR(1,0);" ";CSRYA$="X"+CHR$(13)+"Y":?A$;LEN(A$)
