@@ -118,7 +118,9 @@ def _parser() -> argparse.ArgumentParser:
         "--speed",
         choices=("dsi", "max"),
         default="max",
-        help="max: as fast as VSYNC/WAIT allow (default); dsi: the handheld's pace",
+        help="dsi: the handheld's pace, frames passing by work (a run is reproducible, "
+        "in a window too); max (default): headless, a handheld eight times as fast, frames "
+        "passing by work; in a window, the host's full speed, MAINCNTL following the clock",
     )
     run.add_argument("--console", type=Path, metavar="FILE", help="write both consoles as text")
     run.add_argument("--screenshot", type=Path, metavar="FILE", help="write both screens as PNG")
