@@ -7,9 +7,18 @@ contract is exact (issue 14; other tools rely on it)::
     petitcom run PROGRAM [--headless] [--frames N] [--input FILE] [--seed N]
                          [--files DIR] [--resources DIR] [--speed dsi|max]
                          [--console FILE] [--screenshot FILE] [--json]
+                         [--record FILE]
     petitcom list FILE.PTC
     petitcom pack SOURCE.txt -o NAME.PTC
     petitcom                      DIRECT mode in a window
+    petitcom direct [--files DIR] [--resources DIR] [--record FILE]
+                    [--input FILE --headless] [--console FILE] [--screenshot FILE]
+
+``--record FILE`` (in a window) writes what the player did, by frame, in the
+``--input`` format (:class:`~petitcom_shim.inputscript.ScriptRecorder`); the
+same program run with ``--input FILE --headless`` (at ``--speed dsi``, which
+``--record`` implies, and the same ``--seed``) ends with the same console, screens
+and frame count.
 
 Exit status: 0 the program ended or was stopped (``--frames``), 1 it stopped
 with an error, 2 bad usage or a file that cannot be read -- always with one
@@ -44,7 +53,13 @@ from petitcom_shim.basic import Interpreter, RunResult, direct, kw_files, progfi
 from petitcom_shim.basic.consoletext import console_text
 from petitcom_shim.config import ShimConfig
 from petitcom_shim.input import Button
-from petitcom_shim.inputscript import ScriptError, ScriptFeeder, read_script
+from petitcom_shim.inputscript import (
+    Event,
+    ScriptError,
+    ScriptFeeder,
+    ScriptRecorder,
+    read_script,
+)
 from petitcom_shim.machine import Machine
 from petitcom_shim.qrcli import int_range
 from petitcom_shim.romres import ResourceError
@@ -110,14 +125,14 @@ def _parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="scripted input, one event a line from frame FRAME on: 'FRAME B A+RIGHT' "
         "(buttons; 'B 0' releases), 'FRAME T X Y' / 'FRAME T OFF' (stylus), "
-        "'FRAME K TEXT' (keys; \\r Enter, \\\\ backslash, \\xNN a PTC code); # comments",
+        "'FRAME K TEXT' (keys; \\r Enter, \\b Backspace, \\e Escape, \\\\ backslash, "
+        "\\xNN a PTC code), 'FRAME Q' (the window closes); # comments",
     )
     run.add_argument("--seed", type=int_range(0, 2**31 - 1), metavar="N", help="RND's seed")
     _add_area_options(run)
     run.add_argument(
         "--speed",
         choices=("dsi", "max"),
-        default="max",
         help="dsi: the handheld's pace, frames passing by work (a run is reproducible, "
         "in a window too); max (default): headless, a handheld eight times as fast, frames "
         "passing by work; in a window, the host's full speed, MAINCNTL following the clock",
@@ -125,6 +140,13 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--console", type=Path, metavar="FILE", help="write both consoles as text")
     run.add_argument("--screenshot", type=Path, metavar="FILE", help="write both screens as PNG")
     run.add_argument("--json", action="store_true", help="print the outcome as one JSON line")
+    run.add_argument(
+        "--record",
+        type=Path,
+        metavar="FILE",
+        help="in a window: write the buttons, stylus and keys of the run by frame, in the "
+        "--input format (implies --speed dsi); replay with --input FILE --headless",
+    )
     listing = commands.add_parser("list", help="print a program's source as UTF-8")
     listing.add_argument("file", type=Path, metavar="FILE.PTC")
     pack = commands.add_parser("pack", help="write UTF-8 source as a PRG file a DSi loads")
@@ -132,6 +154,19 @@ def _parser() -> argparse.ArgumentParser:
     pack.add_argument("-o", "--output", type=Path, required=True, metavar="NAME.PTC")
     direct_mode = commands.add_parser("direct", help="DIRECT mode in a window (the default)")
     _add_area_options(direct_mode)
+    direct_mode.add_argument(
+        "--record", type=Path, metavar="FILE", help="write the session's input by frame"
+    )
+    direct_mode.add_argument(
+        "--input", type=Path, metavar="FILE", help="play a recorded session (ends with it)"
+    )
+    direct_mode.add_argument("--headless", action="store_true", help="no window (needs --input)")
+    direct_mode.add_argument(
+        "--console", type=Path, metavar="FILE", help="write both consoles as text at the end"
+    )
+    direct_mode.add_argument(
+        "--screenshot", type=Path, metavar="FILE", help="write both screens as PNG at the end"
+    )
     return parser
 
 
@@ -237,15 +272,60 @@ def _outcome(result: RunResult) -> dict[str, object]:
     }
 
 
+def _read_events(path: Path | None) -> list[Event]:
+    if path is None:
+        return []
+    try:
+        return read_script(path)
+    except ScriptError as err:
+        raise UsageError(str(err)) from None
+
+
+def _run_speed(args: argparse.Namespace) -> str:
+    """--speed, checked against --record (a recording replays at dsi only)."""
+    if args.record is None:
+        return str(args.speed or "max")
+    if args.headless:
+        raise UsageError("--record needs a window; replay a recording with --input FILE --headless")
+    if args.input is not None:
+        raise UsageError("--record and --input together: record a session or replay one")
+    if args.speed == "max":
+        raise UsageError(
+            "--record needs --speed dsi: at max a window follows the wall clock, "
+            "so a replay could differ"
+        )
+    return "dsi"
+
+
+def _recording_header(command: str, seed: int | None) -> list[str]:
+    """The comment lines a recording starts with: what it is and how to replay it."""
+    seed_text = "" if seed is None else f" --seed {seed}"
+    return [
+        "petitcom recording, the --input format: FRAME B buttons | T X Y / T OFF stylus |",
+        "K keys | Q the window closed. Frames pass by work (--speed dsi), so replay with:",
+        f"  {command} --input THIS_FILE --headless{seed_text}",
+        f"seed: {'none (RND starts the same every run)' if seed is None else seed}",
+    ]
+
+
+def _write_text(path: Path | None, text: str) -> None:
+    if path is not None:
+        _write_output(path, lambda p: files.write_output(p, text.encode()))
+
+
+def _write_screens(args: argparse.Namespace, machine: Machine) -> None:
+    """--console and --screenshot, as the run or the session leaves the machine."""
+    if args.console is not None:
+        _write_text(args.console, console_text(machine))
+    if args.screenshot is not None:
+        _write_output(args.screenshot, machine.screenshot)
+
+
 def _run(args: argparse.Namespace) -> int:
     program = _read_program(args.program)
-    events = []
-    if args.input is not None:
-        try:
-            events = read_script(args.input)
-        except ScriptError as err:
-            raise UsageError(str(err)) from None
-    for out in (args.console, args.screenshot):
+    speed = _run_speed(args)
+    events = _read_events(args.input)
+    for out in (args.console, args.screenshot, args.record):
         if out is not None:
             _check_output(out)
     files_dir = args.files if args.files is not None else args.program.resolve().parent
@@ -257,21 +337,27 @@ def _run(args: argparse.Namespace) -> int:
         resources=args.resources,
         title=f"petitcom - {program.name}",
     )
+    recorder: ScriptRecorder | None = None
     try:
-        it = Interpreter(machine, speed=args.speed, seed=args.seed)
+        it = Interpreter(machine, speed="dsi" if speed == "dsi" else "max", seed=args.seed)
         machine.pnltype(direct.KEYBOARD)  # a program starts with the keyboard shown, as on PTC
         kw_files.set_program(it, program.name, program.text, program.package)
         if events:
             ScriptFeeder(events).attach(machine)
+        if args.record is not None:
+            header = _recording_header(f"{PROG} run {args.program}", args.seed)
+            recorder = ScriptRecorder([*header, f"program: {program.name}"])
+            recorder.attach(machine)
         result = it.run(max_frames=args.frames)
+        if recorder is not None:  # the recording is of the run; DIRECT mode after it is not
+            _write_text(args.record, recorder.finish())
+            recorder = None
         if not args.headless and args.frames is None and machine.running:
             direct.after_run(it, result)
-        if args.console is not None:
-            text = console_text(machine)
-            _write_output(args.console, lambda p: files.write_output(p, text.encode()))
-        if args.screenshot is not None:
-            _write_output(args.screenshot, machine.screenshot)
+        _write_screens(args, machine)
     finally:
+        if recorder is not None:  # interrupted: keep what was recorded
+            _write_text(args.record, recorder.finish())
         machine.close()
     if args.json:
         print(json.dumps(_outcome(result)), flush=True)
@@ -311,11 +397,30 @@ def _direct(args: argparse.Namespace) -> int:
     files_dir = args.files if args.files is not None else Path.cwd()
     if not files_dir.is_dir():
         raise UsageError(f"--files {files_dir}: not a folder")
+    if args.headless and args.input is None:
+        raise UsageError("DIRECT mode --headless needs --input FILE (it ends with the recording)")
+    if args.record is not None and (args.headless or args.input is not None):
+        raise UsageError("--record needs a window and no --input: record a session or replay one")
+    events = _read_events(args.input)
+    for out in (args.console, args.screenshot, args.record):
+        if out is not None:
+            _check_output(out)
     machine = make_machine(
-        headless=False, files_dir=files_dir, resources=args.resources, title="petitcom"
+        headless=args.headless, files_dir=files_dir, resources=args.resources, title="petitcom"
     )
+    recorder: ScriptRecorder | None = None
     try:
-        direct.run(Interpreter(machine))
+        if args.input is not None:
+            ScriptFeeder(events, close_at_end=True).attach(machine)
+        if args.record is not None:
+            recorder = ScriptRecorder(_recording_header(f"{PROG} direct", None))
+            recorder.attach(machine)
+        try:
+            direct.run(Interpreter(machine))
+        finally:
+            if recorder is not None:
+                _write_text(args.record, recorder.finish())
+        _write_screens(args, machine)
     finally:
         machine.close()
     return 0
@@ -333,7 +438,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     command = args.command or "direct"
     if args.command is None:
-        args.files = args.resources = None
+        args.files = args.resources = args.record = args.input = None
+        args.console = args.screenshot = None
+        args.headless = False
     handlers = {"run": _run, "list": _list, "pack": _pack, "direct": _direct}
     try:
         return handlers[command](args)
