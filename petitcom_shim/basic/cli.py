@@ -7,7 +7,9 @@ contract is exact (issue 14; other tools rely on it)::
     petitcom run PROGRAM [--headless] [--frames N] [--input FILE] [--seed N]
                          [--files DIR] [--resources DIR] [--speed dsi|max]
                          [--console FILE] [--screenshot FILE] [--json]
-                         [--record FILE]
+                         [--record FILE] [--profile]
+    petitcom debug PROGRAM [--headless] [--frames N] [--input FILE] [--seed N]
+                           [--files DIR] [--resources DIR] [--speed dsi|max]
     petitcom list FILE.PTC
     petitcom pack SOURCE.txt -o NAME.PTC
     petitcom                      DIRECT mode in a window
@@ -18,7 +20,9 @@ contract is exact (issue 14; other tools rely on it)::
 ``--input`` format (:class:`~petitcom_shim.inputscript.ScriptRecorder`); the
 same program run with ``--input FILE --headless`` (at ``--speed dsi``, which
 ``--record`` implies, and the same ``--seed``) ends with the same console, screens
-and frame count.
+and frame count. ``--profile`` prints the lines that took the most work and time
+(on stdout; on stderr with ``--json``). ``debug`` runs the program under a
+pdb-style prompt on the terminal (:mod:`petitcom_shim.basic.debugger`).
 
 Exit status: 0 the program ended or was stopped (``--frames``), 1 it stopped
 with an error, 2 bad usage or a file that cannot be read -- always with one
@@ -51,6 +55,7 @@ import pygame
 from petitcom_shim import files, ptcfile
 from petitcom_shim.basic import Interpreter, RunResult, direct, kw_files, progfile
 from petitcom_shim.basic.consoletext import console_text
+from petitcom_shim.basic.debugger import Debugger, profile_run
 from petitcom_shim.config import ShimConfig
 from petitcom_shim.input import Button
 from petitcom_shim.inputscript import (
@@ -146,6 +151,26 @@ def _parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="in a window: write the buttons, stylus and keys of the run by frame, in the "
         "--input format (implies --speed dsi); replay with --input FILE --headless",
+    )
+    run.add_argument(
+        "--profile",
+        action="store_true",
+        help="print the lines that took the most work (frames of budget) and time",
+    )
+    debug = commands.add_parser(
+        "debug",
+        help="run a program under a debugger prompt on the terminal (help lists its commands)",
+    )
+    debug.add_argument("program", type=Path, metavar="PROGRAM", help="as for run")
+    debug.add_argument("--headless", action="store_true", help="no window")
+    debug.add_argument(
+        "--frames", type=int_range(0, MAX_FRAMES), metavar="N", help="stop after N frames"
+    )
+    debug.add_argument("--input", type=Path, metavar="FILE", help="scripted input, as for run")
+    debug.add_argument("--seed", type=int_range(0, 2**31 - 1), metavar="N", help="RND's seed")
+    _add_area_options(debug)
+    debug.add_argument(
+        "--speed", choices=("dsi", "max"), default="dsi", help="as for run (default: dsi)"
     )
     listing = commands.add_parser("list", help="print a program's source as UTF-8")
     listing.add_argument("file", type=Path, metavar="FILE.PTC")
@@ -348,7 +373,11 @@ def _run(args: argparse.Namespace) -> int:
             header = _recording_header(f"{PROG} run {args.program}", args.seed)
             recorder = ScriptRecorder([*header, f"program: {program.name}"])
             recorder.attach(machine)
-        result = it.run(max_frames=args.frames)
+        if args.profile:
+            result, profile = profile_run(it, lambda: it.run(max_frames=args.frames))
+            print(profile.report(program.text), file=sys.stderr if args.json else sys.stdout)
+        else:
+            result = it.run(max_frames=args.frames)
         if recorder is not None:  # the recording is of the run; DIRECT mode after it is not
             _write_text(args.record, recorder.finish())
             recorder = None
@@ -365,6 +394,30 @@ def _run(args: argparse.Namespace) -> int:
         where = "" if result.line is None else f" (line {result.line})"
         print(f"{PROG}: {result.error}{where}", file=sys.stderr)
     return 1 if result.status == "error" else 0
+
+
+def _debug(args: argparse.Namespace) -> int:
+    program = _read_program(args.program)
+    events = _read_events(args.input)
+    files_dir = args.files if args.files is not None else args.program.resolve().parent
+    if args.files is not None and not args.files.is_dir():
+        raise UsageError(f"--files {args.files}: not a folder")
+    machine = make_machine(
+        headless=args.headless,
+        files_dir=files_dir,
+        resources=args.resources,
+        title=f"petitcom debug - {program.name}",
+    )
+    try:
+        it = Interpreter(machine, speed="max" if args.speed == "max" else "dsi", seed=args.seed)
+        machine.pnltype(direct.KEYBOARD)
+        kw_files.set_program(it, program.name, program.text, program.package)
+        if events:
+            ScriptFeeder(events).attach(machine)
+        result = Debugger(it, sys.stdin, sys.stdout, args.frames).session()
+    finally:
+        machine.close()
+    return 1 if result is not None and result.status == "error" else 0
 
 
 def _read_program(path: Path) -> progfile.Program:
@@ -441,7 +494,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.files = args.resources = args.record = args.input = None
         args.console = args.screenshot = None
         args.headless = False
-    handlers = {"run": _run, "list": _list, "pack": _pack, "direct": _direct}
+    handlers = {"run": _run, "debug": _debug, "list": _list, "pack": _pack, "direct": _direct}
     try:
         return handlers[command](args)
     except UsageError as err:

@@ -507,13 +507,20 @@ class Runtime:
             raise _Stop(resume)
 
     def vsync(self, count: int, resume: int) -> None:
-        """VSYNC/WAIT n: n frames, stopping at the frame limit."""
+        """VSYNC/WAIT n: n frames, stopping at the frame limit, then on at ``resume``.
+
+        VSYNC ends its block, so rather than return to it, this raises
+        :class:`_Synced`: the run loop goes on at ``resume`` with a fresh frame's
+        budget, which it keeps in a local variable (a VSYNC a frame costs one
+        exception; an attribute written after every block cost far more).
+        """
         self.resume = resume
         self.budget = self.frame_budget
         for _ in range(max(numbers.to_int(count), 0)):
             self._check_limit(resume)
             self.machine.vsync(1)
         self._check_limit(resume)
+        raise _Synced(resume)
 
     # -- variables for keyword handlers ----------------------------------------
     def get_var(self, name: str) -> registry.Value:
@@ -584,23 +591,33 @@ class Runtime:
             return
         blocks = unit.blocks
         costs = unit.costs
-        chunk = _CHUNK
-        budget = self.frame_budget
-        while True:
-            try:
-                while True:
-                    for _ in chunk:
-                        self.budget -= costs[pc]
-                        pc = blocks[pc]()
-                        if self.budget <= 0:
-                            self.budget += budget
-                            self._check_limit(pc)
-                            self.resume = pc
-                            self.machine.vsync(1)
-                    self.resume = pc
-                    self._check_limit(pc)
-            except _Jump as jump:
-                pc = jump.block
+        # Under a trace hook (the debugger) self.budget is kept after every block.
+        chunk = _CHUNK if sys.gettrace() is None else range(1)
+        full = self.frame_budget
+        budget = self.budget  # what is left of this frame's budget, kept here while running
+        try:
+            while True:
+                try:
+                    while True:
+                        for _ in chunk:
+                            budget -= costs[pc]
+                            pc = blocks[pc]()
+                            if budget <= 0:
+                                budget += full
+                                self.budget = budget
+                                self._check_limit(pc)
+                                self.resume = pc
+                                self.machine.vsync(1)
+                        self.budget = budget
+                        self.resume = pc
+                        self._check_limit(pc)
+                except _Synced as synced:
+                    pc = synced.block
+                    budget = self.budget = full
+                except _Jump as jump:
+                    pc = jump.block
+        finally:
+            self.budget = budget
 
     def _execute_paced(self, unit: _Unit, pc: int) -> None:
         """``execute`` as fast as the host allows, frames passing with the wall clock."""
@@ -631,6 +648,10 @@ class _Jump(Exception):
     def __init__(self, block: int) -> None:
         super().__init__("jump")
         self.block = block
+
+
+class _Synced(_Jump):
+    """VSYNC or WAIT ran its frames: go on at ``block`` with a fresh frame's budget."""
 
 
 _KW_CALL = re.compile(r"_K_\w+\[(\d+)\]")
