@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pathlib
 from collections import deque
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any, Final
 
 import pygame
@@ -123,6 +123,9 @@ class Input:
         #: When a list, every key event typed from a front-end or :meth:`type_text`
         #: (not :meth:`queue_keys`) is also appended to it: a session recorder's tap.
         self.key_log: list[int] | None = None
+        #: Keys the host handles itself (pygame key code -> action, e.g. a capture
+        #: key): they press no button and type nothing.
+        self.host_keys: dict[int, Callable[[int], None]] = {}
         self._board_down = 0  # KEYBOARD code of a real key pressed since the last latch
         #: While True (a line is being typed), Enter, Backspace and Escape only edit
         #: the line: they press no DS button, so Backspace (SELECT by default) cannot
@@ -400,6 +403,10 @@ class Input:
         Ctrl+C / Ctrl+V (Cmd on macOS) are clipboard shortcuts for :meth:`edit_keys`
         and press no DS button.
         """
+        host = self.host_keys.get(key)
+        if host is not None:
+            host(mod)
+            return
         if mod & (pygame.KMOD_CTRL | pygame.KMOD_META) and key in _EDIT_KEY_CODES:
             self._edit_keys.append(_EDIT_KEY_CODES[key])
             return

@@ -41,6 +41,7 @@ from petitcom_shim.machine import MAINCNTL_WRAP, Machine
 
 __all__ = [
     "Event",
+    "FrontendStandIn",
     "ScriptError",
     "ScriptFeeder",
     "ScriptRecorder",
@@ -206,7 +207,7 @@ def _apply(event: Event, inp: Input) -> None:
         inp.queue_keys(event.value)
 
 
-class _FrontendStandIn:
+class FrontendStandIn:
     """Stands in front of a machine's front-end: ``pump`` is the subclass's, the rest
     (``present``, ``close``, window controls) is handed on to the real one."""
 
@@ -246,7 +247,7 @@ def _frames_run(machine: Machine) -> int:
     return machine.maincnth * MAINCNTL_WRAP + machine.maincntl
 
 
-class ScriptFeeder(_FrontendStandIn):
+class ScriptFeeder(FrontendStandIn):
     """Plays a script into a machine, frame by frame, in front of its front-end.
 
     :meth:`attach` applies the frame-0 events at once (latched, so the first
@@ -313,7 +314,7 @@ def key_text(codes: Iterable[int]) -> str:
     return "".join(out)
 
 
-class ScriptRecorder(_FrontendStandIn):
+class ScriptRecorder(FrontendStandIn):
     """Records what a player does in a window, by frame, as a script :class:`ScriptFeeder` replays.
 
     It stands in front of the window's front-end as the feeder does. What it

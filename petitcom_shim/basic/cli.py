@@ -7,7 +7,8 @@ contract is exact (issue 14; other tools rely on it)::
     petitcom run PROGRAM [--headless] [--frames N] [--input FILE] [--seed N]
                          [--files DIR] [--resources DIR] [--speed dsi|max]
                          [--console FILE] [--screenshot FILE] [--json]
-                         [--record FILE] [--profile]
+                         [--record FILE] [--profile] [--capture FILE]
+                         [--captures DIR]
     petitcom debug PROGRAM [--headless] [--frames N] [--input FILE] [--seed N]
                            [--files DIR] [--resources DIR] [--speed dsi|max]
     petitcom list FILE.PTC
@@ -23,6 +24,10 @@ same program run with ``--input FILE --headless`` (at ``--speed dsi``, which
 and frame count. ``--profile`` prints the lines that took the most work and time
 (on stdout; on stderr with ``--json``). ``debug`` runs the program under a
 pdb-style prompt on the terminal (:mod:`petitcom_shim.basic.debugger`).
+``--capture FILE`` writes both screens of the run as an animated GIF (``.gif``)
+or PNG (``.png``) (:mod:`petitcom_shim.capture`); in a window F12 saves a PNG of
+both screens and F10 starts and stops a GIF, in ``--captures DIR`` (default: the
+current folder).
 
 Exit status: 0 the program ended or was stopped (``--frames``), 1 it stopped
 with an error, 2 bad usage or a file that cannot be read -- always with one
@@ -52,7 +57,7 @@ from typing import NoReturn
 
 import pygame
 
-from petitcom_shim import files, ptcfile
+from petitcom_shim import capture, files, ptcfile
 from petitcom_shim.basic import Interpreter, RunResult, direct, kw_files, progfile
 from petitcom_shim.basic.consoletext import console_text
 from petitcom_shim.basic.debugger import Debugger, profile_run
@@ -95,7 +100,11 @@ keys in a window:
   typing, Enter, Backspace  the keyboard (INKEY$, INPUT, the DIRECT prompt)
   the lower screen    the touch screen: the software keyboard, its RUN/STOP key
                       (runs, or breaks a running program) and EDIT key
-  F9                  shows or hides a stylus cursor: the d-pad moves it, A touches"""
+  F9                  shows or hides a stylus cursor: the d-pad moves it, A touches
+  F12                 saves a PNG of both screens (256x384; Shift+F12: at the
+                      window's scale) in --captures DIR (default: this folder)
+  F10                 starts and stops recording both screens as a GIF there
+                      (a red dot shows while it records; at most 30 s)"""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -153,6 +162,14 @@ def _parser() -> argparse.ArgumentParser:
         "--input format (implies --speed dsi); replay with --input FILE --headless",
     )
     run.add_argument(
+        "--capture",
+        type=Path,
+        metavar="FILE",
+        help="write both screens of the run as an animated .gif or .png "
+        f"(every second frame, at most {capture.MAX_SECONDS} s)",
+    )
+    _add_captures_option(run)
+    run.add_argument(
         "--profile",
         action="store_true",
         help="print the lines that took the most work (frames of budget) and time",
@@ -182,6 +199,7 @@ def _parser() -> argparse.ArgumentParser:
     direct_mode.add_argument(
         "--record", type=Path, metavar="FILE", help="write the session's input by frame"
     )
+    _add_captures_option(direct_mode)
     direct_mode.add_argument(
         "--input", type=Path, metavar="FILE", help="play a recorded session (ends with it)"
     )
@@ -193,6 +211,26 @@ def _parser() -> argparse.ArgumentParser:
         "--screenshot", type=Path, metavar="FILE", help="write both screens as PNG at the end"
     )
     return parser
+
+
+def _add_captures_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--captures",
+        type=Path,
+        metavar="DIR",
+        help="where F12 (a PNG of both screens) and F10 (a GIF) put captures "
+        "(default: the current folder)",
+    )
+
+
+def _capturer(args: argparse.Namespace, machine: Machine) -> capture.Capturer | None:
+    """The capture keys of a window (F12, F10), or None headless."""
+    if machine.headless:
+        return None
+    folder = args.captures if args.captures is not None else Path.cwd()
+    capturer = capture.Capturer(folder, lambda text: print(f"{PROG}: {text}", file=sys.stderr))
+    capturer.attach(machine)
+    return capturer
 
 
 def _add_area_options(parser: argparse.ArgumentParser) -> None:
@@ -350,9 +388,13 @@ def _run(args: argparse.Namespace) -> int:
     program = _read_program(args.program)
     speed = _run_speed(args)
     events = _read_events(args.input)
-    for out in (args.console, args.screenshot, args.record):
+    for out in (args.console, args.screenshot, args.record, args.capture):
         if out is not None:
             _check_output(out)
+    if args.capture is not None and capture.animation_kind(args.capture) is None:
+        raise UsageError(f"--capture {args.capture}: the name must end in .gif or .png")
+    if args.captures is not None and not args.captures.is_dir():
+        raise UsageError(f"--captures {args.captures}: not a folder")
     files_dir = args.files if args.files is not None else args.program.resolve().parent
     if args.files is not None and not args.files.is_dir():
         raise UsageError(f"--files {args.files}: not a folder")
@@ -364,6 +406,12 @@ def _run(args: argparse.Namespace) -> int:
     )
     recorder: ScriptRecorder | None = None
     try:
+        capturer = _capturer(args, machine)
+        if args.capture is not None:  # the whole run, from its first frame
+            if capturer is None:
+                capturer = capture.Capturer(Path.cwd(), print, keys=False)
+                capturer.attach(machine)
+            capturer.start()
         it = Interpreter(machine, speed="dsi" if speed == "dsi" else "max", seed=args.seed)
         machine.pnltype(direct.KEYBOARD)  # a program starts with the keyboard shown, as on PTC
         kw_files.set_program(it, program.name, program.text, program.package)
@@ -381,6 +429,8 @@ def _run(args: argparse.Namespace) -> int:
         if recorder is not None:  # the recording is of the run; DIRECT mode after it is not
             _write_text(args.record, recorder.finish())
             recorder = None
+        if args.capture is not None and capturer is not None:
+            _write_animation(args.capture, capturer)
         if not args.headless and args.frames is None and machine.running:
             direct.after_run(it, result)
         _write_screens(args, machine)
@@ -394,6 +444,22 @@ def _run(args: argparse.Namespace) -> int:
         where = "" if result.line is None else f" (line {result.line})"
         print(f"{PROG}: {result.error}{where}", file=sys.stderr)
     return 1 if result.status == "error" else 0
+
+
+def _write_animation(path: Path, capturer: capture.Capturer) -> None:
+    """--capture: the run's animation, with a note on stderr when the cap cut it short."""
+    animation = capturer.finish()
+    if animation is None:
+        return
+    kind = capture.animation_kind(path) or "gif"
+    _write_output(path, lambda p: files.write_output(p, animation.encode(kind)))
+    if animation.full:
+        print(
+            f"{PROG}: --capture {path}: the first {animation.seconds:.1f} s only "
+            f"(at most {capture.MAX_SECONDS} s, {capture.MAX_DISTINCT} different frames "
+            f"or {capture.MAX_BYTES >> 20} MB of them)",
+            file=sys.stderr,
+        )
 
 
 def _debug(args: argparse.Namespace) -> int:
@@ -461,8 +527,11 @@ def _direct(args: argparse.Namespace) -> int:
     machine = make_machine(
         headless=args.headless, files_dir=files_dir, resources=args.resources, title="petitcom"
     )
+    if args.captures is not None and not args.captures.is_dir():
+        raise UsageError(f"--captures {args.captures}: not a folder")
     recorder: ScriptRecorder | None = None
     try:
+        _capturer(args, machine)
         if args.input is not None:
             ScriptFeeder(events, close_at_end=True).attach(machine)
         if args.record is not None:
@@ -492,7 +561,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = args.command or "direct"
     if args.command is None:
         args.files = args.resources = args.record = args.input = None
-        args.console = args.screenshot = None
+        args.console = args.screenshot = args.captures = None
         args.headless = False
     handlers = {"run": _run, "debug": _debug, "list": _list, "pack": _pack, "direct": _direct}
     try:
