@@ -167,12 +167,13 @@ def test_direct_mode_records_and_replays(
         8: [lambda i: i.type_text("?6*7\r")],
     }
     machine.frontend = Player(actions, close_at=60)
-    recorder = ScriptRecorder(["direct"])
+    recorder = ScriptRecorder(cli._recording_header("petitcom direct", None, ""))
     recorder.attach(machine)
-    direct.run(Interpreter(machine))
+    direct.run(Interpreter(machine, speed="dsi"))
     script = recorder.finish()
     console = console_text(machine)
     assert "42" in console and script.rstrip().endswith("Q")
+    assert "petitcom direct --input THIS_FILE --headless\n" in script
     rec = tmp_path / "rec.txt"
     rec.write_text(script)
     out = tmp_path / "c.txt"

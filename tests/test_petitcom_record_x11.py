@@ -113,10 +113,13 @@ def test_a_session_in_a_window_replays_headless(xserver: xservers.XServer, tmp_p
     assert window["status"] == "ended", script
     for line in (" B RIGHT+A", " K h", " K i", " K Q", " T ", " T OFF", " B B"):
         assert line in script, script
+    # The replay command the recording's header gives, as it is.
+    told = next(line for line in script.splitlines() if "--input THIS_FILE" in line)
+    words = [str(rec) if w == "THIS_FILE" else w for w in told.lstrip("# ").split()]
+    assert words[:2] == ["petitcom", "run"] and "--seed" in words and "dsi" in words
     replay = subprocess.run(
         [
-            *[sys.executable, "-m", "petitcom_shim.basic.cli", "run", str(prog), "--seed", "7"],
-            *["--input", str(rec), "--headless", "--speed", "dsi", "--json"],
+            *[sys.executable, "-m", "petitcom_shim.basic.cli", *words[1:], "--json"],
             *["--console", str(tmp_path / "replay.txt"), "--screenshot"],
             str(tmp_path / "replay.png"),
         ],

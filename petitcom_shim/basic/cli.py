@@ -360,13 +360,13 @@ def _run_speed(args: argparse.Namespace) -> str:
     return "dsi"
 
 
-def _recording_header(command: str, seed: int | None) -> list[str]:
+def _recording_header(command: str, seed: int | None, speed: str) -> list[str]:
     """The comment lines a recording starts with: what it is and how to replay it."""
     seed_text = "" if seed is None else f" --seed {seed}"
     return [
         "petitcom recording, the --input format: FRAME B buttons | T X Y / T OFF stylus |",
         "K keys | Q the window closed. Frames pass by work (--speed dsi), so replay with:",
-        f"  {command} --input THIS_FILE --headless{seed_text}",
+        f"  {command} --input THIS_FILE --headless{speed}{seed_text}",
         f"seed: {'none (RND starts the same every run)' if seed is None else seed}",
     ]
 
@@ -418,7 +418,7 @@ def _run(args: argparse.Namespace) -> int:
         if events:
             ScriptFeeder(events).attach(machine)
         if args.record is not None:
-            header = _recording_header(f"{PROG} run {args.program}", args.seed)
+            header = _recording_header(f"{PROG} run {args.program}", args.seed, " --speed dsi")
             recorder = ScriptRecorder([*header, f"program: {program.name}"])
             recorder.attach(machine)
         if args.profile:
@@ -535,10 +535,12 @@ def _direct(args: argparse.Namespace) -> int:
         if args.input is not None:
             ScriptFeeder(events, close_at_end=True).attach(machine)
         if args.record is not None:
-            recorder = ScriptRecorder(_recording_header(f"{PROG} direct", None))
+            recorder = ScriptRecorder(_recording_header(f"{PROG} direct", None, ""))
             recorder.attach(machine)
         try:
-            direct.run(Interpreter(machine))
+            # A session recorded or replayed runs at dsi: frames pass by work in a window too.
+            scripted = args.record is not None or args.input is not None
+            direct.run(Interpreter(machine, speed="dsi" if scripted else "max"))
         finally:
             if recorder is not None:
                 _write_text(args.record, recorder.finish())
