@@ -111,8 +111,14 @@ def test_a_session_in_a_window_replays_headless(xserver: xservers.XServer, tmp_p
     window = json.loads(stdout)
     script = rec.read_text()
     assert window["status"] == "ended", script
-    for line in (" B RIGHT+A", " K h", " K i", " K Q", " T ", " T OFF", " B B"):
-        assert line in script, script
+    # How the events fall into frames depends on how fast the window ran; what the
+    # program saw, in order, does not.
+    events = [line.split(None, 2) for line in script.splitlines() if line[:1].isdigit()]
+    assert "".join(e[2] for e in events if e[1] == "K") == "xhizQ", script
+    pressed = [set(e[2].split("+")) for e in events if e[1] == "B"]
+    assert any({"RIGHT", "A"} <= held for held in pressed), script
+    assert any("B" in held for held in pressed), script
+    assert [e[2] == "OFF" for e in events if e[1] == "T"][-1], script
     # The replay command the recording's header gives, as it is.
     told = next(line for line in script.splitlines() if "--input THIS_FILE" in line)
     words = [str(rec) if w == "THIS_FILE" else w for w in told.lstrip("# ").split()]
