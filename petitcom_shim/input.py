@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pathlib
 from collections import deque
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any, Final
 
 import pygame
@@ -120,6 +120,12 @@ class Input:
         self._sticks: dict[int, tuple[float, float]] = {}  # instance id -> cursor stick
         self._drops: list[pathlib.Path] = []
         self._typed: deque[int] = deque(maxlen=KEY_BUFFER)  # PTC codes for INKEY$
+        #: When a list, every key event typed from a front-end or :meth:`type_text`
+        #: (not :meth:`queue_keys`) is also appended to it: a session recorder's tap.
+        self.key_log: list[int] | None = None
+        #: Keys the host handles itself (pygame key code -> action, e.g. a capture
+        #: key): they press no button and type nothing.
+        self.host_keys: dict[int, Callable[[int], None]] = {}
         self._board_down = 0  # KEYBOARD code of a real key pressed since the last latch
         #: While True (a line is being typed), Enter, Backspace and Escape only edit
         #: the line: they press no DS button, so Backspace (SELECT by default) cannot
@@ -339,7 +345,10 @@ class Input:
         """
         for char in text:
             if charset.is_mappable(char):
-                self._typed.extend(charset.to_ptc(char))
+                codes = charset.to_ptc(char)
+                self._typed.extend(codes)
+                if self.key_log is not None:
+                    self.key_log.extend(codes)
 
     def edit_key(self, name: str) -> None:
         """Queue a clipboard shortcut ("copy" or "paste") as if typed.
@@ -394,6 +403,10 @@ class Input:
         Ctrl+C / Ctrl+V (Cmd on macOS) are clipboard shortcuts for :meth:`edit_keys`
         and press no DS button; nor does, in :attr:`text_mode`, a key that types.
         """
+        host = self.host_keys.get(key)
+        if host is not None:
+            host(mod)
+            return
         if mod & (pygame.KMOD_CTRL | pygame.KMOD_META) and key in _EDIT_KEY_CODES:
             self._edit_keys.append(_EDIT_KEY_CODES[key])
             return
@@ -403,6 +416,8 @@ class Input:
         event = _LINE_KEYS.get(key)
         if event is not None:
             self._typed.append(event)  # and, unless a line is being typed, its DS button
+            if self.key_log is not None:
+                self.key_log.append(event)
         board = _BOARD_KEYS.get(key) or (kb.key_for_char(key) if 32 <= key < 127 else 0)
         if board:
             self._board_down = board

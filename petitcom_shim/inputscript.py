@@ -1,5 +1,8 @@
 """Scripted input for ``petitcom run --input FILE``: buttons, stylus and keys by frame.
 
+The same format is what ``petitcom run --record FILE`` writes (:class:`ScriptRecorder`),
+so a session in a window replays headless to the same frame.
+
 One event a line; blank lines and lines starting with ``#`` are skipped. FRAME
 is the frame from which the event applies (0 = before the program's first
 statement, F = once F frames have passed, i.e. from the F-th VSYNC on)::
@@ -9,7 +12,10 @@ statement, F = once F frames have passed, i.e. from the F-th VSYNC on)::
     10 T 128 96        touch the lower screen at (128, 96) and hold
     20 T OFF           lift the stylus
     5 K RUN\\r          queue keys for INKEY$/INPUT: \\r Enter, \\\\ a backslash,
-                       \\xNN the PTC code NN (hex); the text is the rest of the line
+                       \\xNN the PTC code NN (hex), \\b Backspace and \\e Escape
+                       (the line editor's erase and cancel); the text is the rest
+                       of the line
+    99 Q               the window is closed (the run stops as it did when recorded)
 
 A bad line is a :class:`ScriptError` naming the file and line number. The
 feeder drives a :class:`~petitcom_shim.machine.Machine` only through its input
@@ -21,7 +27,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,17 +36,28 @@ import pygame
 from petitcom_shim import charset, files
 from petitcom_shim.display import Frontend
 from petitcom_shim.errors import PetitcomError
-from petitcom_shim.input import TOUCH_H, TOUCH_W, Button, Input
+from petitcom_shim.input import BACKSPACE_KEY, CANCEL_KEY, TOUCH_H, TOUCH_W, Button, Input
 from petitcom_shim.machine import MAINCNTL_WRAP, Machine
 
-__all__ = ["Event", "ScriptError", "ScriptFeeder", "parse_script", "read_script"]
+__all__ = [
+    "Event",
+    "FrontendStandIn",
+    "ScriptError",
+    "ScriptFeeder",
+    "ScriptRecorder",
+    "key_text",
+    "parse_script",
+    "read_script",
+]
 
 #: The largest script read (a million events is far more than any test needs).
 MAX_SCRIPT_BYTES = 16 * 1024 * 1024
 _ALL_BUTTONS = (1 << len(Button)) - 1
 _K_HEAD = re.compile(r"\s*[0-9]+\s+[Kk]\s?")
 _NUMBER = re.compile(r"[0-9]+")
-_ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|r|\\)")
+_ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|r|b|e|\\)")
+#: Escapes of the key events that are no character.
+_EVENT_ESCAPES = {"r": (0x0D,), "\\": (0x5C,), "b": (BACKSPACE_KEY,), "e": (CANCEL_KEY,)}
 
 
 class ScriptError(PetitcomError):
@@ -49,14 +66,17 @@ class ScriptError(PetitcomError):
 
 @dataclass(frozen=True)
 class Event:
-    """One scripted event: at ``frame``, ``kind`` "B" (buttons), "T" (touch) or "K" (keys).
+    """One scripted event: at ``frame``, ``kind`` "B" (buttons), "T" (touch), "K" (keys)
+    or "Q" (the window closed).
 
-    ``value`` is the button mask, the touch point (None to lift) or the PTC codes.
+    ``value`` is the button mask, the touch point (None to lift), the key events
+    (PTC codes, or :data:`~petitcom_shim.input.BACKSPACE_KEY` and
+    :data:`~petitcom_shim.input.CANCEL_KEY`) or None (Q).
     """
 
     frame: int
     kind: str
-    value: int | tuple[int, int] | bytes | None
+    value: int | tuple[int, ...] | None
 
 
 def _buttons(text: str) -> int:
@@ -85,21 +105,21 @@ def _touch(args: list[str]) -> tuple[int, int] | None:
     return x, y
 
 
-def _keys(text: str) -> bytes:
-    out = bytearray()
+def _keys(text: str) -> tuple[int, ...]:
+    out: list[int] = []
     pos = 0
     for match in _ESCAPE.finditer(text):
         out += _plain(text[pos : match.start()])
         code = match.group(1)
-        out += b"\r" if code == "r" else b"\\" if code == "\\" else bytes([int(code[1:], 16)])
+        out += _EVENT_ESCAPES.get(code) or (int(code[1:], 16),)
         pos = match.end()
     out += _plain(text[pos:])
-    return bytes(out)
+    return tuple(out)
 
 
 def _plain(text: str) -> bytes:
     if "\\" in text:
-        raise ValueError("a backslash starts \\r, \\\\ or \\xNN only")
+        raise ValueError("a backslash starts \\r, \\b, \\e, \\\\ or \\xNN only")
     try:
         return charset.to_ptc(text)
     except charset.UnmappableCharacter:
@@ -128,7 +148,11 @@ def _event(line: str) -> Event | None:
         return Event(frame, "B", _buttons(args[0]))
     if kind == "T":
         return Event(frame, "T", _touch(args))
-    raise ValueError(f"unknown event {parts[1]!r} (B, T or K)")
+    if kind == "Q":
+        if args:
+            raise ValueError("Q takes no argument")
+        return Event(frame, "Q", None)
+    raise ValueError(f"unknown event {parts[1]!r} (B, T, K or Q)")
 
 
 def parse_script(text: str, where: str = "<script>") -> list[Event]:
@@ -178,52 +202,23 @@ def _apply(event: Event, inp: Input) -> None:
         else:
             assert isinstance(event.value, tuple)
             inp.touch(*event.value)
-    else:
-        assert isinstance(event.value, bytes)
-        for code in event.value:
-            inp.type_text(charset.from_ptc(bytes((code,))))
+    elif event.kind == "K":
+        assert isinstance(event.value, tuple)
+        inp.queue_keys(event.value)
 
 
-class ScriptFeeder:
-    """Plays a script into a machine, frame by frame, in front of its front-end.
+class FrontendStandIn:
+    """Stands in front of a machine's front-end: ``pump`` is the subclass's, the rest
+    (``present``, ``close``, window controls) is handed on to the real one."""
 
-    :meth:`attach` applies the frame-0 events at once (latched, so the first
-    statement sees them) and then stands in as ``machine.frontend``: each
-    ``pump`` applies the events due by the frame it may start (the machine's
-    frame count + 1; the latch that follows a frame's pump makes them visible)
-    and hands on to the real one.
-    """
-
-    def __init__(self, events: list[Event]) -> None:
-        self._events: Iterator[Event] = iter(sorted(events, key=lambda e: e.frame))
-        self._next: Event | None = next(self._events, None)
-        self._frame = 0
+    def __init__(self) -> None:
         self._inner: Frontend | None = None
         self._machine: Machine | None = None
 
-    def _due(self, inp: Input) -> None:
-        while self._next is not None and self._next.frame <= self._frame:
-            _apply(self._next, inp)
-            self._next = next(self._events, None)
-
-    def attach(self, machine: Machine) -> None:
-        """Take the place of ``machine.frontend`` and apply the frame-0 events."""
+    def _take_place(self, machine: Machine) -> None:
         self._inner = machine.frontend
         self._machine = machine
         machine.frontend = self
-        if self._next is not None and self._next.frame == 0:
-            self._due(machine.input)
-            machine.input.latch()
-
-    def pump(self, inp: Input) -> bool:
-        """Apply the events due by the frame this pump starts, then pump the real front-end."""
-        assert self._inner is not None and self._machine is not None, "attach() first"
-        m = self._machine
-        # The frame this pump may start: one past the frames run so far. (A busy
-        # program's machine also pumps between frames; counting pumps would run ahead.)
-        self._frame = m.maincnth * MAINCNTL_WRAP + m.maincntl + 1
-        self._due(inp)
-        return self._inner.pump(inp)
 
     def present(
         self,
@@ -246,3 +241,148 @@ class ScriptFeeder:
         if name == "_inner":
             raise AttributeError(name)
         return getattr(self._inner, name)
+
+
+def _frames_run(machine: Machine) -> int:
+    return machine.maincnth * MAINCNTL_WRAP + machine.maincntl
+
+
+class ScriptFeeder(FrontendStandIn):
+    """Plays a script into a machine, frame by frame, in front of its front-end.
+
+    :meth:`attach` applies the frame-0 events at once (latched, so the first
+    statement sees them) and then stands in as ``machine.frontend``: each
+    ``pump`` applies the events due by the frame it may start (the machine's
+    frame count + 1; the latch that follows a frame's pump makes them visible)
+    and hands on to the real one. From a Q event on, ``pump`` says the window
+    was closed; with ``close_at_end`` it says so too once the last event is played
+    (headless DIRECT mode, which only ends when its window closes).
+    """
+
+    def __init__(self, events: list[Event], *, close_at_end: bool = False) -> None:
+        super().__init__()
+        self._events: Iterator[Event] = iter(sorted(events, key=lambda e: e.frame))
+        self._next: Event | None = next(self._events, None)
+        self._frame = 0
+        self._closed = False
+        self._close_at_end = close_at_end
+
+    def _due(self, inp: Input) -> None:
+        while self._next is not None and self._next.frame <= self._frame:
+            if self._next.kind == "Q":
+                self._closed = True
+            _apply(self._next, inp)
+            self._next = next(self._events, None)
+
+    def attach(self, machine: Machine) -> None:
+        """Take the place of ``machine.frontend`` and apply the frame-0 events."""
+        self._take_place(machine)
+        if self._next is not None and self._next.frame == 0:
+            self._due(machine.input)
+            machine.input.latch()
+
+    def pump(self, inp: Input) -> bool:
+        """Apply the events due by the frame this pump starts, then pump the real front-end."""
+        assert self._inner is not None and self._machine is not None, "attach() first"
+        # The frame this pump may start: one past the frames run so far. (A busy
+        # program's machine also pumps between frames; counting pumps would run ahead.)
+        ended = self._next is None and self._close_at_end
+        self._frame = _frames_run(self._machine) + 1
+        self._due(inp)
+        return self._inner.pump(inp) and not (self._closed or ended)
+
+
+def key_text(codes: Iterable[int]) -> str:
+    """Key events as the text of a K line (:func:`parse_script` reads it back).
+
+    Printable ASCII stays as it is (a space at the end is written ``\\x20`` so an
+    editor that trims lines keeps it); Enter, Backspace, Escape and the
+    backslash have their escapes; every other PTC code is ``\\xNN``.
+    """
+    names = {0x0D: "\\r", 0x5C: "\\\\", BACKSPACE_KEY: "\\b", CANCEL_KEY: "\\e"}
+    out = []
+    for code in codes:
+        named = names.get(code)
+        if named is not None:
+            out.append(named)
+        elif 0x20 <= code < 0x7F:
+            out.append(chr(code))
+        else:
+            out.append(f"\\x{code & 0xFF:02X}")
+    if out and out[-1] == " ":
+        out[-1] = "\\x20"
+    return "".join(out)
+
+
+class ScriptRecorder(FrontendStandIn):
+    """Records what a player does in a window, by frame, as a script :class:`ScriptFeeder` replays.
+
+    It stands in front of the window's front-end as the feeder does. What it
+    writes is what the program saw, not the raw events: at each ``pump`` it
+    notes the buttons and the stylus the last frame latched, when they changed
+    (a ``B`` or ``T`` line at that frame, which the feeder applies just before
+    that frame's latch); the keys the real front-end queues during the pump (a
+    ``K`` line at the frame the pump starts, when the feeder queues them too);
+    and a ``Q`` line if the window was closed. So a replay at ``--speed dsi``,
+    where frames pass by work and not by time, sees the same input at the same
+    frames however fast the window ran. Not recorded: the real keyboard's code
+    in KEYBOARD, clipboard pastes and files dropped on the window.
+    """
+
+    def __init__(self, header: Iterable[str] = ()) -> None:
+        super().__init__()
+        self._lines = [f"# {line}" if line else "#" for line in header]
+        self._buttons = 0
+        self._touch: tuple[int, int] | None = None
+        self._noted = 0
+        self._pumped = False  # a pump (and so a latch) came after the last note
+
+    def attach(self, machine: Machine) -> None:
+        """Take the place of ``machine.frontend`` (the state now is the baseline)."""
+        self._take_place(machine)
+        self._buttons, self._touch = self._latched(machine.input)
+
+    @staticmethod
+    def _latched(inp: Input) -> tuple[int, tuple[int, int] | None]:
+        return inp.button(0), (inp.tchx, inp.tchy) if inp.tchst else None
+
+    def _note(self, frame: int, inp: Input) -> None:
+        buttons, touch = self._latched(inp)
+        if buttons != self._buttons:
+            names = "+".join(b.name for b in Button if buttons & b and b.name)
+            self._lines.append(f"{frame} B {names or 0}")
+            self._buttons = buttons
+        if touch != self._touch:
+            where = "OFF" if touch is None else f"{touch[0]} {touch[1]}"
+            self._lines.append(f"{frame} T {where}")
+            self._touch = touch
+
+    def pump(self, inp: Input) -> bool:
+        """Note the last frame's input, pump the real front-end and note the keys it queued."""
+        assert self._inner is not None and self._machine is not None, "attach() first"
+        frame = _frames_run(self._machine)
+        if self._pumped:
+            self._note(frame, inp)
+        self._noted = frame
+        self._pumped = True
+        inp.key_log = []
+        try:
+            alive = self._inner.pump(inp)
+            typed = inp.key_log
+        finally:
+            inp.key_log = None
+        if typed:
+            self._lines.append(f"{frame + 1} K {key_text(typed)}")
+        if not alive:
+            self._lines.append(f"{frame + 1} Q")
+        return alive
+
+    def finish(self) -> str:
+        """Stop recording (the real front-end is the machine's again); the script's text."""
+        assert self._inner is not None and self._machine is not None, "attach() first"
+        if self._pumped:  # the latch after the last pump (a SELECT break's, say) is unnoted
+            self._note(self._noted + 1, self._machine.input)
+            self._pumped = False
+        if self._machine.frontend is self:
+            self._machine.frontend = self._inner
+        return "\n".join(self._lines) + "\n"

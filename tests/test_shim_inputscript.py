@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from petitcom_shim import Button, Machine
+from petitcom_shim.input import BACKSPACE_KEY, CANCEL_KEY
 from petitcom_shim.inputscript import Event, ScriptError, ScriptFeeder, parse_script, read_script
 
 
@@ -28,20 +29,27 @@ def test_parse_every_event_kind() -> None:
         "12 T off\n"
         "5 K RUN\\r\\\\x\\x41 # kept\n"
         "6 K  two spaces \n"
+        "7 K \\b\\e\n"
+        "99 Q\n"
     )
     assert events == [
         Event(0, "B", int(Button.UP | Button.A)),
         Event(3, "B", 1024),
-        Event(5, "K", b"RUN\r\\xA # kept"),
-        Event(6, "K", b" two spaces "),
+        Event(5, "K", tuple(b"RUN\r\\xA # kept")),
+        Event(6, "K", tuple(b" two spaces ")),
+        Event(7, "K", (BACKSPACE_KEY, CANCEL_KEY)),
         Event(10, "T", (255, 191)),
         Event(12, "T", None),
+        Event(99, "Q", None),
     ]
 
 
 def test_keys_after_a_tab_are_typed() -> None:
     """A tab between the fields is whitespace like a space: the keys are not lost."""
-    assert parse_script("0\tK\tRUN\\r\n3\tk\n") == [Event(0, "K", b"RUN\r"), Event(3, "K", b"")]
+    assert parse_script("0\tK\tRUN\\r\n3\tk\n") == [
+        Event(0, "K", tuple(b"RUN\r")),
+        Event(3, "K", ()),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -49,7 +57,8 @@ def test_keys_after_a_tab_are_typed() -> None:
     [
         ("x B A", "expected FRAME"),
         ("1", "expected FRAME"),
-        ("1 Q 3", "unknown event 'Q'"),
+        ("1 X 3", "unknown event 'X'"),
+        ("1 Q 3", "Q takes no argument"),
         ("1 B JUMP", "unknown button 'JUMP'"),
         ("1 B 4096", "over 4095"),
         ("1 B A B", "B takes one argument"),

@@ -7,9 +7,27 @@ contract is exact (issue 14; other tools rely on it)::
     petitcom run PROGRAM [--headless] [--frames N] [--input FILE] [--seed N]
                          [--files DIR] [--resources DIR] [--speed dsi|max]
                          [--console FILE] [--screenshot FILE] [--json]
+                         [--record FILE] [--profile] [--capture FILE]
+                         [--captures DIR]
+    petitcom debug PROGRAM [--headless] [--frames N] [--input FILE] [--seed N]
+                           [--files DIR] [--resources DIR] [--speed dsi|max]
     petitcom list FILE.PTC
     petitcom pack SOURCE.txt -o NAME.PTC
     petitcom                      DIRECT mode in a window
+    petitcom direct [--files DIR] [--resources DIR] [--record FILE]
+                    [--input FILE --headless] [--console FILE] [--screenshot FILE]
+
+``--record FILE`` (in a window) writes what the player did, by frame, in the
+``--input`` format (:class:`~petitcom_shim.inputscript.ScriptRecorder`); the
+same program run with ``--input FILE --headless`` (at ``--speed dsi``, which
+``--record`` implies, and the same ``--seed``) ends with the same console, screens
+and frame count. ``--profile`` prints the lines that took the most work and time
+(on stdout; on stderr with ``--json``). ``debug`` runs the program under a
+pdb-style prompt on the terminal (:mod:`petitcom_shim.basic.debugger`).
+``--capture FILE`` writes both screens of the run as an animated GIF (``.gif``)
+or PNG (``.png``) (:mod:`petitcom_shim.capture`); in a window F12 saves a PNG of
+both screens and F10 starts and stops a GIF, in ``--captures DIR`` (default: the
+current folder).
 
 Exit status: 0 the program ended or was stopped (``--frames``), 1 it stopped
 with an error, 2 bad usage or a file that cannot be read -- always with one
@@ -39,12 +57,19 @@ from typing import NoReturn
 
 import pygame
 
-from petitcom_shim import files, ptcfile
+from petitcom_shim import capture, files, ptcfile
 from petitcom_shim.basic import Interpreter, RunResult, direct, kw_files, progfile
 from petitcom_shim.basic.consoletext import console_text
+from petitcom_shim.basic.debugger import Debugger, profile_run
 from petitcom_shim.config import ShimConfig
 from petitcom_shim.input import Button
-from petitcom_shim.inputscript import ScriptError, ScriptFeeder, read_script
+from petitcom_shim.inputscript import (
+    Event,
+    ScriptError,
+    ScriptFeeder,
+    ScriptRecorder,
+    read_script,
+)
 from petitcom_shim.machine import Machine
 from petitcom_shim.qrcli import int_range
 from petitcom_shim.romres import ResourceError
@@ -75,7 +100,11 @@ keys in a window:
   typing, Enter, Backspace  the keyboard (INKEY$, INPUT, the DIRECT prompt)
   the lower screen    the touch screen: the software keyboard, its RUN/STOP key
                       (runs, or breaks a running program) and EDIT key
-  F9                  shows or hides a stylus cursor: the d-pad moves it, A touches"""
+  F9                  shows or hides a stylus cursor: the d-pad moves it, A touches
+  F12                 saves a PNG of both screens (256x384; Shift+F12: at the
+                      window's scale) in --captures DIR (default: this folder)
+  F10                 starts and stops recording both screens as a GIF there
+                      (a red dot shows while it records; at most 30 s)"""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -110,19 +139,56 @@ def _parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="scripted input, one event a line from frame FRAME on: 'FRAME B A+RIGHT' "
         "(buttons; 'B 0' releases), 'FRAME T X Y' / 'FRAME T OFF' (stylus), "
-        "'FRAME K TEXT' (keys; \\r Enter, \\\\ backslash, \\xNN a PTC code); # comments",
+        "'FRAME K TEXT' (keys; \\r Enter, \\b Backspace, \\e Escape, \\\\ backslash, "
+        "\\xNN a PTC code), 'FRAME Q' (the window closes); # comments",
     )
     run.add_argument("--seed", type=int_range(0, 2**31 - 1), metavar="N", help="RND's seed")
     _add_area_options(run)
     run.add_argument(
         "--speed",
         choices=("dsi", "max"),
-        default="max",
-        help="max: as fast as VSYNC/WAIT allow (default); dsi: the handheld's pace",
+        help="dsi: the handheld's pace, frames passing by work (a run is reproducible, "
+        "in a window too); max (default): headless, a handheld eight times as fast, frames "
+        "passing by work; in a window, the host's full speed, MAINCNTL following the clock",
     )
     run.add_argument("--console", type=Path, metavar="FILE", help="write both consoles as text")
     run.add_argument("--screenshot", type=Path, metavar="FILE", help="write both screens as PNG")
     run.add_argument("--json", action="store_true", help="print the outcome as one JSON line")
+    run.add_argument(
+        "--record",
+        type=Path,
+        metavar="FILE",
+        help="in a window: write the buttons, stylus and keys of the run by frame, in the "
+        "--input format (implies --speed dsi); replay with --input FILE --headless",
+    )
+    run.add_argument(
+        "--capture",
+        type=Path,
+        metavar="FILE",
+        help="write both screens of the run as an animated .gif or .png "
+        f"(every second frame, at most {capture.MAX_SECONDS} s)",
+    )
+    _add_captures_option(run)
+    run.add_argument(
+        "--profile",
+        action="store_true",
+        help="print the lines that took the most work (frames of budget) and time",
+    )
+    debug = commands.add_parser(
+        "debug",
+        help="run a program under a debugger prompt on the terminal (help lists its commands)",
+    )
+    debug.add_argument("program", type=Path, metavar="PROGRAM", help="as for run")
+    debug.add_argument("--headless", action="store_true", help="no window")
+    debug.add_argument(
+        "--frames", type=int_range(0, MAX_FRAMES), metavar="N", help="stop after N frames"
+    )
+    debug.add_argument("--input", type=Path, metavar="FILE", help="scripted input, as for run")
+    debug.add_argument("--seed", type=int_range(0, 2**31 - 1), metavar="N", help="RND's seed")
+    _add_area_options(debug)
+    debug.add_argument(
+        "--speed", choices=("dsi", "max"), default="dsi", help="as for run (default: dsi)"
+    )
     listing = commands.add_parser("list", help="print a program's source as UTF-8")
     listing.add_argument("file", type=Path, metavar="FILE.PTC")
     pack = commands.add_parser("pack", help="write UTF-8 source as a PRG file a DSi loads")
@@ -130,7 +196,41 @@ def _parser() -> argparse.ArgumentParser:
     pack.add_argument("-o", "--output", type=Path, required=True, metavar="NAME.PTC")
     direct_mode = commands.add_parser("direct", help="DIRECT mode in a window (the default)")
     _add_area_options(direct_mode)
+    direct_mode.add_argument(
+        "--record", type=Path, metavar="FILE", help="write the session's input by frame"
+    )
+    _add_captures_option(direct_mode)
+    direct_mode.add_argument(
+        "--input", type=Path, metavar="FILE", help="play a recorded session (ends with it)"
+    )
+    direct_mode.add_argument("--headless", action="store_true", help="no window (needs --input)")
+    direct_mode.add_argument(
+        "--console", type=Path, metavar="FILE", help="write both consoles as text at the end"
+    )
+    direct_mode.add_argument(
+        "--screenshot", type=Path, metavar="FILE", help="write both screens as PNG at the end"
+    )
     return parser
+
+
+def _add_captures_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--captures",
+        type=Path,
+        metavar="DIR",
+        help="where F12 (a PNG of both screens) and F10 (a GIF) put captures "
+        "(default: the current folder)",
+    )
+
+
+def _capturer(args: argparse.Namespace, machine: Machine) -> capture.Capturer | None:
+    """The capture keys of a window (F12, F10), or None headless."""
+    if machine.headless:
+        return None
+    folder = args.captures if args.captures is not None else Path.cwd()
+    capturer = capture.Capturer(folder, lambda text: print(f"{PROG}: {text}", file=sys.stderr))
+    capturer.attach(machine)
+    return capturer
 
 
 def _add_area_options(parser: argparse.ArgumentParser) -> None:
@@ -235,17 +335,66 @@ def _outcome(result: RunResult) -> dict[str, object]:
     }
 
 
+def _read_events(path: Path | None) -> list[Event]:
+    if path is None:
+        return []
+    try:
+        return read_script(path)
+    except ScriptError as err:
+        raise UsageError(str(err)) from None
+
+
+def _run_speed(args: argparse.Namespace) -> str:
+    """--speed, checked against --record (a recording replays at dsi only)."""
+    if args.record is None:
+        return str(args.speed or "max")
+    if args.headless:
+        raise UsageError("--record needs a window; replay a recording with --input FILE --headless")
+    if args.input is not None:
+        raise UsageError("--record and --input together: record a session or replay one")
+    if args.speed == "max":
+        raise UsageError(
+            "--record needs --speed dsi: at max a window follows the wall clock, "
+            "so a replay could differ"
+        )
+    return "dsi"
+
+
+def _recording_header(command: str, seed: int | None, speed: str) -> list[str]:
+    """The comment lines a recording starts with: what it is and how to replay it."""
+    seed_text = "" if seed is None else f" --seed {seed}"
+    return [
+        "petitcom recording, the --input format: FRAME B buttons | T X Y / T OFF stylus |",
+        "K keys | Q the window closed. Frames pass by work (--speed dsi), so replay with:",
+        f"  {command} --input THIS_FILE --headless{speed}{seed_text}",
+        f"seed: {'none (RND starts the same every run)' if seed is None else seed}",
+    ]
+
+
+def _write_text(path: Path | None, text: str) -> None:
+    if path is not None:
+        _write_output(path, lambda p: files.write_output(p, text.encode()))
+
+
+def _write_screens(args: argparse.Namespace, machine: Machine) -> None:
+    """--console and --screenshot, as the run or the session leaves the machine."""
+    if args.console is not None:
+        _write_text(args.console, console_text(machine))
+    if args.screenshot is not None:
+        _write_output(args.screenshot, machine.screenshot)
+
+
 def _run(args: argparse.Namespace) -> int:
     program = _read_program(args.program)
-    events = []
-    if args.input is not None:
-        try:
-            events = read_script(args.input)
-        except ScriptError as err:
-            raise UsageError(str(err)) from None
-    for out in (args.console, args.screenshot):
+    speed = _run_speed(args)
+    events = _read_events(args.input)
+    for out in (args.console, args.screenshot, args.record, args.capture):
         if out is not None:
             _check_output(out)
+    if args.capture is not None and capture.animation_kind(args.capture) is None:
+        raise UsageError(f"--capture {args.capture}: the name must end in .gif or .png")
+    if args.captures is not None and not args.captures.is_dir():
+        raise UsageError(f"--captures {args.captures}: not a folder")
     files_dir = args.files if args.files is not None else args.program.resolve().parent
     if args.files is not None and not args.files.is_dir():
         raise UsageError(f"--files {args.files}: not a folder")
@@ -255,21 +404,39 @@ def _run(args: argparse.Namespace) -> int:
         resources=args.resources,
         title=f"petitcom - {program.name}",
     )
+    recorder: ScriptRecorder | None = None
     try:
-        it = Interpreter(machine, speed=args.speed, seed=args.seed)
+        capturer = _capturer(args, machine)
+        if args.capture is not None:  # the whole run, from its first frame
+            if capturer is None:
+                capturer = capture.Capturer(Path.cwd(), print, keys=False)
+                capturer.attach(machine)
+            capturer.start()
+        it = Interpreter(machine, speed="dsi" if speed == "dsi" else "max", seed=args.seed)
         machine.pnltype(direct.KEYBOARD)  # a program starts with the keyboard shown, as on PTC
         kw_files.set_program(it, program.name, program.text, program.package)
         if events:
             ScriptFeeder(events).attach(machine)
-        result = it.run(max_frames=args.frames)
+        if args.record is not None:
+            header = _recording_header(f"{PROG} run {args.program}", args.seed, " --speed dsi")
+            recorder = ScriptRecorder([*header, f"program: {program.name}"])
+            recorder.attach(machine)
+        if args.profile:
+            result, profile = profile_run(it, lambda: it.run(max_frames=args.frames))
+            print(profile.report(program.text), file=sys.stderr if args.json else sys.stdout)
+        else:
+            result = it.run(max_frames=args.frames)
+        if recorder is not None:  # the recording is of the run; DIRECT mode after it is not
+            _write_text(args.record, recorder.finish())
+            recorder = None
+        if args.capture is not None and capturer is not None:
+            _write_animation(args.capture, capturer)
         if not args.headless and args.frames is None and machine.running:
             direct.after_run(it, result)
-        if args.console is not None:
-            text = console_text(machine)
-            _write_output(args.console, lambda p: files.write_output(p, text.encode()))
-        if args.screenshot is not None:
-            _write_output(args.screenshot, machine.screenshot)
+        _write_screens(args, machine)
     finally:
+        if recorder is not None:  # interrupted: keep what was recorded
+            _write_text(args.record, recorder.finish())
         machine.close()
     if args.json:
         print(json.dumps(_outcome(result)), flush=True)
@@ -277,6 +444,46 @@ def _run(args: argparse.Namespace) -> int:
         where = "" if result.line is None else f" (line {result.line})"
         print(f"{PROG}: {result.error}{where}", file=sys.stderr)
     return 1 if result.status == "error" else 0
+
+
+def _write_animation(path: Path, capturer: capture.Capturer) -> None:
+    """--capture: the run's animation, with a note on stderr when the cap cut it short."""
+    animation = capturer.finish()
+    if animation is None:
+        return
+    kind = capture.animation_kind(path) or "gif"
+    _write_output(path, lambda p: files.write_output(p, animation.encode(kind)))
+    if animation.full:
+        print(
+            f"{PROG}: --capture {path}: the first {animation.seconds:.1f} s only "
+            f"(at most {capture.MAX_SECONDS} s, {capture.MAX_DISTINCT} different frames "
+            f"or {capture.MAX_BYTES >> 20} MB of them)",
+            file=sys.stderr,
+        )
+
+
+def _debug(args: argparse.Namespace) -> int:
+    program = _read_program(args.program)
+    events = _read_events(args.input)
+    files_dir = args.files if args.files is not None else args.program.resolve().parent
+    if args.files is not None and not args.files.is_dir():
+        raise UsageError(f"--files {args.files}: not a folder")
+    machine = make_machine(
+        headless=args.headless,
+        files_dir=files_dir,
+        resources=args.resources,
+        title=f"petitcom debug - {program.name}",
+    )
+    try:
+        it = Interpreter(machine, speed="max" if args.speed == "max" else "dsi", seed=args.seed)
+        machine.pnltype(direct.KEYBOARD)
+        kw_files.set_program(it, program.name, program.text, program.package)
+        if events:
+            ScriptFeeder(events).attach(machine)
+        result = Debugger(it, sys.stdin, sys.stdout, args.frames).session()
+    finally:
+        machine.close()
+    return 1 if result is not None and result.status == "error" else 0
 
 
 def _read_program(path: Path) -> progfile.Program:
@@ -309,11 +516,35 @@ def _direct(args: argparse.Namespace) -> int:
     files_dir = args.files if args.files is not None else Path.cwd()
     if not files_dir.is_dir():
         raise UsageError(f"--files {files_dir}: not a folder")
+    if args.headless and args.input is None:
+        raise UsageError("DIRECT mode --headless needs --input FILE (it ends with the recording)")
+    if args.record is not None and (args.headless or args.input is not None):
+        raise UsageError("--record needs a window and no --input: record a session or replay one")
+    events = _read_events(args.input)
+    for out in (args.console, args.screenshot, args.record):
+        if out is not None:
+            _check_output(out)
     machine = make_machine(
-        headless=False, files_dir=files_dir, resources=args.resources, title="petitcom"
+        headless=args.headless, files_dir=files_dir, resources=args.resources, title="petitcom"
     )
+    if args.captures is not None and not args.captures.is_dir():
+        raise UsageError(f"--captures {args.captures}: not a folder")
+    recorder: ScriptRecorder | None = None
     try:
-        direct.run(Interpreter(machine))
+        _capturer(args, machine)
+        if args.input is not None:
+            ScriptFeeder(events, close_at_end=True).attach(machine)
+        if args.record is not None:
+            recorder = ScriptRecorder(_recording_header(f"{PROG} direct", None, ""))
+            recorder.attach(machine)
+        try:
+            # A session recorded or replayed runs at dsi: frames pass by work in a window too.
+            scripted = args.record is not None or args.input is not None
+            direct.run(Interpreter(machine, speed="dsi" if scripted else "max"))
+        finally:
+            if recorder is not None:
+                _write_text(args.record, recorder.finish())
+        _write_screens(args, machine)
     finally:
         machine.close()
     return 0
@@ -331,8 +562,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     command = args.command or "direct"
     if args.command is None:
-        args.files = args.resources = None
-    handlers = {"run": _run, "list": _list, "pack": _pack, "direct": _direct}
+        args.files = args.resources = args.record = args.input = None
+        args.console = args.screenshot = args.captures = None
+        args.headless = False
+    handlers = {"run": _run, "debug": _debug, "list": _list, "pack": _pack, "direct": _direct}
     try:
         return handlers[command](args)
     except UsageError as err:

@@ -23,7 +23,14 @@ from petitcom_shim.basic import registry
 from petitcom_shim.basic.errors import BasicError
 from petitcom_shim.basic.parser import BUILTIN_FUNCTIONS, Expr, Line, Stmt, parse_line
 
-__all__ = ["Compiled", "compile_program", "split_lines", "var_key"]
+__all__ = [
+    "Compiled",
+    "CompiledExpression",
+    "compile_expression",
+    "compile_program",
+    "split_lines",
+    "var_key",
+]
 
 # The range of an arithmetic result: symmetric, so -524288 (the word &H80000 holds)
 # is an Overflow as a sum, as on the handheld (numbers.result).
@@ -109,6 +116,10 @@ class Compiled:
     costs: list[int] = field(default_factory=list)
     #: The PTC line each block starts on.
     block_lines: list[int] = field(default_factory=list)
+    #: Generated source line (1-based) where a statement's code starts -> the
+    #: statement's work units (0 inside an IF, whose cost counts it): where the
+    #: debugger and the line profiler stop and count; nothing reads it at run time.
+    statements: dict[int, int] = field(default_factory=dict)
 
 
 class _Block:
@@ -117,6 +128,7 @@ class _Block:
         self.globals: set[str] = set()
         self.line = line
         self.cost = 0
+        self.starts: dict[int, int] = {}  # index in code where a statement starts -> its cost
 
 
 def _is_str(e: Expr) -> bool:
@@ -204,6 +216,7 @@ class _Compiler:
         self.next_opener: dict[int, Stmt] = {}  # id(NEXT stmt) -> the FOR it closes
         self.dynamic: dict[int, int] = {}  # id(FOR stmt) -> its fid (TO/STEP not literal)
         self.fixups: list[tuple[_Block, int, str, int]] = []
+        self._stmt_cost: int | None = None  # the next line emitted starts a statement of this cost
 
     # -- blocks ----------------------------------------------------------------
     @property
@@ -211,16 +224,19 @@ class _Compiler:
         return self.blocks[-1]
 
     def emit(self, text: str) -> None:
+        if self._stmt_cost is not None:
+            self.cur.starts[len(self.cur.code)] = self._stmt_cost
+            self._stmt_cost = None
         self.cur.code.append((self.ln, "    " * self.indent + text))
 
     def new_block(self) -> int:
         """Close the current block (falling through) and start the next one."""
         index = len(self.blocks)
         if self.blocks:
-            saved = self.indent
-            self.indent = 0
+            saved, starting = self.indent, self._stmt_cost
+            self.indent, self._stmt_cost = 0, None
             self.emit(f"return {index}")
-            self.indent = saved
+            self.indent, self._stmt_cost = saved, starting
         self.blocks.append(_Block(self.ln))
         return index
 
@@ -283,8 +299,9 @@ class _Compiler:
 
     def stmt(self, s: Stmt) -> None:
         try:
-            if not self.depth:  # an IF's cost already counts the statements inside it
-                self.cur.cost += 10 + _nodes(s)
+            cost = 0 if self.depth else 10 + _nodes(s)
+            self.cur.cost += cost  # an IF's cost already counts the statements inside it
+            self._stmt_cost = cost
             getattr(self, "s_" + s[0])(s)
         except BasicError as exc:
             self.emit(f"_err({exc.message!r})")
@@ -748,6 +765,7 @@ def compile_lines(lines: list[Line], unit: str = "program") -> Compiled:
 
     out: list[str] = []
     pylines: list[int] = [0]
+    statements: dict[int, int] = {}
     for index, block in enumerate(comp.blocks):
         out.append(f"def b{index}():")
         pylines.append(block.line)
@@ -757,9 +775,11 @@ def compile_lines(lines: list[Line], unit: str = "program") -> Compiled:
         if not block.code or not block.code[-1][1].startswith("return"):
             block.code.append((block.code[-1][0] if block.code else block.line,
                                f"return {index + 1}"))  # fmt: skip
-        for ln, text in block.code:
+        for i, (ln, text) in enumerate(block.code):
             out.append("    " + _PLACEHOLDER.sub(lambda m: resolve(m.group(1)), text))
             pylines.append(ln)
+            if i in block.starts:
+                statements[len(out)] = block.starts[i]
     out.append(f"B = [{', '.join(f'b{i}' for i in range(len(comp.blocks)))}]")
     pylines.append(0)
     labels = comp.labels
@@ -776,7 +796,40 @@ def compile_lines(lines: list[Line], unit: str = "program") -> Compiled:
         unit=unit,
         costs=[b.cost for b in comp.blocks],
         block_lines=[b.line for b in comp.blocks],
+        statements=statements,
     )
+
+
+@dataclass(frozen=True)
+class CompiledExpression:
+    """One expression compiled to a Python expression (the debugger's ``print`` and ``watch``).
+
+    ``code`` reads variables and calls keywords as a unit's code does (keywords
+    from the global ``_K_<unit>``); ``scalars`` and ``arrays`` are the keys it reads.
+    """
+
+    code: str
+    is_string: bool
+    keywords: list[registry.Keyword]
+    scalars: set[str]
+    arrays: set[str]
+
+
+def compile_expression(text: bytes, unit: str) -> CompiledExpression:
+    """Compile a PTC expression (``A*2``, ``A$[3]``, ``BUTTON()``, ``MAINCNTL``).
+
+    Raises:
+        BasicError: a syntax error, or more than one expression.
+    """
+    line = parse_line(b"?" + text)
+    if len(line.stmts) != 1 or line.stmts[0][0] != "print":
+        raise BasicError("Syntax error")
+    items = line.stmts[0][1]
+    if len(items) != 1 or items[0] in (";", ","):
+        raise BasicError("Syntax error")
+    comp = _Compiler([], unit)
+    code = comp.ex(items[0])
+    return CompiledExpression(code, _is_str(items[0]), comp.keywords, comp.scalars, comp.arrays)
 
 
 def compile_program(source: bytes, unit: str = "program") -> Compiled:

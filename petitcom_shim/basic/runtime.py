@@ -4,9 +4,14 @@ Compiled code (:mod:`petitcom_shim.basic.compiler`) runs as functions whose
 globals are one dictionary per interpreter (:attr:`Runtime.ns`): the
 variables live there, next to the helpers the code calls (``_for``,
 ``_gosub``, ``_pr`` ...). :meth:`Runtime.execute` calls blocks in chunks and,
-between chunks, lets the machine breathe (:meth:`petitcom_shim.Machine.busy`:
-the window stays responsive, MAINCNTL keeps counting, SELECT breaks) and, with
-``speed="dsi"``, spends a budget of work per frame as the handheld would.
+between chunks, checks for a break and the frame limit. Frames advance by
+work: every block has a cost, and a frame passes each time a frame's budget is
+spent (:data:`DSI_BUDGET` with ``speed="dsi"``, :data:`MAX_BUDGET` with "max"),
+so a run is a function of the program, its input and its seed alone. The one
+exception is ``speed="max"`` on a machine that keeps real time (a window): there
+the program runs as fast as the host allows and, between chunks, lets the
+machine breathe (:meth:`petitcom_shim.Machine.busy`: the window stays
+responsive and MAINCNTL follows the wall clock).
 """
 
 from __future__ import annotations
@@ -55,6 +60,12 @@ _BREATHE = 0.004
 #: Calibrated on the handheld figures (issue 14 §3): an empty FOR loop of
 #: 100001 turns took 120 frames, an ``I=I+1:IF I<100000 GOTO @L`` loop 300.
 DSI_BUDGET = 9700
+#: --speed max without a window: work units per frame, a handheld eight times as
+#: fast. Frames advance by work here too, so a headless run is reproducible on any
+#: host at any load; eight times the handheld's budget lets a program that lags on
+#: the handheld keep 60 frames a second, while a loop that waits for MAINCNTL
+#: without VSYNC still costs little wall time (about 1 ms a frame).
+MAX_BUDGET = 8 * DSI_BUDGET
 #: VERSION on a Petit Computer mkII v2.2 handheld (&H2020).
 VERSION = 0x2020 << 12
 
@@ -269,7 +280,10 @@ class Runtime:
         self.program: _Unit | None = None
         self.frames_start = 0
         self.max_frames: int | None = None
-        self.budget = DSI_BUDGET
+        #: Work units a frame holds: DSI_BUDGET, or MAX_BUDGET at --speed max.
+        self.frame_budget = DSI_BUDGET if speed == "dsi" else MAX_BUDGET
+        #: What is left of this frame's budget (VSYNC starts a new frame's).
+        self.budget = self.frame_budget
         self.ns: dict[str, Any] = {"__builtins__": {}}
         self._install()
 
@@ -511,13 +525,20 @@ class Runtime:
             raise _Stop(resume)
 
     def vsync(self, count: int, resume: int) -> None:
-        """VSYNC/WAIT n: n frames, stopping at the frame limit."""
+        """VSYNC/WAIT n: n frames, stopping at the frame limit, then on at ``resume``.
+
+        VSYNC ends its block, so rather than return to it, this raises
+        :class:`_Synced`: the run loop goes on at ``resume`` with a fresh frame's
+        budget, which it keeps in a local variable (a VSYNC a frame costs one
+        exception; an attribute written after every block cost far more).
+        """
         self.resume = resume
-        self.budget = DSI_BUDGET
+        self.budget = self.frame_budget
         for _ in range(max(numbers.to_int(count), 0)):
             self._check_limit(resume)
             self.machine.vsync(1)
         self._check_limit(resume)
+        raise _Synced(resume)
 
     # -- variables for keyword handlers ----------------------------------------
     def get_var(self, name: str) -> registry.Value:
@@ -577,8 +598,48 @@ class Runtime:
 
     # -- running -------------------------------------------------------------
     def execute(self, unit: _Unit, pc: int) -> None:
-        """Run ``unit`` from block ``pc`` until END, STOP, an error or a break."""
+        """Run ``unit`` from block ``pc`` until END, STOP, an error or a break.
+
+        Frames pass by work (each block's cost taken from the frame's budget),
+        except at ``speed="max"`` on a machine that keeps real time (a window),
+        where the wall clock makes them pass (:meth:`_execute_paced`).
+        """
         self.unit = unit
+        if self.speed == "max" and self.machine.realtime:
+            self._execute_paced(unit, pc)
+            return
+        blocks = unit.blocks
+        costs = unit.costs
+        # Under a trace hook (the debugger) self.budget is kept after every block.
+        chunk = _CHUNK if sys.gettrace() is None else range(1)
+        full = self.frame_budget
+        budget = self.budget  # what is left of this frame's budget, kept here while running
+        try:
+            while True:
+                try:
+                    while True:
+                        for _ in chunk:
+                            budget -= costs[pc]
+                            pc = blocks[pc]()
+                            if budget <= 0:
+                                budget += full
+                                self.budget = budget
+                                self._check_limit(pc)
+                                self.resume = pc
+                                self.machine.vsync(1)
+                        self.budget = budget
+                        self.resume = pc
+                        self._check_limit(pc)
+                except _Synced as synced:
+                    pc = synced.block
+                    budget = self.budget = full
+                except _Jump as jump:
+                    pc = jump.block
+        finally:
+            self.budget = budget
+
+    def _execute_paced(self, unit: _Unit, pc: int) -> None:
+        """``execute`` as fast as the host allows, frames passing with the wall clock."""
         blocks = unit.blocks
         busy = self.machine.busy
         clock = time.perf_counter
@@ -586,30 +647,16 @@ class Runtime:
         last = clock()
         while True:
             try:
-                if self.speed == "dsi":
-                    costs = unit.costs
-                    while True:
-                        for _ in chunk:
-                            self.budget -= costs[pc]
-                            pc = blocks[pc]()
-                            if self.budget <= 0:
-                                self.budget += DSI_BUDGET
-                                self._check_limit(pc)
-                                self.resume = pc
-                                self.machine.vsync(1)
+                while True:
+                    for _ in chunk:
+                        pc = blocks[pc]()
+                    now = clock()
+                    if now - last >= _BREATHE:
+                        last = now
                         self.resume = pc
+                        limit = self.max_frames
+                        busy(4 if limit is None else max(limit - self.frames(), 0))
                         self._check_limit(pc)
-                else:
-                    while True:
-                        for _ in chunk:
-                            pc = blocks[pc]()
-                        now = clock()
-                        if now - last >= _BREATHE:
-                            last = now
-                            self.resume = pc
-                            limit = self.max_frames
-                            busy(4 if limit is None else max(limit - self.frames(), 0))
-                            self._check_limit(pc)
             except _Jump as jump:
                 pc = jump.block
 
@@ -620,6 +667,10 @@ class _Jump(Exception):
     def __init__(self, block: int) -> None:
         super().__init__("jump")
         self.block = block
+
+
+class _Synced(_Jump):
+    """VSYNC or WAIT ran its frames: go on at ``block`` with a fresh frame's budget."""
 
 
 _KW_CALL = re.compile(r"_K_\w+\[(\d+)\]")
@@ -669,9 +720,11 @@ class Interpreter:
 
     Args:
         machine: the hardware the program drives (through its public API).
-        speed: "max" runs as fast as it can, paced only by VSYNC/WAIT; "dsi"
-            spends a budget of work per frame so busy loops take as long as on
-            the handheld.
+        speed: "dsi" spends a budget of work per frame (:data:`DSI_BUDGET`), so
+            busy loops take as many frames as on the handheld; "max" a budget
+            eight times as large (:data:`MAX_BUDGET`), or, on a machine that keeps
+            real time (a window), the host's full speed with frames passing by
+            the wall clock. Only that last case depends on the host.
         seed: RND's seed (None: the machine's random source).
     """
 
@@ -762,7 +815,7 @@ class Interpreter:
         rt = self.rt
         rt.max_frames = max_frames
         rt.frames_start = rt.frames() + rt.frames_start
-        rt.budget = DSI_BUDGET
+        rt.budget = rt.frame_budget
         machine = self.machine
         saved_break = machine.select_break
         machine.select_break = True
