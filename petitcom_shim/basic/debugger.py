@@ -425,7 +425,7 @@ class Debugger:
 
         if rt.gosubs:
             self.say("GOSUB stack (innermost last):")
-            for ret in rt.gosubs:
+            for ret, _depth in rt.gosubs:
                 self.say(f"  returns to line {line_of(ret)}")
         else:
             self.say("GOSUB stack: empty")
