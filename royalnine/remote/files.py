@@ -185,7 +185,11 @@ def transcript_text(session: RemoteSession, note: str | None = None) -> str:
 
 
 def parse_transcript(text: str) -> tuple[list[bytes], list[str]]:
-    """Codes (hex or text form, one a line) and comment lines of a transcript file."""
+    """Codes (hex or text form, one a line) and comment lines of a transcript file.
+
+    A line is a code alone: it is never searched for a code inside chat text (that
+    search is for pasted messages), so each line costs time in proportion to its length.
+    """
     codes: list[bytes] = []
     notes: list[str] = []
     for number, raw in enumerate(text.splitlines(), 1):
@@ -197,7 +201,7 @@ def parse_transcript(text: str) -> tuple[list[bytes], list[str]]:
             continue
         try:
             is_hex = HEX_LINE.fullmatch(line) is not None
-            codes.append(bytes.fromhex(line) if is_hex else from_text(line))
+            codes.append(bytes.fromhex(line) if is_hex else from_text(line, chat=False))
         except (ValueError, BadCode) as exc:
             raise BadCode(f"line {number} is not a code: {exc}") from None
     return codes, notes
