@@ -45,15 +45,14 @@ from royalnine.remote.files import (
     load_session,
     match_folder,
     migrate_current,
-    parse_transcript,
     read_session,
     save_session,
     session_path,
 )
-from royalnine.remote.session import Broken, RemoteSession, check_transcript
+from royalnine.remote.session import Broken, RemoteSession
 from royalnine.screens import draw, registry
 from royalnine.screens.layout import Rect
-from royalnine.screens.remote_io import Arrival
+from royalnine.screens.remote_io import Arrival, TranscriptReading
 from royalnine.storage import CorruptSaveSetAside, Notice, Storage
 
 QR_DARK, QR_LIGHT = 250, 251  # GRP colours used for codes
@@ -169,7 +168,10 @@ class RemoteLink:
         accepted = False
         for arrival in arrivals:
             if arrival.transcript is not None:
-                self.learn_claim(arrival.source, arrival.transcript)
+                if arrival.transcript_read is None:  # it did not read: arrival.error says why
+                    self.error = arrival.error
+                else:
+                    self.learn_claim(arrival.source, arrival.transcript_read)
                 continue
             if arrival.code is None:
                 self.error = arrival.error
@@ -187,16 +189,13 @@ class RemoteLink:
             self.pump()
         return accepted
 
-    def learn_claim(self, source: str, text: str) -> None:
-        """The other player's transcript, pasted: if it claims this match against this
-        device (and this device had not answered), the match ends here as a forfeit loss
-        (:attr:`claimed_against`); anything else is a refusal in :attr:`error`."""
-        try:
-            codes, notes = parse_transcript(text)
-            verdict = judge_forfeit(check_transcript(codes), notes)
-        except BadCode as exc:
-            self.error = f"{source}: {exc}"
-            return
+    def learn_claim(self, source: str, reading: TranscriptReading) -> None:
+        """The other player's transcript, pasted (read off the frame loop): if it claims this
+        match against this device (and this device had not answered), the match ends here
+        as a forfeit loss (:attr:`claimed_against`); anything else is a refusal in
+        :attr:`error`."""
+        codes = reading.codes
+        verdict = judge_forfeit(reading.check, reading.notes)
         ours = decode(codes[0]).match_id == self.session.match_id  # never another match's
         learnt = learn_claim(self.storage, codes, verdict) if ours and not verdict.refused else None
         if learnt is None:
