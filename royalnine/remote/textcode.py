@@ -128,22 +128,25 @@ def to_text(code: bytes) -> str:
 
 
 def _clean(text: str) -> list[int]:
+    """The digits of a text that holds only code characters (and skipped ones)."""
     if len(text) > MAX_TEXT:
         raise TextCodeError(f"text is {len(text)} characters; a text code has at most {MAX_TEXT}")
-    values: list[int] = []
-    for ch in text.upper():
-        if ch in _SKIPPED:
-            continue
-        value = _VALUE.get(ch)
-        if value is None:
-            shown = repr(ch) if ch.isprintable() else f"U+{ord(ch):04X}"
-            raise TextCodeError(
-                f"{shown} is not in a text code (only 0-9 and A-Z without U, in groups of 5)"
-            )
-        values.append(value)
-    return values
+    upper = text.upper()
+    other = _FOREIGN.search(upper)
+    if other is not None:
+        ch = other.group()
+        shown = repr(ch) if ch.isprintable() else f"U+{ord(ch):04X}"
+        raise TextCodeError(
+            f"{shown} is not in a text code (only 0-9 and A-Z without U, in groups of 5)"
+        )
+    return list(upper.translate(_TO_DIGIT).encode("latin-1"))
 
 
+_FOREIGN = re.compile(
+    "[^" + "".join(sorted(_VALUE)) + "".join(f"\\u{ord(ch):04x}" for ch in sorted(_SKIPPED)) + "]"
+)
+_TO_DIGIT = {**{ord(ch): chr(v) for ch, v in _VALUE.items()}, **dict.fromkeys(map(ord, _SKIPPED))}
+"""Code characters to their digits (as characters 0-31), skipped characters to nothing."""
 _ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"
 _QUOTE = re.compile(r"^[ \t]*(?:>[ \t]*)+", re.MULTILINE)
@@ -364,6 +367,25 @@ def from_text(text: str, *, chat: bool = True) -> bytes:
     raise foreign from None
 
 
+_WEIGHTED = [bytes(row) + bytes(256 - 32) for row in _TIMES]
+"""Per place in a group, each digit times its weight (a table for ``bytes.translate``)."""
+_AS_ASCII = ALPHABET.translate(_AS_BASE32).encode().ljust(256, b"0")
+"""Digits as the ASCII of Python's base-32 digits (a table for ``bytes.translate``)."""
+
+
+def _first_bad_group(digits: bytes, groups: int) -> int | None:
+    """The index of the first of the ``groups`` groups of five at the start of ``digits``
+    whose check fails; None if they all hold. Each place's weighted digits are found for
+    every group at once (``bytes.translate``), so a long code costs little time."""
+    end = groups * GROUP
+    total = 0
+    for place in range(GROUP):
+        total ^= int.from_bytes(digits[place:end:GROUP].translate(_WEIGHTED[place]), "big")
+    if total == 0:
+        return None
+    return groups - 1 - (total.bit_length() - 1) // 8  # the first group is the highest byte
+
+
 def _parse(values: list[int]) -> bytes:
     """The payload of a code's digits, checked group by group and as a whole."""
     if not values:
@@ -372,28 +394,36 @@ def _parse(values: list[int]) -> bytes:
         raise TextCodeError(f"a text code has at least {GROUP} characters, not {len(values)}")
     # Every group has five characters except perhaps the last data group (2-4), so the
     # groups are found from the count alone, whatever spacing the text arrived with.
-    data_part = values[:-GROUP]
-    groups = [data_part[i : i + GROUP] for i in range(0, len(data_part), GROUP)]
-    groups.append(values[-GROUP:])
-    if len(groups) > 1 and len(groups[-2]) < 2:
+    digits = bytes(values)
+    full, rest = divmod(len(digits) - GROUP, GROUP)
+    if rest == 1:
         raise TextCodeError("the text code has a character too many or too few")
-    for number, group in enumerate(groups, start=1):
-        if not _group_ok(group):
-            shown = "".join(ALPHABET[v] for v in group)
-            raise TextCodeError(
-                f"typo in group {number} of {len(groups)} ({shown}): check it against the sender's"
-            )
-    data_digits = [v for group in groups[:-1] for v in group[:-1]]
-    size, spare = divmod(len(data_digits) * 5, 8)
-    if -(-size * 8 // 5) != len(data_digits):
+    count = full + (rest > 0) + 1
+    short = [GROUP * full] if rest else []  # where the short last data group is
+    starts = [*range(0, GROUP * full, GROUP), *short, len(digits) - GROUP]
+    bad = _first_bad_group(digits, full)
+    if bad is None and rest and not _group_ok(values[GROUP * full : GROUP * full + rest]):
+        bad = full
+    if bad is None and not _group_ok(values[-GROUP:]):
+        bad = count - 1
+    if bad is not None:
+        group = digits[starts[bad] : starts[bad] + (GROUP if bad != full or not rest else rest)]
+        shown = "".join(ALPHABET[v] for v in group)
+        raise TextCodeError(
+            f"typo in group {bad + 1} of {count} ({shown}): check it against the sender's"
+        )
+    ascii_digits = digits[: len(digits) - GROUP].translate(_AS_ASCII)
+    data_chars = b"".join(ascii_digits[i : i + DATA_PER_GROUP] for i in starts[:-1])
+    if rest:  # the short group's check is its last character
+        data_chars = data_chars[:-1]
+    size, spare = divmod(len(data_chars) * 5, 8)
+    if -(-size * 8 // 5) != len(data_chars):
         raise TextCodeError("the text code has a character too many or too few")
-    bits = 0
-    for value in data_digits:
-        bits = bits << 5 | value
+    bits = int(data_chars, 32) if data_chars else 0
     if bits & ((1 << spare) - 1):
         raise TextCodeError("the text code has a character too many or too few")
     data = (bits >> spare).to_bytes(size, "big")
-    if groups[-1][:-1] != _hash_values(data):
+    if values[-GROUP:-1] != _hash_values(data):
         raise TextCodeError(
             "the text code does not hold together (a group is missing, repeated or swapped)"
         )

@@ -98,6 +98,11 @@ PASTE_SETTLE_S = 0.004
 well under a millisecond), so it shows on that frame; longer ones arrive on a later one."""
 
 
+READING_SWITCH_S = 0.0005
+"""Python's thread switch interval while a paste is read (its default is 5 ms): a frame
+waiting for the interpreter lock waits at most about this long for the paste reader."""
+
+
 class PasteReader:
     """Reads pasted text in a thread of its own, one paste after another, so a long or
     hostile paste never holds a frame; the frame loop collects :meth:`results`.
@@ -170,7 +175,15 @@ class PasteReader:
                     return
                 source, text = self._waiting.pop(0)
                 self._reading = True
-            arrival = read_pasted(source, text)
+            # The reading is Python work that holds the interpreter lock; a frame that gives
+            # the lock up (any system call) waits for the reader's turn to end: make the
+            # turns short while it reads (the game's other threads only wait on pipes).
+            interval = sys.getswitchinterval()
+            sys.setswitchinterval(min(interval, READING_SWITCH_S))
+            try:
+                arrival = read_pasted(source, text)
+            finally:
+                sys.setswitchinterval(interval)
             with self._changed:
                 self._done.append(arrival)
                 self._reading = False
