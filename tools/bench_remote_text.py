@@ -11,9 +11,10 @@ Run from the project root (prints tables; nothing is asserted):
 2. Transcript files of up to 4 MB (the file limit) through ``royalnine remote verify``,
    ``royalnine remote read`` and ``royalnine review``, in this process (no start-up);
    ``review`` of a whole valid match is not timed (it analyses every placement).
-3. Frames: a headless game in a remote match, stepped at full speed while the paste
-   reader reads each worst paste, against as many frames with nothing pasted. A frame
-   is timed from the start to the end of ``app.step(1)``.
+3. Frames: a headless game in a remote match, stepped back to back and then at 60
+   frames a second while the paste reader reads each worst paste, against as many
+   frames with nothing pasted. A frame is timed from the start to the end of
+   ``app.step(1)`` (a headless frame draws little: a windowed one adds its drawing).
 
 Timings on a shared machine are noisy: run it twice and read the larger figure.
 """
@@ -162,9 +163,13 @@ def cli_figures(folder: Path) -> float:
     return worst
 
 
-def frames_while_pasting(folder: Path, text: str | None, count: int = 0) -> list[float]:
+def frames_while_pasting(
+    folder: Path, text: str | None, count: int = 0, *, paced: bool = False
+) -> list[float]:
     """Frame times of a game in a remote match while ``text`` is pasted and read (or
-    ``count`` frames with nothing pasted: the machine's own noise)."""
+    ``count`` frames with nothing pasted: the machine's own noise). ``paced``: one frame
+    every 1/60 s, as the game runs (else frames back to back, the hardest case for the
+    interpreter lock)."""
     m = Machine(headless=True)
     storage = Storage(folder / "frames-home")
     app = new_game(m, storage, Settings(sound=False), seed=1)
@@ -185,6 +190,8 @@ def frames_while_pasting(folder: Path, text: str | None, count: int = 0) -> list
         start = time.perf_counter()
         app.step(1)
         times.append(time.perf_counter() - start)
+        if paced:
+            time.sleep(max(0.0, 1 / 60 - (time.perf_counter() - start)))
     intake.close()
     m.close()
     return times
@@ -203,16 +210,18 @@ def frame_figures(folder: Path) -> float:
         ],
     }
     longest = 0.0
-    counts = []
-    for name, text in pastes.items():
-        times = frames_while_pasting(folder, text)
-        counts.append(len(times))
-        longest = max(longest, max(times))
-        median = statistics.median(times) * 1000
-        print(f"{name:<46}{len(times):>7}{median:>8.2f}{max(times) * 1000:>8.1f}")
-    base = frames_while_pasting(folder, None, max(counts))
-    median = statistics.median(base) * 1000
-    print(f"{'nothing pasted':<46}{len(base):>7}{median:>8.2f}{max(base) * 1000:>8.1f}")
+    for paced in (False, True):
+        print("at 60 frames a second:" if paced else "frames back to back:")
+        counts = []
+        for name, text in pastes.items():
+            times = frames_while_pasting(folder, text, paced=paced)
+            counts.append(len(times))
+            longest = max(longest, max(times)) if paced else longest
+            median = statistics.median(times) * 1000
+            print(f"  {name:<44}{len(times):>7}{median:>8.2f}{max(times) * 1000:>8.1f}")
+        base = frames_while_pasting(folder, None, max(counts), paced=paced)
+        median = statistics.median(base) * 1000
+        print(f"  {'nothing pasted':<44}{len(base):>7}{median:>8.2f}{max(base) * 1000:>8.1f}")
     return longest
 
 
@@ -224,7 +233,7 @@ def main() -> None:
         frame = frame_figures(folder)
         print(
             f"\nworst paste {paste * 1000:.1f} ms, worst 4 MB transcript {files * 1000:.0f} ms, "
-            f"longest frame while pasting {frame * 1000:.1f} ms (budget 16.7 ms)"
+            f"longest frame while pasting at 60 fps {frame * 1000:.1f} ms (budget 16.7 ms)"
         )
 
 
