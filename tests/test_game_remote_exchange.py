@@ -526,7 +526,7 @@ def test_a_hostile_paste_is_read_off_the_frame_loop(
     scene = guest.scene
     assert isinstance(scene, MatchScene) and scene.remote is not None
     before = scene.remote.session.to_json()
-    intake = CodeIntake(guest.storage)  # the game's own: a paste may hold a frame 4 ms
+    intake = CodeIntake(guest.storage)  # the game's own: a paste may hold a frame 2 ms
     set_intake(guest, intake)
     release = threading.Event()
     readers: list[threading.Thread] = []

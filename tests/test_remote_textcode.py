@@ -240,6 +240,9 @@ def test_a_transcript_line_is_never_searched_as_chat(monkeypatch: pytest.MonkeyP
         parse_transcript(header + f"my code: {to_text(code)} thx\n")
     assert parse_transcript(header + to_text(code).lower() + "\n")[0] == [code]
     assert searched == []
+    # more codes than any match has (a 99-round match has 401): refused, not all read
+    with pytest.raises(BadCode, match="line 1002: a transcript has at most 1000 codes"):
+        parse_transcript(header + "\n".join([to_text(code)] * 5000))
 
 
 def _noisy(text: str, rng: random.Random) -> str:

@@ -178,7 +178,7 @@ def frames_while_pasting(
     host.receive(guest.compose())
     link = RemoteLink(host, storage)
     link.save()
-    set_intake(app, CodeIntake(storage))  # the game's own: a paste may hold a frame 4 ms
+    set_intake(app, CodeIntake(storage))  # the game's own: a paste may hold a frame 2 ms
     app.switch(remote_match_scene(link))
     app.step(30)
     intake = intake_of(app)

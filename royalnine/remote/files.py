@@ -184,6 +184,11 @@ def transcript_text(session: RemoteSession, note: str | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
+MAX_TRANSCRIPT_CODES = 1000
+"""A match of 99 rounds has 401 codes: a file with more is no transcript, and is refused
+before the rest of it is read (4 MB of long code lines would take a second)."""
+
+
 def parse_transcript(text: str) -> tuple[list[bytes], list[str]]:
     """Codes (hex or text form, one a line) and comment lines of a transcript file.
 
@@ -199,6 +204,8 @@ def parse_transcript(text: str) -> tuple[list[bytes], list[str]]:
         if line.startswith("#"):
             notes.append(line[1:].strip())
             continue
+        if len(codes) == MAX_TRANSCRIPT_CODES:
+            raise BadCode(f"line {number}: a transcript has at most {MAX_TRANSCRIPT_CODES} codes")
         try:
             is_hex = HEX_LINE.fullmatch(line) is not None
             codes.append(bytes.fromhex(line) if is_hex else from_text(line, chat=False))

@@ -93,7 +93,7 @@ def read_pasted(source: str, text: str) -> Arrival:
         return Arrival(source, None, f"{source}: {exc}")
 
 
-PASTE_SETTLE_S = 0.004
+PASTE_SETTLE_S = 0.002
 """How long a paste may hold its frame for the reading to finish (an honest code takes
 well under a millisecond), so it shows on that frame; longer ones arrive on a later one."""
 
