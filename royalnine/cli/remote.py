@@ -93,18 +93,19 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
 
-    def action(name: str, help_text: str, *, on_match: bool = False) -> argparse.ArgumentParser:
+    def action(
+        name: str,
+        help_text: str,
+        *,
+        on_match: bool = False,
+        match_help: str = "the match to act on (8 hex digits, as list shows them; default: "
+        "the one with the latest activity)",
+    ) -> argparse.ArgumentParser:
         a = actions.add_parser(name, help=help_text, description=help_text)
         a.add_argument("--home", type=path_arg, help="the data folder (as for the game)")
         a.add_argument("--json", action="store_true", help="print one JSON object")
         if on_match:
-            a.add_argument(
-                "--match",
-                type=match_id_arg,
-                metavar="ID",
-                help="the match to act on (8 hex digits, as list shows them; default: the "
-                "one with the latest activity)",
-            )
+            a.add_argument("--match", type=match_id_arg, metavar="ID", help=match_help)
         a.set_defaults(func=run, match=None)
         return a
 
@@ -122,6 +123,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "read the opponent's code into the match it belongs to (its id is in the code), and "
         "answer it if no placement is needed",
         on_match=True,
+        match_help="refuse a code of any other match than this one (8 hex digits); a code "
+        "that does not read goes to this match (default: the latest activity)",
     )
     read.add_argument(
         "code",
