@@ -540,6 +540,7 @@ def test_a_hostile_paste_is_read_off_the_frame_loop(
     monkeypatch.setattr(remote_io, "read_pasted", held_up)
     hostile = _hostile_transcript()
     assert len(hostile) == 100_000
+    interval = sys.getswitchinterval()
     guest.m.clipboard.put_text(hostile)
     guest.m.input.edit_key("paste")
     guest.step(10)  # the reading is held up: the frames go on all the same
@@ -551,6 +552,7 @@ def test_a_hostile_paste_is_read_off_the_frame_loop(
     assert readers and all(t is not threading.main_thread() for t in readers)
     assert "line 2 is not a code" in (scene.remote.error or "")
     assert scene.remote.session.to_json() == before
+    assert sys.getswitchinterval() == interval  # short turns only while reading
     intake.close()
 
 

@@ -21,7 +21,7 @@ import subprocess
 import sys
 import threading
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -103,6 +103,30 @@ READING_SWITCH_S = 0.0005
 waiting for the interpreter lock waits at most about this long for the paste reader."""
 
 
+_TURNS_LOCK = threading.Lock()
+_TURNS: list[float] = []
+"""The switch interval to give back, while some paste reader is reading (one per reader)."""
+
+
+@contextlib.contextmanager
+def _short_turns() -> Iterator[None]:
+    """Short thread turns while a paste is read. The reading is Python work that holds the
+    interpreter lock; a frame that gives the lock up (any system call) waits for the
+    reader's turn to end, so the turns are made short (the game's other threads only
+    wait on pipes). The first reader in sets them, the last one out gives them back."""
+    with _TURNS_LOCK:
+        _TURNS.append(sys.getswitchinterval())
+        sys.setswitchinterval(min(_TURNS[0], READING_SWITCH_S))
+    try:
+        yield
+    finally:
+        with _TURNS_LOCK:
+            first = _TURNS[0]
+            _TURNS.pop()
+            if not _TURNS:
+                sys.setswitchinterval(first)
+
+
 class PasteReader:
     """Reads pasted text in a thread of its own, one paste after another, so a long or
     hostile paste never holds a frame; the frame loop collects :meth:`results`.
@@ -175,15 +199,8 @@ class PasteReader:
                     return
                 source, text = self._waiting.pop(0)
                 self._reading = True
-            # The reading is Python work that holds the interpreter lock; a frame that gives
-            # the lock up (any system call) waits for the reader's turn to end: make the
-            # turns short while it reads (the game's other threads only wait on pipes).
-            interval = sys.getswitchinterval()
-            sys.setswitchinterval(min(interval, READING_SWITCH_S))
-            try:
+            with _short_turns():
                 arrival = read_pasted(source, text)
-            finally:
-                sys.setswitchinterval(interval)
             with self._changed:
                 self._done.append(arrival)
                 self._reading = False
