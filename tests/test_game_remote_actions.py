@@ -26,7 +26,7 @@ from royalnine.screens.remote_actions import (
     ClaimScene,
     ForfeitScene,
 )
-from royalnine.screens.remote_io import intake_of
+from royalnine.screens.remote_io import CodeIntake, PasteReader, intake_of, set_intake
 from royalnine.storage import Settings, Storage
 
 
@@ -48,6 +48,8 @@ def app_with(home: Path, session: RemoteSession, claim_after_s: int = 86_400) ->
         Settings(sound=False, claim_after_s=claim_after_s),
         seed=1,
     )
+    # pastes are read before the frame goes on (tests wait for the event, not for time)
+    set_intake(app, CodeIntake(storage, paster=PasteReader(settle_s=60.0)))
     link = RemoteLink(session, storage)
     link.save()
     app.switch(remote_match_scene(link))
