@@ -308,6 +308,34 @@ def test_read_takes_a_code_into_its_own_match_not_the_latest(
     assert status == 1 and "royalnine remote join" in refused["error"]
 
 
+def test_read_match_refuses_a_transcript_of_another_match(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``read --match ID`` refuses a transcript (a file or its text) of any other match, as
+    it refuses a code; nothing changes. Without ``--match`` it is judged as a claim
+    against its own match (here it claims nothing)."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    first = ok(capsys, a, "host", "--rounds", "1")
+    joined = ok(capsys, b, "join", first["last_code_text"])
+    other = ok(capsys, b, "host", "--rounds", "2")
+    ok(capsys, a, "read", joined["last_code_text"])
+    path = tmp_path / "a.txt"
+    assert main(["remote", "export", "--home", str(a), str(path)]) == 0
+    capsys.readouterr()
+    before = sorted((p.name, p.read_bytes()) for p in (b / "remote").rglob("*") if p.is_file())
+    for given in (str(path), path.read_text()):
+        status, refused = run(capsys, b, "read", given, "--match", other["match"])
+        assert status == 1, refused
+        assert (
+            f"belongs to match {joined['match']}, not to match {other['match']}"
+            in (refused["error"])
+        )
+        status, refused = run(capsys, b, "read", given)
+        assert status == 1 and "claims no match" in refused["error"]
+    after = sorted((p.name, p.read_bytes()) for p in (b / "remote").rglob("*") if p.is_file())
+    assert after == before
+
+
 def test_list_shows_every_match_and_whose_move_is_due(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -124,8 +124,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "read the opponent's code into the match it belongs to (its id is in the code), and "
         "answer it if no placement is needed",
         on_match=True,
-        match_help="refuse a code of any other match than this one (8 hex digits); a code "
-        "that does not read goes to this match (default: the latest activity)",
+        match_help="refuse a code or transcript of any other match than this one (8 hex "
+        "digits); a code that does not read goes to this match (default: the latest activity)",
     )
     read.add_argument(
         "code",
@@ -557,8 +557,8 @@ def receive_and_answer(
 
 def read_claim(args: argparse.Namespace, storage: Storage) -> dict[str, Any] | None:
     """``read`` of the other player's transcript (a file, or its text) that claims the
-    match against this device (the match its codes' own id names); None if ``args.code``
-    is no transcript.
+    match against this device (the match its codes' own id names; with ``--match``, a
+    transcript of any other match is refused); None if ``args.code`` is no transcript.
 
     The claim counts (a forfeit loss here) only if :func:`claim_here` finds it holds by
     this device's own codes and clock; a transcript holding the code this device never
@@ -575,6 +575,9 @@ def read_claim(args: argparse.Namespace, storage: Storage) -> dict[str, Any] | N
     verdict = judge_forfeit(check_transcript(codes), notes)
     if verdict.refused:
         raise CliError(f"a transcript with a refused note: {verdict.refused[0]}")
+    own = match_label(decode(codes[0]).match_id)
+    if args.match is not None and args.match != own:  # as for a code (match_of_code)
+        raise CliError(f"this transcript belongs to match {own}, not to match {args.match}")
     now = time.time()
     here = claim_here(storage.home, codes, verdict, now, storage.load_settings().claim_after_s)
     session = here.session
