@@ -17,19 +17,22 @@ from royalnine.screens.autoplay import AutoPlayer
 from royalnine.screens.exchange import ExchangeScene
 from royalnine.screens.match import MatchScene
 from royalnine.screens.remote import CURRENT_FILE, SESSION_FILE
-from royalnine.screens.remote_io import intake_of
+from royalnine.screens.remote_io import CodeIntake, PasteReader, intake_of, set_intake
 from royalnine.screens.remote_list import RemoteListScene
 from royalnine.screens.result import MatchResultScene
 from royalnine.screens.title import TitleScene
 from royalnine.storage import Settings, Storage
 
+WAIT = 60.0  # seconds: a hang guard for the reader thread, never a timing assertion
+
 
 def make_app(home: Path, seed: int) -> App:
+    """A game whose pastes are read before the frame goes on (tests wait for the event;
+    the game itself gives a paste a few milliseconds, then reads on in its thread)."""
     m = Machine(headless=True, seed=seed)
-    return new_game(m, Storage(home), Settings(sound=False, rounds=2), seed=seed)
-
-
-WAIT = 60.0  # seconds: a hang guard for the reader thread, never a timing assertion
+    app = new_game(m, Storage(home), Settings(sound=False, rounds=2), seed=seed)
+    set_intake(app, CodeIntake(app.storage, paster=PasteReader(settle_s=WAIT)))
+    return app
 
 
 def settle(app: App, frames: int = 2) -> None:

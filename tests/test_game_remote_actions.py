@@ -26,7 +26,7 @@ from royalnine.screens.remote_actions import (
     ClaimScene,
     ForfeitScene,
 )
-from royalnine.screens.remote_io import intake_of
+from royalnine.screens.remote_io import CodeIntake, PasteReader, intake_of, set_intake
 from royalnine.storage import Settings, Storage
 
 
@@ -48,6 +48,8 @@ def app_with(home: Path, session: RemoteSession, claim_after_s: int = 86_400) ->
         Settings(sound=False, claim_after_s=claim_after_s),
         seed=1,
     )
+    # pastes are read before the frame goes on (tests wait for the event, not for time)
+    set_intake(app, CodeIntake(storage, paster=PasteReader(settle_s=60.0)))
     link = RemoteLink(session, storage)
     link.save()
     app.switch(remote_match_scene(link))
@@ -193,6 +195,37 @@ def test_a_pasted_claim_ends_the_match_here_as_a_forfeit_loss(tmp_path: Path) ->
     stats = Storage(tmp_path).stats()["remote"]
     assert stats["lost"] == 1 and stats["forfeit_lost"] == 1
     assert not list((tmp_path / "remote").glob("*/session.json"))
+
+
+def test_a_forged_claim_pasted_in_the_codes_screen_is_read_as_a_move(tmp_path: Path) -> None:
+    """Issue 24 items 1 and 2 together: a cheat's claim holding its move 3, never sent,
+    pasted in the CODES screen (where a device waiting for a code pastes it) is read by
+    the paste reader's thread, then judged here: move 3 is read, the game goes back to
+    the match, asks nothing and records no forfeit."""
+    from test_game_remote import choose
+    from test_game_remote import tap as tap_at
+
+    from royalnine.remote.files import transcript_text
+    from royalnine.screens.exchange import ExchangeScene
+    from royalnine.screens.match_remote import CODES_RECT
+
+    host = RemoteSession.host(MatchConfig(2), entropy(1))
+    guest = RemoteSession.join(host.compose(now=0.0), entropy(2))
+    host.receive(guest.compose(now=0.0))
+    host.compose(now=0.0)  # move 3, never sent
+    host.claimed = True  # what a cheat writes: its claim, whatever its wait
+    app = app_with(tmp_path, guest)
+    match = app.scene
+    assert isinstance(match, MatchScene) and match.remote is not None
+    assert isinstance(intake_of(app).paster, PasteReader)
+    tap_at(app, *CODES_RECT.centre)  # the guest waits for move 3
+    assert isinstance(app.scene, ExchangeScene)
+    app.m.clipboard.put_text(transcript_text(host))
+    choose(app, "paste")
+    assert app.scene is match and match.remote.pending_claim is None
+    assert match.remote.session.transcript[:3] == host.transcript
+    assert "never had" in (match.remote.error or "")
+    assert not Storage(tmp_path).stats().get("remote")
 
 
 def test_copying_the_code_again_restarts_the_claim_wait(tmp_path: Path) -> None:

@@ -505,6 +505,57 @@ def test_join_with_the_id_of_a_match_here_is_refused_and_replaces_nothing(tmp_pa
     assert save.read_bytes() == before
 
 
+def _hostile_transcript() -> str:
+    """100,000 characters (all a clipboard gives): a transcript header, then lines of
+    groups that check, each ending in a tiny code (issue 24: 37 s in one frame)."""
+    line = ("ok " + "00000 " * 700)[:3990] + to_text(b"\x00")
+    text = "# Royal Nine remote match 01020304, as kept by the host\n" + "\n".join([line] * 30)
+    return text[:100_000]
+
+
+def test_a_hostile_paste_is_read_off_the_frame_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 24 item 2: a paste is read in the paste reader's thread. While its reading is
+    held up, frames go on (showing "reading..."), and nothing the paste could do is done
+    by the frame loop; the refusal arrives on a later frame."""
+    from royalnine.screens import remote_io
+
+    _host, guest = start(tmp_path)
+    guest.step(5)
+    scene = guest.scene
+    assert isinstance(scene, MatchScene) and scene.remote is not None
+    before = scene.remote.session.to_json()
+    intake = CodeIntake(guest.storage)  # the game's own: a paste may hold a frame 2 ms
+    set_intake(guest, intake)
+    release = threading.Event()
+    readers: list[threading.Thread] = []
+    real = remote_io.read_pasted
+
+    def held_up(source: str, text: str) -> remote_io.Arrival:
+        readers.append(threading.current_thread())
+        assert release.wait(WAIT)
+        return real(source, text)
+
+    monkeypatch.setattr(remote_io, "read_pasted", held_up)
+    hostile = _hostile_transcript()
+    assert len(hostile) == 100_000
+    interval = sys.getswitchinterval()
+    guest.m.clipboard.put_text(hostile)
+    guest.m.input.edit_key("paste")
+    guest.step(10)  # the reading is held up: the frames go on all the same
+    assert intake.busy and scene.remote.error is None
+    assert "reading" in screen_text(guest, 1).lower()
+    release.set()
+    assert intake.paster.wait(WAIT)
+    guest.step(2)
+    assert readers and all(t is not threading.main_thread() for t in readers)
+    assert "line 2 is not a code" in (scene.remote.error or "")
+    assert scene.remote.session.to_json() == before
+    assert sys.getswitchinterval() == interval  # short turns only while reading
+    intake.close()
+
+
 def test_a_transcript_pasted_in_the_join_lobby_is_explained(tmp_path: Path) -> None:
     guest = guest_lobby(tmp_path)
     guest.m.clipboard.put_text("# Royal Nine remote match 01020304, as kept by the host\n00\n")

@@ -25,7 +25,7 @@ from royalnine.remote.files import load_session, save_session, transcript_text
 from royalnine.remote.session import Broken, RemoteSession
 from royalnine.remote.textcode import to_text
 from royalnine.screens.remote import RemoteLink
-from royalnine.screens.remote_io import Arrival
+from royalnine.screens.remote_io import Arrival, read_pasted
 from royalnine.storage import Storage
 
 DAY = 86_400.0
@@ -130,7 +130,7 @@ def test_a_forged_claim_at_every_move_is_read_as_a_move_and_never_counted(
         assert doc["text"].split("\n")[1 : k + 2] == [c.hex() for c in attacker.transcript]
 
         link = RemoteLink(copy(victim), Storage(homes["paste"]))
-        assert link.accept([Arrival("the clipboard", None, transcript=text)]), link.error
+        assert link.accept([read_pasted("the clipboard", text)]), link.error
         assert link.pending_claim is None and link.claimed_against is None
         assert link.session.transcript[: k + 1] == attacker.transcript
         assert not link.session.forfeited and not forfeits(homes["paste"])
@@ -163,7 +163,7 @@ def test_a_claim_right_after_the_code_arrived_waits_for_this_devices_clock(
         status, doc = cli(capsys, home, "read", str(path))
         assert status == 1 and "only" in doc["error"] and "answer it now" in doc["error"], k
         link = RemoteLink(copy(victim), Storage(home))
-        assert not link.accept([Arrival("the clipboard", None, transcript=path.read_text())])
+        assert not link.accept([read_pasted("the clipboard", path.read_text())])
         assert link.pending_claim is None and "answer it now" in (link.error or "")
         assert saved(home) == before and not remote_stats(home)
     assert owed >= 3
@@ -455,6 +455,6 @@ def test_a_pasted_or_read_transcript_with_a_forged_note_changes_nothing(
     status, doc = cli(capsys, home, "read", str(path))
     assert status == 1 and "refused note" in doc["error"]
     link = RemoteLink(copy(guest), Storage(home))
-    assert not link.accept([Arrival("the clipboard", None, transcript=text)])
+    assert not link.accept([read_pasted("the clipboard", text)])
     assert link.pending_claim is None and "refused note" in (link.error or "")
     assert saved(home) == before and not remote_stats(home)

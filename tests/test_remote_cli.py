@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -268,3 +270,129 @@ def test_export_counts_one_code_in_the_singular(
     out = tmp_path / "t.txt"
     assert main(["remote", "export", "--home", str(tmp_path), str(out)]) == 0
     assert f"1 code written to {out}" in capsys.readouterr().out
+
+
+# -- issue 24 item 3: every match answerable; item 6: a transcript given as text
+
+
+def test_read_takes_a_code_into_its_own_match_not_the_latest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """B waits in match A, then hosts match C: A's honest reply is still read into A (it
+    was refused as "this code belongs to match A; this device is playing match C")."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    first = ok(capsys, a, "host", "--rounds", "1")
+    joined = ok(capsys, b, "join", first["last_code_text"])  # B now waits for A's move 3
+    other = ok(capsys, b, "host", "--rounds", "2")  # a match of its own: now the latest
+    assert "forfeited" not in other  # waiting is not walking away
+    reply = ok(capsys, a, "read", joined["last_code_text"])
+    assert reply["made"] == [3]
+    doc = ok(capsys, b, "read", reply["last_code_text"])
+    assert doc["match"] == joined["match"] and doc["codes"] == 3
+    status, refused = run(capsys, b, "read", reply["last_code_file"], "--match", other["match"])
+    assert status == 1 and f"belongs to match {joined['match']}" in refused["error"]
+    # every action names its match; the latest activity is only the default
+    assert ok(capsys, b, "status", "--match", other["match"].lower())["codes"] == 1
+    assert ok(capsys, b, "status", "--match", joined["match"])["needs_placement"]
+    shown = ok(capsys, b, "show", "--match", other["match"])
+    assert shown["match"] == other["match"] and shown["made"] == [1]
+    exported = ok(capsys, b, "export", "--match", joined["match"])
+    assert exported["match"] == joined["match"] and exported["codes"] == 3
+    status, refused = run(capsys, b, "status", "--match", "0BADC0DE")
+    assert status == 1 and "no match 0BADC0DE" in refused["error"]
+    with pytest.raises(SystemExit) as usage:
+        main(["remote", "status", "--home", str(b), "--json", "--match", "../../etc"])
+    refused = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert usage.value.code == 2 and "not a match id" in refused["error"]
+    host_code_1 = ok(capsys, a, "host", "--rounds", "1")["last_code_text"]
+    status, refused = run(capsys, b, "read", host_code_1)
+    assert status == 1 and "royalnine remote join" in refused["error"]
+
+
+def test_read_match_refuses_a_transcript_of_another_match(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``read --match ID`` refuses a transcript (a file or its text) of any other match, as
+    it refuses a code; nothing changes. Without ``--match`` it is judged as a claim
+    against its own match (here it claims nothing)."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    first = ok(capsys, a, "host", "--rounds", "1")
+    joined = ok(capsys, b, "join", first["last_code_text"])
+    other = ok(capsys, b, "host", "--rounds", "2")
+    ok(capsys, a, "read", joined["last_code_text"])
+    path = tmp_path / "a.txt"
+    assert main(["remote", "export", "--home", str(a), str(path)]) == 0
+    capsys.readouterr()
+    before = sorted((p.name, p.read_bytes()) for p in (b / "remote").rglob("*") if p.is_file())
+    for given in (str(path), path.read_text()):
+        status, refused = run(capsys, b, "read", given, "--match", other["match"])
+        assert status == 1, refused
+        assert (
+            f"belongs to match {joined['match']}, not to match {other['match']}"
+            in (refused["error"])
+        )
+        status, refused = run(capsys, b, "read", given)
+        assert status == 1 and "claims no match" in refused["error"]
+    after = sorted((p.name, p.read_bytes()) for p in (b / "remote").rglob("*") if p.is_file())
+    assert after == before
+
+
+def test_list_shows_every_match_and_whose_move_is_due(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert ok(capsys, b, "list")["matches"] == []
+    first = ok(capsys, a, "host", "--rounds", "1")
+    joined = ok(capsys, b, "join", first["last_code_text"])
+    other = ok(capsys, b, "host", "--rounds", "3")  # B waits in this one ...
+    reply = ok(capsys, a, "read", joined["last_code_text"])
+    ok(capsys, b, "read", reply["last_code_text"])  # ... and owes a placement in this one
+    later = time.time() + 60  # the latest activity, whatever the clock's resolution
+    os.utime(b / "remote" / other["match"] / "session.json", (later, later))
+    doc = ok(capsys, b, "list")
+    entries = {m["match"]: m for m in doc["matches"]}
+    assert list(entries) == [other["match"], joined["match"]]  # the latest activity first
+    assert entries[joined["match"]]["due"] == "you"
+    assert entries[joined["match"]]["role"] == "guest"
+    assert entries[joined["match"]]["needs_placement"]
+    assert entries[other["match"]]["due"] == "opponent"
+    assert entries[other["match"]]["due_role"] == "guest"
+    assert entries[other["match"]]["due_move"] == 2
+    main(["remote", "list", "--home", str(b)])
+    text = capsys.readouterr().out
+    assert f"{joined['match']}  guest  round 1 of 1  move 4 due from you" in text
+    assert f"{other['match']}  host   round 1 of 3  move 2 due from the opponent" in text
+    (b / "remote" / joined["match"] / "session.json").write_text("{")
+    doc = ok(capsys, b, "list")
+    assert [m["match"] for m in doc["matches"]] == [other["match"]]
+    assert doc["damaged"][0]["match"] == joined["match"]
+
+
+def test_read_takes_a_transcript_given_as_text_as_it_takes_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 24 item 6: the text is too long to be a file name; it was refused as "no such
+    file, and not a text code". It is read exactly as the file holding it is: here a claim
+    that holds on B (B's own wait is 0 s by its own clock), counted the same either way.
+    The time B held the code is said in whole seconds and may tick between the two reads,
+    so it is left out of the comparison."""
+    import shutil
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    Storage(a).save_settings(Settings(claim_after_s=0))
+    Storage(b).save_settings(Settings(claim_after_s=0))
+    code = ok(capsys, a, "host", "--rounds", "1")["last_code_text"]
+    code = ok(capsys, b, "join", code)["last_code_text"]
+    code = ok(capsys, a, "read", code)["last_code_text"]
+    assert ok(capsys, b, "read", code)["needs_placement"]  # B owes move 4
+    transcript = Path(ok(capsys, a, "claim")["transcript"])
+    text = transcript.read_text()
+    assert len(text) > os.pathconf("/", "PC_NAME_MAX")
+    shutil.copytree(b, tmp_path / "b2")
+    status, by_file_doc = run(capsys, b, "read", str(transcript))
+    assert status == 0 and by_file_doc["claim"]["counted"], by_file_doc
+    held = re.compile(r"\d+ (h \d+ min|min|s) ago")
+    by_file = held.sub("held ago", json.dumps((status, by_file_doc)))
+    by_text = held.sub("held ago", json.dumps(run(capsys, tmp_path / "b2", "read", text)))
+    assert by_text.replace(str(tmp_path / "b2"), str(b)) == by_file
+    assert "no such file" not in by_text

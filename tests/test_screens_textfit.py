@@ -52,7 +52,13 @@ from royalnine.screens.options import OptionsScene
 from royalnine.screens.pause import PauseScene
 from royalnine.screens.remote import SESSION_FILE, RemoteLink, host_link
 from royalnine.screens.remote_actions import ClaimScene, ForfeitScene
-from royalnine.screens.remote_io import CodeIntake, copy_code, intake_of, set_intake
+from royalnine.screens.remote_io import (
+    CodeIntake,
+    PasteReader,
+    copy_code,
+    intake_of,
+    set_intake,
+)
 from royalnine.screens.remote_list import RemoteListScene
 from royalnine.screens.result import MatchResultScene
 from royalnine.screens.reveal import reveal_steps
@@ -462,6 +468,8 @@ def walk(app: App, home: Path) -> Iterator[str]:
     lobby = ExchangeScene(None)
     app.switch(lobby)
     yield "exchange: guest waiting for code 1"
+    reader = intake_of(app).reader  # pastes read before the frame goes on: no "reading..."
+    set_intake(app, CodeIntake(app.storage, reader=reader, paster=PasteReader(settle_s=60.0)))
     app.m.clipboard.put_text("")
     lobby.choose(app, "paste")
     yield "exchange: guest, an empty clipboard"

@@ -1,8 +1,9 @@
 """``royalnine remote``: play a remote match by QR codes from a terminal, a script or a bot.
 
 The same saved matches as the game (``HOME/remote/<MATCH>/session.json``; the
-commands act on the one with the latest activity), so a match can be started in
-the window and continued here, or the other way round. One code
+commands act on the one ``--match ID`` names, by default on the one with the
+latest activity, and ``read`` on the one the code itself names), so a match can
+be started in the window and continued here, or the other way round. One code
 per step: each command that makes a code writes it as a PNG
 (``HOME/remote/<MATCH>/move-NN.png``, or ``--out``) and prints it in its text
 form; a CODE argument is an image file (PNG or photo), a text file holding
@@ -10,6 +11,7 @@ the text form, or the text form itself. ``--json`` prints one JSON object.
 
     royalnine remote host [--rounds N] [--tens]     start a match; prints code 1
     royalnine remote join CODE                      join with the host's code 1
+    royalnine remote list                           the matches here, whose move is due
     royalnine remote status                         where the match stands
     royalnine remote read CODE                      read the opponent's code (and answer it)
     royalnine remote place CELL CELL CELL CELL      place this half's cards (deal order)
@@ -18,6 +20,9 @@ the text form, or the text form itself. ``--json`` prints one JSON object.
     royalnine remote claim                          the opponent stopped answering: win by forfeit
     royalnine remote export [FILE]                  the transcript so far
     royalnine remote verify TRANSCRIPT              check a finished or abandoned match
+
+Every action on a match in progress takes ``--match ID`` (its 8 hex digits, as
+``list`` shows them).
 """
 
 from __future__ import annotations
@@ -25,8 +30,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
+from os.path import isfile
 from pathlib import Path
 from typing import Any
 
@@ -35,8 +42,9 @@ from royalnine.core.cards import Card
 from royalnine.core.errors import BadCard, IllegalMove, RoyalNineError
 from royalnine.core.files import UnreadableFile, read_capped, write_atomic
 from royalnine.core.match import MatchConfig
-from royalnine.remote.codec import BadCode
+from royalnine.remote.codec import BadCode, decode, match_label
 from royalnine.remote.files import (
+    CURRENT_FILE,
     TRANSCRIPT_FILE,
     abandon_current,
     claim_here,
@@ -48,12 +56,14 @@ from royalnine.remote.files import (
     judge_forfeit,
     load_session,
     match_folder,
+    migrate_current,
     parse_transcript,
     read_session,
     record_claim,
     same_match,
     save_session,
     session_path,
+    session_paths,
     transcript_text,
     write_transcript,
 )
@@ -77,15 +87,27 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="play a remote match by QR codes from the terminal",
         description="Play a remote match by QR codes, one code per step, on the same saved "
         "state as the game. CODE is an image file (PNG or photo), a text file holding a "
-        "text code, or the text code itself (groups of five letters and digits).",
+        "text code, or the text code itself (groups of five letters and digits). Several "
+        "matches may be in progress: an action works on the match --match ID names (list "
+        "shows the ids), else on the one with the latest activity; read works on the match "
+        "its code belongs to.",
     )
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
 
-    def action(name: str, help_text: str) -> argparse.ArgumentParser:
+    def action(
+        name: str,
+        help_text: str,
+        *,
+        on_match: bool = False,
+        match_help: str = "the match to act on (8 hex digits, as list shows them; default: "
+        "the one with the latest activity)",
+    ) -> argparse.ArgumentParser:
         a = actions.add_parser(name, help=help_text, description=help_text)
         a.add_argument("--home", type=path_arg, help="the data folder (as for the game)")
         a.add_argument("--json", action="store_true", help="print one JSON object")
-        a.set_defaults(func=run)
+        if on_match:
+            a.add_argument("--match", type=match_id_arg, metavar="ID", help=match_help)
+        a.set_defaults(func=run, match=None)
         return a
 
     host = action("host", "start a remote match as host; writes code 1")
@@ -95,11 +117,24 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     join = action("join", "join a match with the host's code 1; writes code 2")
     join.add_argument("code", metavar="CODE")
     join.add_argument("--out", type=path_arg, help="write the code PNG here too")
-    action("status", "where the match in progress stands")
-    read = action("read", "read the opponent's code, and answer it if no placement is needed")
-    read.add_argument("code", metavar="CODE")
+    action("list", "the remote matches in progress here: their ids, and whose move is due in each")
+    action("status", "where the match in progress stands", on_match=True)
+    read = action(
+        "read",
+        "read the opponent's code into the match it belongs to (its id is in the code), and "
+        "answer it if no placement is needed",
+        on_match=True,
+        match_help="refuse a code or transcript of any other match than this one (8 hex "
+        "digits); a code that does not read goes to this match (default: the latest activity)",
+    )
+    read.add_argument(
+        "code",
+        metavar="CODE",
+        help="an image, a text file or the text of a code; or the opponent's transcript "
+        "(a file, or its text) claiming the match",
+    )
     read.add_argument("--out", type=path_arg, help="write the answer's PNG here too")
-    place = action("place", "place this half's 4 cards and write the next code")
+    place = action("place", "place this half's 4 cards and write the next code", on_match=True)
     place.add_argument(
         "cells",
         nargs="+",
@@ -108,11 +143,19 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "status lists it, or CARD=CELL pairs (e.g. R3=0)",
     )
     place.add_argument("--out", type=path_arg, help="write the code PNG here too")
-    show = action("show", "this device's last code again (to send it once more)")
+    show = action("show", "this device's last code again (to send it once more)", on_match=True)
     show.add_argument("--out", type=path_arg, help="write the code PNG here too")
-    action("rollback", "forget the last code read (it was damaged) and this device's answer")
-    action("claim", "the opponent has not answered for the set wait: win the match by forfeit")
-    export = action("export", "write the transcript so far (stdout if no FILE or -)")
+    action(
+        "rollback",
+        "forget the last code read (it was damaged) and this device's answer",
+        on_match=True,
+    )
+    action(
+        "claim",
+        "the opponent has not answered for the set wait: win the match by forfeit",
+        on_match=True,
+    )
+    export = action("export", "write the transcript so far (stdout if no FILE or -)", on_match=True)
     export.add_argument("file", nargs="?", type=path_arg, metavar="FILE")
     verify = action(
         "verify",
@@ -127,6 +170,18 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="a transcript; more: the other device's transcripts of the same match, to "
         "check a forfeit note against",
     )
+
+
+MATCH_ID = re.compile(r"[0-9A-Fa-f]{8}")
+
+
+def match_id_arg(text: str) -> str:
+    """``--match ID``: a match id as players see it (8 hex digits, any case)."""
+    if MATCH_ID.fullmatch(text) is None:
+        raise argparse.ArgumentTypeError(
+            f"{text[:20]!r} is not a match id (8 hex digits, as `royalnine remote list` shows)"
+        )
+    return text.upper()
 
 
 def check_out(path: Path | None) -> None:
@@ -263,24 +318,55 @@ def keep_in_history(storage: Storage, session: RemoteSession) -> None:
         print(f"royalnine remote: not kept in the history: {exc.strerror or exc}", file=sys.stderr)
 
 
-def current(storage: Storage) -> RemoteSession:
-    """The match in progress; a refusal if there is none."""
-    session = load_session(storage.home)
+def current(storage: Storage, label: str | None = None) -> RemoteSession:
+    """The match in progress ``label`` names (default: the latest activity); a refusal if
+    there is none."""
+    session = load_session(storage.home, label)
     if session is None:
+        if label is not None:
+            raise CliError(
+                f"no match {label} in progress here (`royalnine remote list` lists them)"
+            )
         raise CliError("no remote match in progress here: host or join one")
     return session
 
 
-def current_or_ended(storage: Storage) -> RemoteSession:
-    """The match in progress, else the last one that ended on this device."""
-    session = load_session(storage.home)
+def current_or_ended(storage: Storage, label: str | None = None) -> RemoteSession:
+    """The match in progress (``label``'s, or the latest), else the last one that ended on
+    this device (if it is ``label``'s)."""
+    session = load_session(storage.home, label)
     if session is not None:
         return session
     ended = storage.home / ENDED_FILE
     session = read_session(ended)
+    if session is not None and label in (None, session.label):
+        return session
+    if label is not None:
+        raise CliError(f"no match {label} here (`royalnine remote list` shows the matches)")
+    raise CliError("no remote match here: host or join one")
+
+
+def match_of_code(storage: Storage, code: bytes, label: str | None) -> RemoteSession:
+    """The match a code is read into: the one its own match id names, whichever match had
+    the latest activity (a reply in match A is read into A while this device also plays
+    B). A code that names no match (it does not decode) goes to ``label``'s match, or the
+    latest, whose reading then says what is wrong with it."""
+    try:
+        msg = decode(code)
+    except BadCode:
+        return current(storage, label)
+    own = match_label(msg.match_id)
+    if label is not None and label != own:
+        raise CliError(f"this code belongs to match {own}, not to match {label}")
+    session = load_session(storage.home, own)
     if session is not None:
         return session
-    raise CliError("no remote match here: host or join one")
+    if msg.seq == 0:
+        raise CliError(
+            f"this is code 1 of match {own}, which is not played here: to join it, "
+            "`royalnine remote join CODE`"
+        )
+    raise CliError(f"this code belongs to match {own}, which is not in progress here")
 
 
 # -- describing --
@@ -391,16 +477,65 @@ def do_join(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
     return _with_forfeit(describe(storage, session, made), forfeited)
 
 
+def do_list(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
+    """Every match in progress here, the latest activity first: its id, and whose move is
+    due. A damaged save is listed as such (and left as it is)."""
+    damaged: list[dict[str, str | None]] = []
+    try:
+        migrate_current(storage.home)
+    except BadCode as exc:
+        damaged.append({"match": None, "file": CURRENT_FILE, "error": str(exc)})
+    matches: list[dict[str, Any]] = []
+    for path in session_paths(storage.home):
+        try:
+            session = read_session(path)
+        except BadCode as exc:
+            damaged.append({"match": path.parent.name, "file": str(path), "error": str(exc)})
+            continue
+        if session is not None:
+            matches.append(list_entry(session))
+    lines = [
+        f"{m['match']}  {m['role']:<5}  round {m['round']} of {m['rounds']}  "
+        f"move {m['due_move']} due from {'you' if m['due'] == 'you' else 'the opponent'}"
+        f"  ({m['state']})"
+        for m in matches
+    ]
+    lines += [f"{d['match'] or d['file']}  damaged: {d['error']}" for d in damaged]
+    if not matches and not damaged:
+        lines.append("no remote match in progress here: host or join one")
+    return {"matches": matches, "damaged": damaged, "text": "\n".join(lines)}
+
+
+def list_entry(session: RemoteSession) -> dict[str, Any]:
+    """One match of ``list``: its id, this device's seat, and whose move is due."""
+    mine = session.my_turn or session.needs_placement
+    due_seat = session.seat if mine else 1 - session.seat
+    return {
+        "match": session.label,
+        "seat": session.seat,
+        "role": SEATS[session.seat],
+        "rounds": session.config.rounds,
+        "round": session.view().round_number,
+        "codes": len(session.transcript),
+        "due": "you" if mine else "opponent",
+        "due_role": SEATS[due_seat],
+        "due_move": len(session.transcript) + 1,
+        "needs_placement": session.needs_placement,
+        "state": session.waiting_message(),
+    }
+
+
 def do_status(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
-    return describe(storage, current_or_ended(storage), [])
+    return describe(storage, current_or_ended(storage, args.match), [])
 
 
 def do_read(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
     claimed = read_claim(args, storage)
     if claimed is not None:
         return claimed
-    session = current(storage)
-    return receive_and_answer(args, storage, session, read_code(args.code))
+    code = read_code(args.code)
+    session = match_of_code(storage, code, args.match)
+    return receive_and_answer(args, storage, session, code)
 
 
 def receive_and_answer(
@@ -422,16 +557,16 @@ def receive_and_answer(
 
 def read_claim(args: argparse.Namespace, storage: Storage) -> dict[str, Any] | None:
     """``read`` of the other player's transcript (a file, or its text) that claims the
-    match against this device; None if ``args.code`` is no transcript.
+    match against this device (the match its codes' own id names; with ``--match``, a
+    transcript of any other match is refused); None if ``args.code`` is no transcript.
 
     The claim counts (a forfeit loss here) only if :func:`claim_here` finds it holds by
     this device's own codes and clock; a transcript holding the code this device never
     had is read as that code, and the match goes on. Anything else is a refusal that
     changes nothing. The output says what was done and why."""
     path = Path(args.code)
-    try:
-        is_file = path.is_file()
-        text = read_capped(path, MAX_TRANSCRIPT_FILE).decode("utf-8") if is_file else args.code
+    try:  # isfile is False for any name the system refuses: a transcript's text is too long
+        text = read_capped(path, MAX_TRANSCRIPT_FILE).decode("utf-8") if isfile(path) else args.code
     except (UnreadableFile, OSError, UnicodeDecodeError):
         return None
     if not is_transcript_text(text):
@@ -440,6 +575,9 @@ def read_claim(args: argparse.Namespace, storage: Storage) -> dict[str, Any] | N
     verdict = judge_forfeit(check_transcript(codes), notes)
     if verdict.refused:
         raise CliError(f"a transcript with a refused note: {verdict.refused[0]}")
+    own = match_label(decode(codes[0]).match_id)
+    if args.match is not None and args.match != own:  # as for a code (match_of_code)
+        raise CliError(f"this transcript belongs to match {own}, not to match {args.match}")
     now = time.time()
     here = claim_here(storage.home, codes, verdict, now, storage.load_settings().claim_after_s)
     session = here.session
@@ -462,7 +600,7 @@ def read_claim(args: argparse.Namespace, storage: Storage) -> dict[str, Any] | N
 
 
 def do_place(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
-    session = current(storage)
+    session = current(storage, args.match)
     if not session.needs_placement:
         raise CliError(session.waiting_message())
     hand = session.view().hand
@@ -497,7 +635,7 @@ def _cell(word: str) -> int:
 
 
 def do_show(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
-    session = current_or_ended(storage)
+    session = current_or_ended(storage, args.match)
     number = session.last_code_number()
     if number is None:
         raise CliError("this device has sent no code yet")
@@ -509,7 +647,7 @@ def do_show(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
 
 
 def do_rollback(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
-    session = current(storage)
+    session = current(storage, args.match)
     dropped = session.rollback()
     save_session(storage.home, session)
     doc = describe(storage, session, [])
@@ -522,7 +660,7 @@ def do_rollback(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
 
 
 def do_claim(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
-    session = current(storage)
+    session = current(storage, args.match)
     session.claim(time.time(), storage.load_settings().claim_after_s)
     doc = describe(storage, session, [])
     settle(storage, session)
@@ -537,7 +675,7 @@ def _codes(n: int) -> str:
 
 
 def do_export(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
-    session = current_or_ended(storage)
+    session = current_or_ended(storage, args.match)
     text = transcript_text(session)
     if args.file is None or str(args.file) == "-":
         return {"match": session.label, "codes": len(session.transcript), "text": text.rstrip()}
@@ -623,6 +761,7 @@ def do_verify(args: argparse.Namespace, storage: Storage) -> dict[str, Any]:
 ACTIONS = {
     "host": do_host,
     "join": do_join,
+    "list": do_list,
     "status": do_status,
     "read": do_read,
     "place": do_place,

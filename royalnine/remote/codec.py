@@ -237,6 +237,27 @@ def decode(data: bytes) -> Message:
     return Message(match_id, seq, prev, tuple(items))
 
 
+def message_ends(data: bytes) -> list[int]:
+    """The lengths at which a message that begins with ``data`` could end, by its
+    structure alone: after the header, then after each whole item that follows.
+
+    Finding a code in chat text tries only these lengths, never every one: a few
+    per place a code could start, so the search costs time in proportion to the text.
+    """
+    ends: list[int] = []
+    pos = HEADER
+    limit = min(len(data), MAX_MESSAGE)
+    while pos <= limit:
+        ends.append(pos)
+        if pos == limit or data[pos] not in _TAGS:
+            break
+        pos += 1 + _BODY[Tag(data[pos])]
+    return ends
+
+
+_TAGS = frozenset(Tag)
+
+
 def _decode_item(tag: Tag, body: bytes) -> Item:
     if tag is Tag.HELLO:
         if body[1] not in (0, 1):

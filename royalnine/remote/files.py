@@ -184,8 +184,17 @@ def transcript_text(session: RemoteSession, note: str | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
+MAX_TRANSCRIPT_CODES = 1000
+"""A match of 99 rounds has 401 codes: a file with more is no transcript, and is refused
+before the rest of it is read (4 MB of long code lines would take a second)."""
+
+
 def parse_transcript(text: str) -> tuple[list[bytes], list[str]]:
-    """Codes (hex or text form, one a line) and comment lines of a transcript file."""
+    """Codes (hex or text form, one a line) and comment lines of a transcript file.
+
+    A line is a code alone: it is never searched for a code inside chat text (that
+    search is for pasted messages), so each line costs time in proportion to its length.
+    """
     codes: list[bytes] = []
     notes: list[str] = []
     for number, raw in enumerate(text.splitlines(), 1):
@@ -195,9 +204,11 @@ def parse_transcript(text: str) -> tuple[list[bytes], list[str]]:
         if line.startswith("#"):
             notes.append(line[1:].strip())
             continue
+        if len(codes) == MAX_TRANSCRIPT_CODES:
+            raise BadCode(f"line {number}: a transcript has at most {MAX_TRANSCRIPT_CODES} codes")
         try:
             is_hex = HEX_LINE.fullmatch(line) is not None
-            codes.append(bytes.fromhex(line) if is_hex else from_text(line))
+            codes.append(bytes.fromhex(line) if is_hex else from_text(line, chat=False))
         except (ValueError, BadCode) as exc:
             raise BadCode(f"line {number} is not a code: {exc}") from None
     return codes, notes

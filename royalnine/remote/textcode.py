@@ -32,10 +32,11 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import re
 import unicodedata
 
-from royalnine.remote.codec import BadCode
+from royalnine.remote.codec import MAGIC, MAX_MESSAGE, BadCode, message_ends
 
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 GROUP = 5
@@ -100,9 +101,14 @@ def _to_values(data: bytes) -> list[int]:
     return [(bits >> (5 * (count - 1 - i))) & 31 for i in range(count)]
 
 
+def _hash_bits(data: bytes) -> int:
+    """The 20 bits of the whole-payload hash that a code's last group carries."""
+    return int.from_bytes(hashlib.sha256(b"royalnine text code\0" + data).digest()[:3], "big") >> 4
+
+
 def _hash_values(data: bytes) -> list[int]:
-    digest = int.from_bytes(hashlib.sha256(b"royalnine text code\0" + data).digest()[:3], "big")
-    return [(digest >> (5 * (HASH_CHARS - 1 - i) + 4)) & 31 for i in range(HASH_CHARS)]
+    digest = _hash_bits(data)
+    return [(digest >> (5 * (HASH_CHARS - 1 - i))) & 31 for i in range(HASH_CHARS)]
 
 
 def to_text(code: bytes) -> str:
@@ -122,28 +128,48 @@ def to_text(code: bytes) -> str:
 
 
 def _clean(text: str) -> list[int]:
+    """The digits of a text that holds only code characters (and skipped ones)."""
     if len(text) > MAX_TEXT:
         raise TextCodeError(f"text is {len(text)} characters; a text code has at most {MAX_TEXT}")
-    values: list[int] = []
-    for ch in text.upper():
-        if ch in _SKIPPED:
-            continue
-        value = _VALUE.get(ch)
-        if value is None:
-            shown = repr(ch) if ch.isprintable() else f"U+{ord(ch):04X}"
-            raise TextCodeError(
-                f"{shown} is not in a text code (only 0-9 and A-Z without U, in groups of 5)"
-            )
-        values.append(value)
-    return values
+    upper = text.upper()
+    other = _FOREIGN.search(upper)
+    if other is not None:
+        ch = other.group()
+        shown = repr(ch) if ch.isprintable() else f"U+{ord(ch):04X}"
+        raise TextCodeError(
+            f"{shown} is not in a text code (only 0-9 and A-Z without U, in groups of 5)"
+        )
+    return list(upper.translate(_TO_DIGIT).encode("latin-1"))
 
 
+_FOREIGN = re.compile(
+    "[^" + "".join(sorted(_VALUE)) + "".join(f"\\u{ord(ch):04x}" for ch in sorted(_SKIPPED)) + "]"
+)
+_TO_DIGIT = {**{ord(ch): chr(v) for ch, v in _VALUE.items()}, **dict.fromkeys(map(ord, _SKIPPED))}
+"""Code characters to their digits (as characters 0-31), skipped characters to nothing."""
 _ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"
 _QUOTE = re.compile(r"^[ \t]*(?:>[ \t]*)+", re.MULTILINE)
-_TOKEN_EDGE = re.compile(r"^[^0-9A-Za-z]+|[^0-9A-Za-z]+$")
-MAX_TOKENS = 400
-"""Words of a pasted text searched for a code (a chat message around one has far fewer)."""
+_CODE_CHARS = "".join(sorted(_VALUE)) + "".join(sorted(_VALUE)).lower()
+_SKIPPED_CLASS = "".join(f"\\u{ord(ch):04x}" for ch in sorted(_SKIPPED))
+_RUN = re.compile(f"[{_CODE_CHARS}{_SKIPPED_CLASS}]+")
+_WORD_GAP = re.compile(f"[{_SKIPPED_CLASS}]+")
+_BASE32 = "0123456789ABCDEFGHIJKLMNOPQRSTUV"
+_AS_BASE32 = str.maketrans({ch: _BASE32[v] for ch, v in _VALUE.items()})
+"""A code's characters as Python's own base-32 digits, so ``int(digits, 32)`` reads them."""
+
+
+def _start_group() -> str:
+    """The first group of every Royal Nine code: the magic "R9" fills its four digits."""
+    digits = _to_values(MAGIC)[:DATA_PER_GROUP]
+    return "".join(_BASE32[v] for v in [*digits, _check_value(digits)])
+
+
+_START = _start_group()
+_LONGEST = len(to_text(bytes(MAX_MESSAGE)).replace(" ", ""))
+"""Characters of the longest code there can be: no code in chat text is longer."""
+_LONGEST_DATA = -(-MAX_MESSAGE * 8 // 5)
+"""Data digits of the longest code."""
 
 
 def normalise(text: str) -> str:
@@ -156,86 +182,143 @@ def normalise(text: str) -> str:
     return _QUOTE.sub("", text)
 
 
-def _values(chars: str) -> list[int] | None:
-    """The digits of code characters (dashes skipped), None if one is no code character."""
-    out: list[int] = []
-    for ch in chars.upper():
-        if ch == "-":
-            continue
-        value = _VALUE.get(ch)
-        if value is None:
-            return None
-        out.append(value)
-    return out
+def _runs(text: str) -> list[list[str]]:
+    """The runs of code characters in a text: each run a list of words (split where spaces,
+    line breaks or dashes were), in base-32 digits. Any other character (punctuation,
+    ``U``, a letter of another script) ends a run; chat words made only of code
+    characters ("ok", "thanks") are part of the run they touch."""
+    runs: list[list[str]] = []
+    for match in _RUN.finditer(text):
+        words = [w for w in _WORD_GAP.split(match.group().upper()) if w]
+        if words:
+            runs.append([w.translate(_AS_BASE32) for w in words])
+    return runs
 
 
-def _runs(text: str) -> list[list[list[int]]]:
-    """The runs of words made only of code characters (between words that are not), each
-    word as its digits; punctuation at a word's edge ends a run there."""
-    runs: list[list[list[int]]] = [[]]
-    for word in text.split():
-        core = _TOKEN_EDGE.sub("", word)
-        values = _values(core) if core else None
-        if values is None:
-            runs.append([])
-            continue
-        if core != word and word[0] == core[0]:  # "8ZK3Q," ends the run after it
-            runs[-1].append(values)
-            runs.append([])
-        else:
-            if core != word:  # "(8ZK3Q" starts a new run
-                runs.append([])
-            runs[-1].append(values)
-    return [run for run in runs if run]
+def _digits(chars: str) -> list[int]:
+    return [int(ch, 32) for ch in chars]
+
+
+MAX_TRIES = 2000
+"""Lengths a chat text's code starts may be tried at (by hash, and a group checked counts
+as one more) before the text is refused as too full of code starts: an honest message
+with a few codes needs a few hundred at most, and the budget bounds a hostile one."""
 
 
 def _search(text: str) -> bytes | None:
-    """The longest stretch of whole words in a chat message that reads as a code."""
-    runs = _runs(text)
-    if sum(len(run) for run in runs) > MAX_TOKENS:
-        return None
+    """The longest Royal Nine code in a chat message.
+
+    A code is looked for only where one can start (its first group is always the same,
+    ``R9``) and only at the lengths its structure allows
+    (:func:`royalnine.remote.codec.message_ends`), each tried by its hash group before
+    its groups are checked: a few tries per start, so the time grows with the text, and
+    a stretch of chat or of another code's groups is never read as a code of other bytes.
+    Codes may start or end inside a word (a messenger joined a chat word to them).
+
+    Raises:
+        TextCodeError: more than :data:`MAX_TRIES` tries (a text made to be slow).
+    """
     best: bytes | None = None
-    best_size = 0
-    for run in runs:
-        flat = [v for word in run for v in word]
-        starts = [0]
-        for word in run:
-            starts.append(starts[-1] + len(word))
-        # a code starts and ends with a whole group that checks: test each place once
-        opens = [_group_ok(flat[k : k + GROUP]) for k in range(len(flat) + 1)]
-        for i in range(len(run)):
-            if not opens[starts[i]]:
-                continue
-            for j in range(len(run), i, -1):
-                size = starts[j] - starts[i]
-                if size <= best_size or size < GROUP or not opens[starts[j] - GROUP]:
-                    continue
-                try:
-                    best = _parse(flat[starts[i] : starts[j]])
-                except TextCodeError:
-                    continue
-                best_size = size
+    tries = 0
+    for words in _runs(text):
+        run = "".join(words)
+        # A code's data digits are every group's first four characters (the fifth is its
+        # check): read once for each of the five ways groups can fall in the run.
+        data_digits: dict[int, str] = {}
+        at = run.find(_START)
+        while at >= 0:
+            align = at % GROUP
+            if align not in data_digits:
+                data_digits[align] = "".join(
+                    run[i : i + DATA_PER_GROUP] for i in range(align, len(run), GROUP)
+                )
+            first = (at - align) // GROUP * DATA_PER_GROUP
+            digits = data_digits[align][first : first + _LONGEST_DATA]
+            found, tried = _code_at(run[at : at + _LONGEST], digits, len(best or b""))
+            tries += tried
+            if tries > MAX_TRIES:
+                raise TextCodeError("too many code starts in this text: paste the code alone")
+            if found is not None:
+                best = found
+            at = run.find(_START, at + 1)
     return best
+
+
+def _code_at(room: str, digits: str, longer_than: int) -> tuple[bytes | None, int]:
+    """The longest code longer than ``longer_than`` bytes at the start of ``room`` (whose
+    data digits are ``digits``), or None; and the tries it took (see :data:`MAX_TRIES`)."""
+    # A code of n bytes holds the first n bytes the digits spell: one reading serves all.
+    usable = len(digits) * 5 // 8
+    stream = (int(digits, 32) >> (len(digits) * 5 - usable * 8)).to_bytes(usable, "big")
+    tried = 0
+    for size in reversed(message_ends(stream)):
+        if size <= longer_than:
+            break
+        tried += 1
+        full, rest = divmod(-(-size * 8 // 5), DATA_PER_GROUP)
+        hash_at = GROUP * full + (rest + 1 if rest else 0)
+        written = room[hash_at : hash_at + HASH_CHARS]
+        if len(written) < HASH_CHARS or int(written, 32) != _hash_bits(stream[:size]):
+            continue
+        tried += hash_at // GROUP  # checking every group costs about a try each
+        try:
+            return _parse(_digits(room[: hash_at + GROUP])), tried
+        except TextCodeError:
+            continue
+    return None, tried
 
 
 def _trimmed(text: str) -> list[int]:
     """The longest run of code words, less the words at either end that are not groups
     of five (chat words such as "code" or "ok" around a code)."""
     words = max(_runs(text), key=lambda run: sum(map(len, run)), default=[])
+    return _digits("".join(_trim(words, leading=True)))
+
+
+def _trim(words: list[str], *, leading: bool) -> list[str]:
+    """``words`` less up to three words that are not groups of five at its end (and at
+    its start if ``leading``)."""
     for _ in range(3):
-        if words and len(words[0]) != GROUP:
+        if leading and words and len(words[0]) != GROUP:
             words = words[1:]
         if words and len(words[-1]) != GROUP:
             words = words[:-1]
-    return [v for word in words for v in word]
+    return words
 
 
-def from_text(text: str) -> bytes:
+_NEAR_START = re.compile(
+    "(?=" + "|".join(_START[:i] + "." + _START[i + 1 :] for i in range(GROUP)) + ")"
+)
+"""A code's first group with one typo in it."""
+
+
+def _from_start(text: str) -> list[int] | None:
+    """The digits from the start of the Royal Nine code most likely meant to its run's
+    end, less chat words after it; None if no run holds a code's first group (or one
+    with a typo: found only when no run holds it exact)."""
+    runs = [(words, "".join(words)) for words in _runs(text)]
+    starts = [(len(run) - run.find(_START), words, run) for words, run in runs if _START in run]
+    if not starts:
+        found = ((words, run, _NEAR_START.search(run)) for words, run in runs)
+        starts = [(len(run) - m.start(), words, run) for words, run, m in found if m is not None]
+    if not starts:
+        return None
+    # the first start of the run with the most after it: the code, not a quote inside it
+    size, words, run = max(starts, key=lambda start: start[0])
+    at = len(run) - size
+    ends = list(itertools.accumulate(map(len, words)))
+    first = next(i for i, end in enumerate(ends) if end > at)
+    return _digits("".join([run[at : ends[first]], *_trim(words[first + 1 :], leading=False)]))
+
+
+def from_text(text: str, *, chat: bool = True) -> bytes:
     """Read a text code back into the code's bytes.
 
     Args:
         text: the text as pasted or typed: case, spaces, line breaks and dashes do not
             matter, and O/I/L read as 0/1/1.
+        chat: look for a code inside chat text too (False: the text must be a code
+            alone, as a transcript's line is).
 
     Returns:
         The payload bytes exactly as given to :func:`to_text`.
@@ -244,9 +327,11 @@ def from_text(text: str) -> bytes:
         TextCodeError: not a text code, or a typo; the message says which group.
 
     Text pasted from a messenger reads too: odd spaces, full-width characters and
-    ``> `` quotes are made plain (:func:`normalise`), and a code with chat text around
-    it is found as the longest stretch of whole words that reads as a code. Text made
-    only of code characters is read as it is, so every typo refused before still is.
+    ``> `` quotes are made plain (:func:`normalise`), and a Royal Nine code with chat
+    text around it is found (:func:`_search`). Text made only of code characters is
+    read as it is first, so every typo refused before still is; when a code is not
+    found, the error is about the code most likely meant (from its first group on),
+    so it names the group with the typo.
     """
     if len(text) > MAX_TEXT:
         raise TextCodeError(f"text is {len(text)} characters; a text code has at most {MAX_TEXT}")
@@ -254,25 +339,51 @@ def from_text(text: str) -> bytes:
     try:
         values = _clean(plain)
     except TextCodeError as exc:  # other characters: chat text around the code?
+        if not chat:
+            raise
         foreign: TextCodeError | None = exc
     else:
         foreign = None
         try:
             return _parse(values)
         except TextCodeError as exc:
+            if not chat:
+                raise
             whole = exc
+    found = _search(plain)
+    if found is not None:
+        return found
+    meant = _from_start(plain)
+    if meant is not None:  # a Royal Nine code's start: say what is wrong after it
+        return _parse(meant)
     trimmed = _trimmed(plain)
     if foreign is None:  # only code characters: at most chat words of them cut off
         if trimmed and trimmed != values:
             with contextlib.suppress(TextCodeError):
                 return _parse(trimmed)
         raise whole from None
-    found = _search(plain)
-    if found is not None:
-        return found
     if len(trimmed) >= 2 * GROUP:  # most likely the code: say what is wrong with it
-        _parse(trimmed)
+        return _parse(trimmed)
     raise foreign from None
+
+
+_WEIGHTED = [bytes(row) + bytes(256 - 32) for row in _TIMES]
+"""Per place in a group, each digit times its weight (a table for ``bytes.translate``)."""
+_AS_ASCII = ALPHABET.translate(_AS_BASE32).encode().ljust(256, b"0")
+"""Digits as the ASCII of Python's base-32 digits (a table for ``bytes.translate``)."""
+
+
+def _first_bad_group(digits: bytes, groups: int) -> int | None:
+    """The index of the first of the ``groups`` groups of five at the start of ``digits``
+    whose check fails; None if they all hold. Each place's weighted digits are found for
+    every group at once (``bytes.translate``), so a long code costs little time."""
+    end = groups * GROUP
+    total = 0
+    for place in range(GROUP):
+        total ^= int.from_bytes(digits[place:end:GROUP].translate(_WEIGHTED[place]), "big")
+    if total == 0:
+        return None
+    return groups - 1 - (total.bit_length() - 1) // 8  # the first group is the highest byte
 
 
 def _parse(values: list[int]) -> bytes:
@@ -283,28 +394,36 @@ def _parse(values: list[int]) -> bytes:
         raise TextCodeError(f"a text code has at least {GROUP} characters, not {len(values)}")
     # Every group has five characters except perhaps the last data group (2-4), so the
     # groups are found from the count alone, whatever spacing the text arrived with.
-    data_part = values[:-GROUP]
-    groups = [data_part[i : i + GROUP] for i in range(0, len(data_part), GROUP)]
-    groups.append(values[-GROUP:])
-    if len(groups) > 1 and len(groups[-2]) < 2:
+    digits = bytes(values)
+    full, rest = divmod(len(digits) - GROUP, GROUP)
+    if rest == 1:
         raise TextCodeError("the text code has a character too many or too few")
-    for number, group in enumerate(groups, start=1):
-        if not _group_ok(group):
-            shown = "".join(ALPHABET[v] for v in group)
-            raise TextCodeError(
-                f"typo in group {number} of {len(groups)} ({shown}): check it against the sender's"
-            )
-    data_digits = [v for group in groups[:-1] for v in group[:-1]]
-    size, spare = divmod(len(data_digits) * 5, 8)
-    if -(-size * 8 // 5) != len(data_digits):
+    count = full + (rest > 0) + 1
+    short = [GROUP * full] if rest else []  # where the short last data group is
+    starts = [*range(0, GROUP * full, GROUP), *short, len(digits) - GROUP]
+    bad = _first_bad_group(digits, full)
+    if bad is None and rest and not _group_ok(values[GROUP * full : GROUP * full + rest]):
+        bad = full
+    if bad is None and not _group_ok(values[-GROUP:]):
+        bad = count - 1
+    if bad is not None:
+        group = digits[starts[bad] : starts[bad] + (GROUP if bad != full or not rest else rest)]
+        shown = "".join(ALPHABET[v] for v in group)
+        raise TextCodeError(
+            f"typo in group {bad + 1} of {count} ({shown}): check it against the sender's"
+        )
+    ascii_digits = digits[: len(digits) - GROUP].translate(_AS_ASCII)
+    data_chars = b"".join(ascii_digits[i : i + DATA_PER_GROUP] for i in starts[:-1])
+    if rest:  # the short group's check is its last character
+        data_chars = data_chars[:-1]
+    size, spare = divmod(len(data_chars) * 5, 8)
+    if -(-size * 8 // 5) != len(data_chars):
         raise TextCodeError("the text code has a character too many or too few")
-    bits = 0
-    for value in data_digits:
-        bits = bits << 5 | value
+    bits = int(data_chars, 32) if data_chars else 0
     if bits & ((1 << spare) - 1):
         raise TextCodeError("the text code has a character too many or too few")
     data = (bits >> spare).to_bytes(size, "big")
-    if groups[-1][:-1] != _hash_values(data):
+    if values[-GROUP:-1] != _hash_values(data):
         raise TextCodeError(
             "the text code does not hold together (a group is missing, repeated or swapped)"
         )

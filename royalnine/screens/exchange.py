@@ -273,9 +273,10 @@ class ExchangeScene:
                 if self.link is not None:
                     app.store("remote", self.link.mark_shown)
         elif choice == "paste":
-            nxt = self.take(app, [intake.paste(app)])
-            if nxt is not None:
-                return nxt
+            intake.paste(app)
+            pasted = intake.paster.results()  # read at once; a long paste comes from poll
+            if pasted:
+                return self.take(app, pasted)
         elif choice == "scan":
             if intake.scanning:
                 intake.stop_scan()

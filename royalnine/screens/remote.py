@@ -47,15 +47,14 @@ from royalnine.remote.files import (
     load_session,
     match_folder,
     migrate_current,
-    parse_transcript,
     read_session,
     save_session,
     session_path,
 )
-from royalnine.remote.session import Broken, RemoteSession, check_transcript
+from royalnine.remote.session import Broken, RemoteSession
 from royalnine.screens import draw, registry
 from royalnine.screens.layout import Rect
-from royalnine.screens.remote_io import Arrival
+from royalnine.screens.remote_io import Arrival, TranscriptReading
 from royalnine.storage import CorruptSaveSetAside, Notice, Storage
 
 QR_DARK, QR_LIGHT = 250, 251  # GRP colours used for codes
@@ -179,7 +178,10 @@ class RemoteLink:
         for arrival in arrivals:
             code, told = arrival.code, None
             if arrival.transcript is not None:
-                code = self.learn_claim(arrival.source, arrival.transcript, claim_after_s)
+                if arrival.transcript_read is None:  # it did not read: arrival.error says why
+                    self.error = arrival.error
+                    continue
+                code = self.learn_claim(arrival.source, arrival.transcript_read, claim_after_s)
                 told = self.error
                 if code is None:
                     continue
@@ -203,20 +205,17 @@ class RemoteLink:
         return accepted
 
     def learn_claim(
-        self, source: str, text: str, claim_after_s: float | None = None
+        self, source: str, reading: TranscriptReading, claim_after_s: float | None = None
     ) -> bytes | None:
-        """The other player's transcript, pasted: what its claim means here
+        """The other player's transcript, pasted and read off the frame loop (the paste
+        reader parsed it and checked its codes): what its claim means here
         (:func:`~royalnine.remote.files.claim_here`). It counts only by this device's own
         codes and clock, and then only once the player accepts it (:attr:`pending_claim`,
         :meth:`concede`). Returns the code this device never had if the transcript holds
         it (read like any code: the match goes on); anything else is a line in
         :attr:`error` and changes nothing."""
-        try:
-            codes, notes = parse_transcript(text)
-            verdict = judge_forfeit(check_transcript(codes), notes)
-        except BadCode as exc:
-            self.error = f"{source}: {exc}"
-            return None
+        codes = reading.codes
+        verdict = judge_forfeit(reading.check, reading.notes)
         if verdict.refused:
             self.error = f"{source}: a refused note: {verdict.refused[0]}"
             return None

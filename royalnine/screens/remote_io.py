@@ -3,7 +3,8 @@
 In: image files dropped on the window and images put in the inbox folder are read
 by a :class:`petitcom_shim.qr_reader.QRReader` in its worker process (a hostile or
 huge image costs that process a bounded time, never the frame loop); text codes
-come from the clipboard (Ctrl+V or PASTE); the camera is scanned by a
+and transcripts come from the clipboard (Ctrl+V or PASTE) and are read by a
+:class:`PasteReader` in a thread of its own; the camera is scanned by a
 :class:`petitcom_shim.camera.Scanner`. Everything arrives as :class:`Arrival`\\ s on
 a later frame. Out: a code's text goes to the clipboard (Ctrl+C or COPY), and the
 folder of the codes can be opened in the desktop's file manager.
@@ -18,8 +19,9 @@ import contextlib
 import os
 import subprocess
 import sys
+import threading
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,7 +31,8 @@ from petitcom_shim.qr import IMAGE_SUFFIXES
 from petitcom_shim.qr_reader import QRReader, Reading
 from royalnine.app import App, InputFrame
 from royalnine.remote.codec import BadCode, decode
-from royalnine.remote.files import INBOX_DIR, is_transcript_text
+from royalnine.remote.files import INBOX_DIR, is_transcript_text, parse_transcript
+from royalnine.remote.session import TranscriptCheck, check_transcript
 from royalnine.remote.textcode import TextCodeError, from_text, to_text
 from royalnine.storage import Storage
 
@@ -58,6 +61,150 @@ class Arrival:
     error: str | None = None
     transcript: str | None = None
     """A pasted transcript (the other player's, claiming the match), instead of a code."""
+    transcript_read: TranscriptReading | None = None
+    """The transcript's codes and notes, read and checked off the frame loop; None (and
+    ``error`` says why) when it does not read."""
+
+
+@dataclass(frozen=True)
+class TranscriptReading:
+    """A pasted transcript as the paste reader found it."""
+
+    codes: list[bytes]
+    notes: list[str]
+    check: TranscriptCheck
+    """What its codes show (:func:`royalnine.remote.session.check_transcript`)."""
+
+
+def read_pasted(source: str, text: str) -> Arrival:
+    """What pasted text holds: a code, or a transcript read and its codes checked, or why
+    it is neither. It can take a while (a 100,000-character paste, a transcript of
+    hundreds of codes): :class:`PasteReader` calls it in its own thread."""
+    if is_transcript_text(text):
+        try:
+            codes, notes = parse_transcript(text)
+            reading = TranscriptReading(codes, notes, check_transcript(codes))
+        except BadCode as exc:
+            return Arrival(source, None, f"{source}: {exc}", transcript=text)
+        return Arrival(source, None, transcript=text, transcript_read=reading)
+    try:
+        return Arrival(source, from_text(text))
+    except TextCodeError as exc:
+        return Arrival(source, None, f"{source}: {exc}")
+
+
+PASTE_SETTLE_S = 0.002
+"""How long a paste may hold its frame for the reading to finish (an honest code takes
+well under a millisecond), so it shows on that frame; longer ones arrive on a later one."""
+
+
+READING_SWITCH_S = 0.0005
+"""Python's thread switch interval while a paste is read (its default is 5 ms): a frame
+waiting for the interpreter lock waits at most about this long for the paste reader."""
+
+
+_TURNS_LOCK = threading.Lock()
+_TURNS: list[float] = []
+"""The switch interval to give back, while some paste reader is reading (one per reader)."""
+
+
+@contextlib.contextmanager
+def _short_turns() -> Iterator[None]:
+    """Short thread turns while a paste is read. The reading is Python work that holds the
+    interpreter lock; a frame that gives the lock up (any system call) waits for the
+    reader's turn to end, so the turns are made short (the game's other threads only
+    wait on pipes). The first reader in sets them, the last one out gives them back."""
+    with _TURNS_LOCK:
+        _TURNS.append(sys.getswitchinterval())
+        sys.setswitchinterval(min(_TURNS[0], READING_SWITCH_S))
+    try:
+        yield
+    finally:
+        with _TURNS_LOCK:
+            first = _TURNS[0]
+            _TURNS.pop()
+            if not _TURNS:
+                sys.setswitchinterval(first)
+
+
+class PasteReader:
+    """Reads pasted text in a thread of its own, one paste after another, so a long or
+    hostile paste never holds a frame; the frame loop collects :meth:`results`.
+
+    Args:
+        settle_s: how long :meth:`submit` waits for the reading to finish.
+    """
+
+    def __init__(self, settle_s: float = PASTE_SETTLE_S) -> None:
+        self.settle_s = settle_s
+        self._changed = threading.Condition()
+        self._waiting: list[tuple[str, str]] = []
+        self._done: list[Arrival] = []
+        self._reading = False
+        self._thread: threading.Thread | None = None
+        self._closed = False
+
+    @property
+    def busy(self) -> bool:
+        """True while a paste is waiting or being read."""
+        with self._changed:
+            return bool(self._waiting) or self._reading
+
+    def submit(self, source: str, text: str) -> None:
+        """Read ``text`` (from ``source``, for messages); waits at most ``settle_s``."""
+        with self._changed:
+            if self._closed:
+                self._done.append(Arrival(source, None, f"{source}: the game is closing"))
+                return
+            self._waiting.append((source, text))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="paste", daemon=True)
+                self._thread.start()
+            self._changed.notify_all()
+            self._changed.wait_for(lambda: not self._waiting and not self._reading, self.settle_s)
+
+    def add(self, arrival: Arrival) -> None:
+        """An arrival known at once (an empty clipboard), given out with the readings."""
+        with self._changed:
+            self._done.append(arrival)
+
+    def results(self) -> list[Arrival]:
+        """The pastes read since the last call, in the order they came (never blocks)."""
+        with self._changed:
+            out, self._done = self._done, []
+            return out
+
+    def wait(self, timeout: float) -> bool:
+        """Block until every paste is read, or ``timeout`` seconds passed (tests, tools).
+
+        Returns:
+            True if nothing is left to read.
+        """
+        with self._changed:
+            return self._changed.wait_for(lambda: not self._waiting and not self._reading, timeout)
+
+    def close(self) -> None:
+        """Stop: pastes not yet read are dropped, the thread ends after the one it is on."""
+        with self._changed:
+            self._closed = True
+            self._waiting.clear()
+            self._changed.notify_all()
+
+    def _run(self) -> None:
+        while True:
+            with self._changed:
+                self._changed.wait_for(lambda: self._waiting or self._closed)
+                if self._closed:
+                    self._thread = None
+                    return
+                source, text = self._waiting.pop(0)
+                self._reading = True
+            with _short_turns():
+                arrival = read_pasted(source, text)
+            with self._changed:
+                self._done.append(arrival)
+                self._reading = False
+                self._changed.notify_all()
 
 
 @dataclass(frozen=True)
@@ -230,6 +377,7 @@ class CodeIntake:
         big_reader: the reader of big images from the inbox (default: one of its own,
             made when the first comes), so they never hold up a code's small PNG.
         camera: the camera backend SCAN opens (default: the first real camera).
+        paster: the reader of pasted text (default: one of its own, with its own thread).
     """
 
     def __init__(
@@ -239,6 +387,7 @@ class CodeIntake:
         reader: QRReader | None = None,
         big_reader: QRReader | None = None,
         camera: Callable[[], CameraBackend] | None = None,
+        paster: PasteReader | None = None,
     ) -> None:
         self.storage = storage
         self.reader = reader if reader is not None else QRReader()
@@ -248,11 +397,13 @@ class CodeIntake:
         self.scanner: Scanner | None = None
         self._seen_scans: list[bytes] = []
         self.inbox = Inbox(storage.home / INBOX_DIR)
+        self.paster = paster if paster is not None else PasteReader()
 
     @property
     def busy(self) -> bool:
-        """True while an image is being read (the screens show "reading...")."""
-        return self.reader.busy or (self._big_reader is not None and self._big_reader.busy)
+        """True while an image or a paste is being read (the screens show "reading...")."""
+        big = self._big_reader is not None and self._big_reader.busy
+        return self.reader.busy or big or self.paster.busy
 
     def big_reader(self) -> QRReader:
         """The reader of big inbox images (made on first use)."""
@@ -285,7 +436,8 @@ class CodeIntake:
             elif r.tag is None:  # camera pictures are the scanner's
                 arrivals.append(Arrival(r.name, r.payload, r.error))
         if "paste" in inp.edit:
-            arrivals.append(self.paste(app))
+            self.paste(app)
+        arrivals += self.paster.results()
         if self.scanner is not None:
             for code in self.scanner.poll():
                 if code not in self._seen_scans:  # the same code stays in view for a while
@@ -293,21 +445,19 @@ class CodeIntake:
                     arrivals.append(Arrival("the camera", code))
         return arrivals
 
-    def paste(self, app: App) -> Arrival:
-        """A text code from the clipboard (PASTE button or Ctrl+V)."""
+    def paste(self, app: App) -> None:
+        """Read the clipboard's text (PASTE button or Ctrl+V) in the paste reader's thread:
+        it arrives from :meth:`poll`, on this frame if it was quick."""
         source = app.t("remote_clipboard")
         try:
             text = app.m.clipboard.get_text()
         except ClipboardError as exc:
-            return Arrival(source, None, str(exc))
+            self.paster.add(Arrival(source, None, str(exc)))
+            return
         if not text.strip():
-            return Arrival(source, None, app.t("remote_clip_empty"))
-        if is_transcript_text(text):
-            return Arrival(source, None, transcript=text)
-        try:
-            return Arrival(source, from_text(text))
-        except TextCodeError as exc:
-            return Arrival(source, None, f"{source}: {exc}")
+            self.paster.add(Arrival(source, None, app.t("remote_clip_empty")))
+            return
+        self.paster.submit(source, text)
 
     def start_scan(self) -> str | None:
         """Switch the camera on; a one-line reason when there is none."""
@@ -329,8 +479,9 @@ class CodeIntake:
             self.scanner = None
 
     def close(self) -> None:
-        """Stop the camera and the reader (at the end of the run)."""
+        """Stop the camera and the readers (at the end of the run)."""
         self.stop_scan()
+        self.paster.close()
         self.reader.close()
         if self._big_reader is not None:
             self._big_reader.close()
