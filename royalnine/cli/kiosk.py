@@ -36,11 +36,16 @@ LOG_FILE = "kiosk.log"
 LOG_BYTES = 1_000_000
 LOG_KEEP = 5
 WINDOW_CHECK_FRAME = 180
+"""The frame after which the kiosk checks that its windows cover their monitors."""
 BEAT_EVERY = 6
 """The heartbeat looks at the kiosk every this many frames (10 times a second): enough
 for watchdog pings and a status file measured in seconds, and an idle kiosk spends
 less on it than on every frame."""
-"""The frame after which the kiosk checks that its windows cover their monitors."""
+KEEP_EVERY = 30
+"""Frames between two looks at the windows through X (twice a second)."""
+HIDDEN_GIVE_UP = 5.0
+"""Seconds the windows may stay hidden in spite of being brought back before the kiosk
+stops its watchdog pings (with WatchdogSec=6 the service restarts it some 6 s later)."""
 log = logging.getLogger("royalnine.kiosk")
 
 
@@ -333,6 +338,7 @@ def _serve(
         layout=layout, scale=0, fullscreen=not args.windowed, title="Royal Nine", config=shim
     )
     notifier = Notifier()
+    heartbeat: Heartbeat | None = None
     try:
         app = new_kiosk(m, storage, config, seed=args.seed, start=args.start)
         exposed = world_readable_secret(storage.home / SHIM_FILE) if config.pin else ""
@@ -344,7 +350,22 @@ def _serve(
             log.warning("%s", line)
         app.operator_notices += warnings  # already logged
         heartbeat = Heartbeat(app, notifier, StatusFile(storage.home, time.time()), layout)
+        heartbeat.keeper = _window_keeper(m, args.windowed)
         app.on_frame.append(heartbeat)
+
+        def x_server_lost() -> None:
+            log.error(
+                "lost the connection to the X server: statistics saved, exiting (status 1) "
+                "so the service manager starts the kiosk again"
+            )
+            app.book.end_run("the X server went away")
+            notifier.stopping("the X server went away")
+            heartbeat.write_status("x server lost")
+
+        if pygame.display.get_driver() == "x11":
+            from royalnine.kiosk.x11 import on_connection_lost
+
+            on_connection_lost(x_server_lost)
         while app.stop_reason is None:
             app.tick()
             if stop:
@@ -356,12 +377,51 @@ def _serve(
         return app.exit_code
     finally:
         notifier.close()
+        if heartbeat is not None and heartbeat.keeper is not None:
+            heartbeat.keeper.close()
         m.close()
+
+
+def _window_keeper(m: Any, windowed: bool) -> Any:
+    """A :class:`~royalnine.kiosk.x11.WindowKeeper` for the kiosk's fullscreen X windows,
+    or None (windowed, not on X, or libX11 unusable: then SDL's own keep_fullscreen is all)."""
+    import pygame
+
+    from petitcom_shim.display import display_origin
+
+    if windowed or pygame.display.get_driver() != "x11":
+        return None
+    from royalnine.kiosk.x11 import WindowKeeper
+
+    sizes = pygame.display.get_desktop_sizes()
+    monitors = {}
+    for entry in getattr(m.frontend, "windows", []):
+        if entry.display < len(sizes):
+            monitors[entry.window.title] = (*display_origin(entry.display), *sizes[entry.display])
+    try:
+        keeper = WindowKeeper(monitors, time.monotonic)
+    except OSError as exc:
+        log.warning("cannot watch the windows through X (%s): a desktop key may hide them", exc)
+        return None
+    if hasattr(m.frontend, "reshow"):
+
+        def reshow(window: Any) -> None:  # never SDL's show, which waits for a map
+            for line in keeper.check([str(window.title)]):
+                log.warning("%s", line)
+
+        m.frontend.reshow = reshow
+    return keeper
 
 
 class Heartbeat:
     """Called after every kiosk frame: watchdog pings, state for the service manager,
-    and the status file (docs/kiosk.md, "Watchdog and status file")."""
+    and the status file (docs/kiosk.md, "Watchdog and status file").
+
+    With a :attr:`keeper` (on X) it also looks at the windows twice a second and
+    brings back any a window manager hid; windows that stay hidden for
+    :data:`HIDDEN_GIVE_UP` seconds make the state ``hidden`` and stop the watchdog
+    pings, so the service manager restarts a kiosk nobody can see.
+    """
 
     def __init__(self, app: Any, notifier: Any, status: Any, layout: str) -> None:
         self.app = app
@@ -369,6 +429,9 @@ class Heartbeat:
         self.status = status
         self.layout = layout
         self.readied = False
+        self.keeper: Any = None
+        self.gave_up = False
+        self.status_failed = False
 
     def state(self) -> str:
         """A short name of what the kiosk shows: attract, title, match, operator, ..."""
@@ -383,15 +446,33 @@ class Heartbeat:
             self.check_windows()
         if self.readied and app.frames % BEAT_EVERY:
             return  # pings, status and the status file are all on a scale of seconds
-        state = self.state()
+        if self.keeper is not None and app.frames % KEEP_EVERY == 0:
+            self.keep_windows()
+        state = "hidden" if self.gave_up else self.state()
         if not self.readied:
             self.readied = True
             self.notifier.ready(state)
         else:
             self.notifier.status(state)
-        self.notifier.tick(time.monotonic())
+        if not self.gave_up:  # a kiosk nobody can see lets the watchdog restart it
+            self.notifier.tick(time.monotonic())
         if self.status.due(time.time()):
             self.write_status(state)
+
+    def keep_windows(self) -> None:
+        """Bring back hidden windows; give up (state ``hidden``, no pings) if they stay so."""
+        for line in self.keeper.check():
+            log.warning("%s", line)
+        hidden = self.keeper.hidden_for() >= HIDDEN_GIVE_UP
+        if hidden and not self.gave_up:
+            log.error(
+                "the kiosk's windows stayed hidden for %.0f s: watchdog pings stopped so "
+                "the service manager restarts the kiosk",
+                HIDDEN_GIVE_UP,
+            )
+        elif self.gave_up and not hidden:
+            log.warning("the kiosk's windows can be seen again: watchdog pings resumed")
+        self.gave_up = hidden
 
     def check_windows(self) -> None:
         """A few seconds in (the window manager has answered by then): say if a window
