@@ -242,6 +242,9 @@ def test_the_x_server_going_away_is_logged_saved_and_restarted(
     assert "lost the connection to the X server" in kiosk.log()
     assert any(m.startswith("STOPPING=1") for m in kiosk.read())
     assert kiosk.status()["state"] == "x server lost"
+    # (no PIN was set: said at the start, and in the status file)
+    assert "no operator PIN is set" in kiosk.log()
+    assert kiosk.status()["operator_pin_set"] is False
     stats = read_stats(tmp_path / "kiosk" / STATS_FILE)
     assert (
         stats is not None

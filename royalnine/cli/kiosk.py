@@ -289,6 +289,7 @@ def _serve(
     from petitcom_shim.display import distinct_displays
     from royalnine.cli.play import SHIM_FILE
     from royalnine.kiosk.controller import new_kiosk
+    from royalnine.kiosk.pin import WAYS
     from royalnine.kiosk.service import Notifier, StatusFile
 
     try:
@@ -344,10 +345,17 @@ def _serve(
         exposed = world_readable_secret(storage.home / SHIM_FILE) if config.pin else ""
         if exposed:
             app.operator_notices.append(exposed)
-        if app.pin.notice:
-            app.operator_notices.append(app.pin.notice)
+        if not app.pin.is_set:
+            log.warning(
+                "no operator PIN is set: the operator menu stays locked until one is set "
+                "with `royalnine kiosk --home %s --set-pin`",
+                storage.home,
+            )
         for line in app.operator_notices:
-            log.warning("%s", line)
+            if line != app.book.frozen:  # (logged when the statistics were read)
+                log.warning("%s", line)
+        if app.pin.notice:  # (logged when the PIN file was read)
+            app.operator_notices.append(app.pin.notice)
         app.operator_notices += warnings  # already logged
         heartbeat = Heartbeat(app, notifier, StatusFile(storage.home, time.time()), layout)
         heartbeat.keeper = _window_keeper(m, args.windowed)
@@ -371,6 +379,8 @@ def _serve(
             if stop:
                 app.request_stop(f"stopped by {stop[0]}", 0)
         log.info("kiosk stopping: %s (exit status %d)", app.stop_reason, app.exit_code)
+        for way in WAYS:  # tries refused during a lock-out still going
+            app.pin.summarise(way)
         notifier.stopping(app.stop_reason)
         app.book.end_run(app.stop_reason)
         heartbeat.write_status("stopping")
@@ -496,6 +506,7 @@ class Heartbeat:
                 "last_error": book.last_error or crash,
                 "last_restart": dict(stats.last_restart),
                 "statistics_save_errors": book.save_errors,
+                "operator_pin_set": self.app.pin.is_set,
                 "totals": {
                     **stats.counters,
                     **{f"matches_{k}": v for k, v in stats.matches.items()},

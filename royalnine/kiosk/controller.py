@@ -41,6 +41,7 @@ from royalnine.kiosk.config import KioskConfig
 from royalnine.kiosk.operator import (
     OPERATOR_SCENES,
     VOLUMES,
+    NoPinScene,
     OperatorPrefs,
     OperatorScene,
     PinScene,
@@ -247,9 +248,10 @@ class KioskApp(App):
             args = {**args, "n": "AB"[int(str(args["n"])) - 1]}
         return super().t(key, **args)
 
-    def pin_ok(self, typed: str) -> bool:
-        """Whether ``typed`` is the operator PIN (wrong tries lock the pad: kiosk.pin)."""
-        return self.pin.attempt(typed)
+    def pin_ok(self, typed: str, way: str = "touch") -> bool:
+        """Whether ``typed`` is the operator PIN (wrong tries lock the pad of ``way``, the
+        gesture's or the chord's: kiosk.pin)."""
+        return self.pin.attempt(typed, way)
 
     def reset_stats(self) -> None:
         """Start the statistics afresh (the operator confirmed it).
@@ -382,20 +384,20 @@ class KioskApp(App):
             self.countdown_shown = left
             draw_countdown(self, max(1, left))
 
-    def _operator_way_in(self, now: float) -> bool:
-        """The gesture or the chord was just completed."""
+    def _operator_way_in(self, now: float) -> str:
+        """The way in just completed: ``"touch"`` (the gesture), ``"chord"`` or ""."""
         m = self.m
-        done = self.gesture.feed(bool(m.tchst), m.tchx, m.tchy, now)
+        done = "touch" if self.gesture.feed(bool(m.tchst), m.tchx, m.tchy, now) else ""
         buttons = m.button(0)
         if buttons and buttons & CHORD == CHORD:  # (no flag arithmetic on idle frames)
             if self.chord_since is None:
                 self.chord_since = now
             elif now - self.chord_since >= CHORD_HOLD:
                 self.chord_since = None
-                done = True
+                done = "chord"
         else:
             self.chord_since = None
-        return done and not isinstance(self.scene, OPERATOR_SCENES)
+        return "" if isinstance(self.scene, OPERATOR_SCENES) else done
 
     def _close_countdown(self) -> None:
         """Take the "Still there?" panel away, if it is up."""
@@ -403,13 +405,17 @@ class KioskApp(App):
             self.countdown_end = None
             clear_overlay(self)
 
-    def _open_operator(self) -> None:
+    def _open_operator(self, way: str) -> None:
+        """The PIN pad, or with no PIN set the locked notice (never a "choose a PIN" pad)."""
         self._close_countdown()
         back = self.scene
         self.swallow = True
-        new = not self.pin.is_set  # (reads the PIN file again if it changed: once)
-        log.info("operator way in used (%s)", "new PIN" if new else "PIN pad")
-        self.switch(PinScene(back, new=new))
+        if not self.pin.is_set:  # (reads the PIN file again if it changed: once)
+            log.warning("operator way in used (%s), but no PIN is set: menu locked", way)
+            self.switch(NoPinScene(back))
+            return
+        log.info("operator way in used (%s): PIN pad", way)
+        self.switch(PinScene(back, way=way))
 
     def tick(self) -> None:
         """One kiosk frame: input, operator way in, countdown or scene, idle timers, VSYNC."""
@@ -427,8 +433,9 @@ class KioskApp(App):
                 inp = InputFrame(keys=inp.keys, dropped=inp.dropped)
             if not self.m.tchst:
                 self.swallow = False
-        if self._operator_way_in(now):
-            self._open_operator()
+        way = self._operator_way_in(now)
+        if way:
+            self._open_operator(way)
         elif self.countdown_end is not None:
             if inp.touch_down is not None or inp.keys:
                 self._close_countdown()

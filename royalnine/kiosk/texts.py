@@ -13,11 +13,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "opening_hours": {"en": "Open {hours}", "ja": "{hours} に あいています"},
     "pin_title": {"en": "OPERATOR PIN", "ja": "OPERATOR PIN"},
     "pin_wrong": {"en": "WRONG PIN", "ja": "WRONG PIN"},
-    "pin_new": {"en": "SET AN OPERATOR PIN", "ja": "SET AN OPERATOR PIN"},
-    "pin_again": {"en": "THE SAME PIN AGAIN", "ja": "THE SAME PIN AGAIN"},
-    "pin_short": {"en": "4-8 DIGITS, PLEASE", "ja": "4-8 DIGITS, PLEASE"},
-    "pin_differs": {"en": "NOT THE SAME: START AGAIN", "ja": "NOT THE SAME: START AGAIN"},
-    "pin_not_saved": {"en": "COULD NOT SAVE THE PIN", "ja": "COULD NOT SAVE THE PIN"},
+    "no_pin_title": {"en": "OPERATOR MENU LOCKED", "ja": "OPERATOR MENU LOCKED"},
+    "no_pin_why": {"en": "NO OPERATOR PIN IS SET", "ja": "NO OPERATOR PIN IS SET"},
     "pin_locked": {"en": "LOCKED: WAIT {seconds} S", "ja": "LOCKED: WAIT {seconds} S"},
     "operator": {"en": "OPERATOR MENU", "ja": "OPERATOR MENU"},
 }
