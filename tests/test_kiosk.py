@@ -717,6 +717,34 @@ def test_taps_shorter_than_a_frame_are_all_counted(tmp_path: Path, clock: Clock)
     assert app.book.stats.counters["touches"] - before == 30 + 20
 
 
+def test_touches_reach_the_file_within_seconds(tmp_path: Path, clock: Clock) -> None:
+    """Touches were saved only every 300 s (or with a session or match event), so a kill
+    lost up to 5 minutes of them. Now they are on disk within TOUCH_FLUSH_AFTER seconds
+    of the first unsaved one, at one write per that many seconds however fast the taps."""
+    from royalnine.kiosk.controller import TOUCH_FLUSH_AFTER
+
+    app = make(tmp_path, clock)
+    tap(app, clock, 128, 96)  # wakes the attract loop (a session: saved at once)
+    saved = stats(tmp_path)["touches"]  # type: ignore[index]
+    writes: list[int] = []
+    save = app.book.save
+
+    def counted_save() -> bool:
+        writes.append(app.book.stats.counters["touches"])
+        return save()
+
+    app.book.save = counted_save  # type: ignore[method-assign]
+    for _ in range(5):  # five taps on the title's empty top strip, 0.1 s apart
+        tap(app, clock, 128, 2)
+        step(app, clock, 2)
+    assert stats(tmp_path)["touches"] == saved  # not yet: batched
+    step(app, clock, int(TOUCH_FLUSH_AFTER * FPS))
+    assert stats(tmp_path)["touches"] == saved + 5  # type: ignore[operator]
+    assert len(writes) == 1
+    idle(app, clock, 10)  # nothing new: no more writes
+    assert len(writes) == 1
+
+
 def screen_text(app: KioskApp, screen: int) -> str:
     from petitcom_shim.charset import from_ptc
 

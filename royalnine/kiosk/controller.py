@@ -76,7 +76,10 @@ GESTURE_WITHIN = 10.0
 CHORD = Button.L | Button.R | Button.SELECT
 CHORD_HOLD = 2.0
 FLUSH_EVERY = 300.0
-"""Seconds between saves of the statistics while nothing else saves them (touches, uptime)."""
+"""Seconds between saves of the statistics while nothing else saves them (uptime)."""
+TOUCH_FLUSH_AFTER = 2.0
+"""Touches are saved at most this many seconds after the first one not saved yet: a kill
+loses only the last seconds' touches, and a busy visitor costs one write per 2 s."""
 ATTRACT_DRAW_EVERY = 3
 """The attract loop shows one frame in three (20 a second; its logic, glides and timers keep
 60): a kiosk is left alone in it for hours, and most of its CPU went on waking, composing and
@@ -193,6 +196,7 @@ class KioskApp(App):
         now = clock()
         self.last_input = now
         self.last_flush = now
+        self.touches_since: float | None = None  # the first touch not saved yet
         self.countdown_end: float | None = None
         self.countdown_shown = -1
         self.swallow = False
@@ -425,6 +429,8 @@ class KioskApp(App):
         if starts != self.touch_starts:
             self.book.touches(max(0, starts - self.touch_starts))
             self.touch_starts = starts
+            if self.touches_since is None:
+                self.touches_since = now
         if inp.touch_down or inp.touch_move or inp.touching or inp.keys:
             self.last_input = now
         inp.keys = [k for k in inp.keys if k != "select"]
@@ -454,8 +460,9 @@ class KioskApp(App):
                     self.swallow = True
             self._check_idle(now)
             self._check_hours(now)
-        if now - self.last_flush >= FLUSH_EVERY:
-            self.last_flush = now
+        touched = self.touches_since is not None and now - self.touches_since >= TOUCH_FLUSH_AFTER
+        if touched or now - self.last_flush >= FLUSH_EVERY:
+            self.last_flush, self.touches_since = now, None
             self.book.flush()
         for hook in self.on_frame:
             hook(self)
