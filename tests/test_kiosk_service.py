@@ -265,3 +265,105 @@ def test_execstart_runs_as_the_unit_runs_it(
     assert written == {".local", "royalnine-kiosk"}
     assert (home / "royalnine-kiosk" / STATS_FILE).is_file()
     assert (home / "royalnine-kiosk" / "logs" / "kiosk.log").is_file()
+
+
+# --- what the heartbeat reports ---
+
+
+class FakeNotifier:
+    def __init__(self) -> None:
+        self.pings = 0
+        self.states: list[str] = []
+
+    def ready(self, state: str) -> None:
+        self.states.append(state)
+
+    def status(self, state: str) -> None:
+        self.states.append(state)
+
+    def tick(self, _now: float) -> None:
+        self.pings += 1
+
+
+class StuckKeeper:
+    """A window keeper whose windows a window manager keeps hidden (see kiosk.x11)."""
+
+    def __init__(self) -> None:
+        self.hidden = True
+        self.gone = 0.0  # how long they have stayed hidden
+        self.fixes = 0
+
+    def check(self) -> list[str]:
+        self.fixes += self.hidden
+        return ["window 'Royal Nine' cannot be seen on its monitor"] if self.hidden else []
+
+    def hidden_for(self) -> float:
+        return self.gone if self.hidden else 0.0
+
+
+def test_windows_that_stay_hidden_stop_the_pings_and_say_so(tmp_path: Path) -> None:
+    """Hidden windows with the process running on: the status said `attract` and the
+    watchdog kept being fed, so nothing restarted a kiosk nobody could see. Now windows
+    that stay hidden make the state `hidden` and stop the pings (the service restarts)."""
+    from test_kiosk import Clock, make, step
+
+    from royalnine.cli.kiosk import HIDDEN_GIVE_UP, KEEP_EVERY, Heartbeat
+
+    clock = Clock()
+    app = make(tmp_path, clock)
+    notifier, keeper = FakeNotifier(), StuckKeeper()
+    beat = Heartbeat(app, notifier, StatusFile(tmp_path, 0.0), "vertical")
+    beat.keeper = keeper
+    app.on_frame.append(beat)
+    step(app, clock, KEEP_EVERY * 2)
+    assert keeper.fixes >= 1 and notifier.pings > 0 and notifier.states[-1] == "attract"
+    keeper.gone = HIDDEN_GIVE_UP
+    step(app, clock, KEEP_EVERY)
+    pings = notifier.pings
+    step(app, clock, KEEP_EVERY * 4)
+    assert notifier.pings == pings and notifier.states[-1] == "hidden"
+    beat.write_status("hidden")
+    assert json.loads((tmp_path / STATUS_FILE).read_text())["state"] == "hidden"
+    keeper.hidden = False  # seen again: pings again
+    step(app, clock, KEEP_EVERY * 2)
+    assert notifier.pings > pings and notifier.states[-1] == "attract"
+
+
+def test_a_full_disk_is_reported_in_the_log_the_operator_menu_and_the_status_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """On a full disk the status file cannot be rewritten either, so its
+    statistics_save_errors stayed 0 and nothing said the status file was stale. Now the
+    failed writes are logged (once a streak), shown to the operator, and counted in the
+    status file as soon as it can be written again."""
+    from test_kiosk import Clock, make, step
+
+    from royalnine.cli.kiosk import Heartbeat
+    from royalnine.core import files
+
+    clock = Clock()
+    app = make(tmp_path, clock)
+    beat = Heartbeat(app, FakeNotifier(), StatusFile(tmp_path, 0.0), "vertical")
+    real = files.write_atomic
+
+    def full_disk(*_args: object, **_kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    for module in ("royalnine.kiosk.stats", "royalnine.kiosk.service"):
+        monkeypatch.setattr(f"{module}.write_atomic", full_disk)
+    caplog.set_level("INFO", logger="royalnine.kiosk")
+    for _ in range(3):
+        app.book.flush()
+        beat.write_status("attract")
+        step(app, clock)
+    log = caplog.text
+    assert "statistics not saved: No space left on device (3 failed saves" in log
+    assert log.count("status file not written: No space left on device") == 1
+    assert any("status file not written" in n for n in app.operator_notices)
+    for module in ("royalnine.kiosk.stats", "royalnine.kiosk.service"):
+        monkeypatch.setattr(f"{module}.write_atomic", real)
+    beat.write_status("attract")
+    doc = json.loads((tmp_path / STATUS_FILE).read_text())
+    assert doc["statistics_save_errors"] == 3 and doc["status_write_errors"] == 3
+    assert "No space left" in doc["last_error"]
+    assert "status file written again (3 writes had failed)" in caplog.text

@@ -497,7 +497,7 @@ class Heartbeat:
         stats = book.stats
         reason = stats.last_restart.get("reason", "")
         crash = reason if reason.startswith(("restarted after an error", "unexpected")) else ""
-        self.status.write(
+        written = self.status.write(
             time.time(),
             {
                 "state": state,
@@ -513,3 +513,10 @@ class Heartbeat:
                 },
             },
         )
+        if not written and not self.status_failed:  # once a streak: it is tried every 5 s
+            line = f"status file not written: {self.status.last_failure}"
+            log.warning("%s (monitoring sees it stale until it is)", line)
+            self.app.operator_notices.append(line)
+        elif written and self.status_failed:
+            log.info("status file written again (%d writes had failed)", self.status.failures)
+        self.status_failed = not written

@@ -109,14 +109,16 @@ class Notifier:
 class StatusFile:
     """``HOME/kiosk-status.json``, rewritten atomically at most every :data:`STATUS_EVERY` s.
 
-    A write that fails (full disk, read-only home) is counted and tried again at
-    the next interval; it never stops the kiosk.
+    A write that fails (full disk, read-only home) is counted (``failures``, with
+    the reason in ``last_failure``) and tried again at the next interval; it never
+    stops the kiosk. The file itself then says how many writes failed.
     """
 
     def __init__(self, home: Path, started: float) -> None:
         self.path = home / STATUS_FILE
         self.started = started
         self.failures = 0
+        self.last_failure = ""
         self._written = float("-inf")
 
     def due(self, now: float) -> bool:
@@ -131,12 +133,14 @@ class StatusFile:
             "started": _iso(self.started),
             "updated": _iso(now),
             "uptime_s": round(max(0.0, now - self.started), 1),
+            "status_write_errors": self.failures,
             **fields,
         }
         try:
             write_atomic(self.path, json.dumps(doc, indent=1, sort_keys=True) + "\n")
-        except OSError:
+        except OSError as exc:
             self.failures += 1
+            self.last_failure = str(exc.strerror or exc)
             return False
         return True
 
