@@ -717,6 +717,20 @@ def test_taps_shorter_than_a_frame_are_all_counted(tmp_path: Path, clock: Clock)
     assert app.book.stats.counters["touches"] - before == 30 + 20
 
 
+def test_the_rules_do_not_send_kiosk_visitors_to_options(tmp_path: Path, clock: Clock) -> None:
+    """RULES 1/5 said "TENS in OPTIONS adds R10, B10." to visitors who have no OPTIONS."""
+    from royalnine.screens.rules import RulesScene
+
+    app = make(tmp_path, clock)
+    for lang, options in (("en", "OPTIONS"), ("ja", "ｵﾌﾟｼｮﾝ")):
+        app.settings.lang = lang
+        app.switch(RulesScene(back=KioskTitleScene(), page=0))
+        step(app, clock, 2)
+        shown = screen_text(app, 0) + screen_text(app, 1)
+        assert options not in shown, shown
+        assert app.t("r1_tens_off") in shown
+
+
 def test_touches_reach_the_file_within_seconds(tmp_path: Path, clock: Clock) -> None:
     """Touches were saved only every 300 s (or with a session or match event), so a kill
     lost up to 5 minutes of them. Now they are on disk within TOUCH_FLUSH_AFTER seconds

@@ -317,7 +317,10 @@ def test_unit_file_verifies(tmp_path: Path) -> None:
         return [line for line in (proc.stdout + proc.stderr).splitlines() if name in line]
 
     text = UNIT.read_text()
+    hook = UNIT.parent / "royalnine-kiosk-failed.service"
+    (tmp_path / hook.name).write_text(hook.read_text())  # the OnFailure= unit, beside it
     assert not problems(text, "royalnine-kiosk.service")
+    assert not problems(hook.read_text(), hook.name)
     # the checker does see mistakes (so the test above can fail)
     assert problems(text.replace("Restart=always", "Restart=allways"), "broken-kiosk.service")
 

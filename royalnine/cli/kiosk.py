@@ -256,12 +256,36 @@ def run_kiosk(args: argparse.Namespace) -> int:
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, on_signal)
     log.info("kiosk starting in %s (log %s)", home, log_path or "stderr only")
+    if _back_off(home, stop):
+        return 0
     try:
         return _serve(args, storage, config, shim, stop, warnings)
     except Exception as exc:
         log.exception("unexpected error, exiting so the service manager restarts the kiosk")
         _record_crash(storage, exc)
         return 1
+
+
+def _back_off(home: Path, stop: list[str]) -> bool:
+    """Wait before opening the windows when the kiosk keeps being started again quickly
+    (kiosk.service.start_delay); True if a signal stopped it meanwhile."""
+    from royalnine.kiosk.service import QUICK_GAP, Notifier, start_delay
+
+    delay, streak = start_delay(home, time.time())
+    if not delay:
+        return False
+    why = (
+        f"started {streak + 1} times in a row within {QUICK_GAP:.0f} s of each other: "
+        f"waiting {delay:.0f} s before opening the windows (crash-loop back-off)"
+    )
+    log.warning("%s", why)
+    notifier = Notifier()
+    notifier.extend_start(delay + 60, why)  # READY=1 comes later than TimeoutStartSec
+    notifier.close()
+    end = time.monotonic() + delay
+    while time.monotonic() < end and not stop:
+        time.sleep(0.2)
+    return bool(stop)
 
 
 def _record_crash(storage: Any, exc: Exception) -> None:

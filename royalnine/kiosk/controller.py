@@ -67,7 +67,12 @@ from royalnine.storage import VOLUMES as SETTING_VOLUMES
 from royalnine.storage import SaveGame, Settings, Storage
 
 log = logging.getLogger("royalnine.kiosk")
-KIOSK_WORDING = {"handover3": "touch_ready", "tap_next": "touch_next", "saved_note": "not_saved"}
+KIOSK_WORDING = {
+    "handover3": "touch_ready",
+    "tap_next": "touch_next",
+    "saved_note": "not_saved",
+    "r1_tens_off": "tens_variant",
+}
 """Game texts (royalnine.i18n) the kiosk says in its own words (royalnine.kiosk.texts)."""
 CORNER = 32
 """Size in pixels of the corner squares of the operator gesture."""
@@ -243,7 +248,8 @@ class KioskApp(App):
 
     def t(self, key: str, **args: object) -> str:
         """The game's texts, with the kiosk's own wording where the game's would be wrong
-        here: visitors have no keyboard (no "Tap/X"), kiosk matches are never saved, and
+        here: visitors have no keyboard (no "Tap/X") and no OPTIONS (the rules' page 1
+        names a variant instead), kiosk matches are never saved, and
         the attract loop's CPUs are A and B (a "CPU 1" beside a score reads "CPU 1 5")."""
         own = KIOSK_WORDING.get(key)
         if own is not None:

@@ -9,6 +9,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "touch_ready": {"en": "Tap when ready", "ja": "タッチで スタート"},
     "touch_next": {"en": "TAP: next", "ja": "タッチ: つぎへ"},
     "not_saved": {"en": "Kiosk matches are not kept.", "ja": "しあいは のこりません"},
+    "tens_variant": {"en": "A variant adds R10 and B10.", "ja": "10ﾉ ｶｰﾄﾞｦ ﾂｶｳ ﾙｰﾙﾓ ｱﾙ"},
     "closed": {"en": "CLOSED", "ja": "しまっています"},
     "opening_hours": {"en": "Open {hours}", "ja": "{hours} に あいています"},
     "pin_title": {"en": "OPERATOR PIN", "ja": "OPERATOR PIN"},
