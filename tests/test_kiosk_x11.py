@@ -289,3 +289,47 @@ def test_five_taps_before_a_kill_are_all_kept(
     stats = read_stats(home / STATS_FILE)
     assert stats is not None and stats.counters["touches"] == 5
     assert not stats.run["clean"]  # a kill, not a clean end
+
+
+def test_play_separate_fullscreen_on_two_x_screens_falls_back_like_the_kiosk(
+    tmp_path: Path,
+) -> None:
+    """`royalnine play --layout separate --fullscreen` on two X screens opened both
+    windows on screen 0, the bottom one covering the top one, with nothing said. Now it
+    falls back to one fullscreen window in the vertical layout with the kiosk's warning."""
+    why = xservers.available("two-screens")
+    if why is not None:
+        pytest.skip(why)
+    server = xservers.start("two-screens")
+    if server is None:
+        pytest.skip("the two-screens X server did not start")
+    (tmp_path / "shim.toml").write_text("[display]\ntop_display = 1\nbottom_display = 0\n")
+    env = {
+        **os.environ,
+        **server.env,
+        "PYTHONPATH": str(ROOT),
+        "ROYALNINE_HOME": str(tmp_path),
+        "PYGAME_HIDE_SUPPORT_PROMPT": "1",
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "royalnine.cli", "play", "--layout", "separate", "--fullscreen"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+
+        def ours() -> dict[str, tuple[int, int, int, int]]:
+            return {t: g for t, g in xservers.windows(server.display).items() if "Royal" in t}
+
+        assert wait_for(
+            lambda: proc.poll() is not None or ours() == {"Royal Nine": server.monitors[0]}
+        ), ours()
+        assert proc.poll() is None
+    finally:
+        proc.kill()
+        _, err = proc.communicate()
+        server.stop()
+    assert err.count("monitors 1 and 0 share one desktop area") == 1, err
+    assert "falling back to the vertical layout in one fullscreen window" in err

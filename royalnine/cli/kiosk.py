@@ -310,7 +310,6 @@ def _serve(
     import pygame
 
     from petitcom_shim import Machine
-    from petitcom_shim.display import distinct_displays
     from royalnine.cli.play import SHIM_FILE
     from royalnine.kiosk.controller import new_kiosk
     from royalnine.kiosk.pin import WAYS
@@ -331,34 +330,8 @@ def _serve(
             "and may this user use it?): exiting so the service manager tries again"
         )
         return 1
-    monitors = pygame.display.get_num_displays()
-    wanted = (shim.top_display, shim.bottom_display)
-    if distinct_displays(*wanted):
-        layout = "separate"
-        log.info(
-            "two screens: top on monitor %d, bottom on monitor %d",
-            shim.top_display,
-            shim.bottom_display,
-        )
-    elif monitors >= 2 and wanted[0] != wanted[1] and max(wanted) < monitors:
-        layout = "vertical"
-        log.warning(
-            "monitors %d and %d share one desktop area (two X screens or mirrored monitors), "
-            "where SDL cannot open a window on each: falling back to the vertical layout in "
-            "one fullscreen window (make them two monitors of one X screen with xrandr)",
-            *wanted,
-        )
-    elif monitors >= 2:
-        layout = "vertical"
-        log.warning(
-            "%d monitors but top_display %d / bottom_display %d do not name two of them: "
-            "falling back to the vertical layout in one fullscreen window",
-            monitors,
-            *wanted,
-        )
-    else:
-        layout = "vertical"
-        log.info("one monitor found: falling back to the vertical layout in one fullscreen window")
+    layout, level, line = two_screen_layout(shim.top_display, shim.bottom_display)
+    log.log(level, "%s", line)
     m = Machine(
         layout=layout, scale=0, fullscreen=not args.windowed, title="Royal Nine", config=shim
     )
@@ -445,6 +418,50 @@ def _window_keeper(m: Any, windowed: bool) -> Any:
 
         m.frontend.reshow = reshow
     return keeper
+
+
+def two_screen_layout(top: int, bottom: int) -> tuple[str, int, str]:
+    """Fullscreen on monitors ``top`` and ``bottom``: the layout that can show both
+    screens, with a log level and a line saying why.
+
+    ``separate`` (a window on each monitor) only when SDL can put a window on each;
+    two X screens, mirrored monitors, one monitor or monitor numbers that do not
+    exist would put both fullscreen windows on one monitor, the bottom one covering
+    the top one, so the two screens then share one fullscreen window (``vertical``).
+    ``royalnine play --layout separate --fullscreen`` falls back the same way.
+    """
+    import pygame
+
+    from petitcom_shim.display import distinct_displays
+
+    monitors = pygame.display.get_num_displays()
+    if distinct_displays(top, bottom):
+        return (
+            "separate",
+            logging.INFO,
+            f"two screens: top on monitor {top}, bottom on monitor {bottom}",
+        )
+    if monitors >= 2 and top != bottom and max(top, bottom) < monitors:
+        return (
+            "vertical",
+            logging.WARNING,
+            f"monitors {top} and {bottom} share one desktop area (two X screens or mirrored "
+            "monitors), where SDL cannot open a window on each: falling back to the vertical "
+            "layout in one fullscreen window (make them two monitors of one X screen with "
+            "xrandr)",
+        )
+    if monitors >= 2:
+        return (
+            "vertical",
+            logging.WARNING,
+            f"{monitors} monitors but top_display {top} / bottom_display {bottom} do not name "
+            "two of them: falling back to the vertical layout in one fullscreen window",
+        )
+    return (
+        "vertical",
+        logging.INFO,
+        "one monitor found: falling back to the vertical layout in one fullscreen window",
+    )
 
 
 class Heartbeat:
