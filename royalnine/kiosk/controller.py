@@ -82,9 +82,13 @@ CHORD = Button.L | Button.R | Button.SELECT
 CHORD_HOLD = 2.0
 FLUSH_EVERY = 300.0
 """Seconds between saves of the statistics while nothing else saves them (uptime)."""
+TOUCH_SAVE_GAP = 0.1
+"""Touches are written (without a sync: a kill keeps them, a power cut may not) at most
+this many seconds after they are counted, at most ten writes a second however fast
+the taps."""
 TOUCH_FLUSH_AFTER = 2.0
-"""Touches are saved at most this many seconds after the first one not saved yet: a kill
-loses only the last seconds' touches, and a busy visitor costs one write per 2 s."""
+"""... and saved durably (synced) at most this many seconds after the first touch not
+synced yet: a power cut loses at most the last 2 s of touches."""
 ATTRACT_DRAW_EVERY = 3
 """The attract loop shows one frame in three (20 a second; its logic, glides and timers keep
 60): a kiosk is left alone in it for hours, and most of its CPU went on waking, composing and
@@ -201,7 +205,9 @@ class KioskApp(App):
         now = clock()
         self.last_input = now
         self.last_flush = now
-        self.touches_since: float | None = None  # the first touch not saved yet
+        self.touches_since: float | None = None  # the first touch not synced yet
+        self.touches_written = float("-inf")  # the last write of touches (synced or not)
+        self.touches_unwritten = False
         self.countdown_end: float | None = None
         self.countdown_shown = -1
         self.swallow = False
@@ -435,6 +441,7 @@ class KioskApp(App):
         if starts != self.touch_starts:
             self.book.touches(max(0, starts - self.touch_starts))
             self.touch_starts = starts
+            self.touches_unwritten = True
             if self.touches_since is None:
                 self.touches_since = now
         if inp.touch_down or inp.touch_move or inp.touching or inp.keys:
@@ -469,7 +476,11 @@ class KioskApp(App):
         touched = self.touches_since is not None and now - self.touches_since >= TOUCH_FLUSH_AFTER
         if touched or now - self.last_flush >= FLUSH_EVERY:
             self.last_flush, self.touches_since = now, None
+            self.touches_written, self.touches_unwritten = now, False
             self.book.flush()
+        elif self.touches_unwritten and now - self.touches_written >= TOUCH_SAVE_GAP:
+            self.touches_written, self.touches_unwritten = now, False
+            self.book.save(durable=False)
         for hook in self.on_frame:
             hook(self)
         self.frames += 1
