@@ -956,3 +956,20 @@ def test_the_call_to_play_stays_through_every_round_of_the_attract_loop(
         if dealt > 30:
             break
     assert dealt > 30  # the check ran into the second round's deal
+
+
+def test_the_docs_quote_the_call_to_play_as_the_screen_shows_it() -> None:
+    """docs/kiosk.md wrote タッチしてね; the screen shows it in the PTC font's katakana."""
+    from petitcom_shim.charset import from_ptc, to_ptc
+    from royalnine.kiosk.texts import kt
+
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "kiosk.md").read_text()
+    shown = from_ptc(to_ptc(kt("touch_to_play", "ja")))
+    assert f"**{shown}**" in docs and kt("touch_to_play", "ja") not in docs
+
+
+def test_the_idle_cpu_tool_lets_the_x_server_pick_its_display() -> None:
+    """tools/kiosk_idle_cpu.sh chose a display number at random without checking it was
+    free; the X server now picks one itself (-displayfd)."""
+    tool = (Path(__file__).resolve().parent.parent / "tools" / "kiosk_idle_cpu.sh").read_text()
+    assert "-displayfd" in tool and "RANDOM" not in tool
