@@ -200,6 +200,8 @@ def test_no_desktop_key_hides_the_kiosk(
                     )
                 ), (key, kiosk.log())
             assert wait_for(lambda: all_seen(kiosk, wanted)), (key, kiosk.log())
+            # and the kiosk has seen them back (so the next key's hiding is news to it)
+            assert wait_for(lambda: kiosk.log().count("can be seen again") == lost())
         pings = len([m for m in kiosk.read() if m == "WATCHDOG=1"])
         assert wait_for(lambda: len([m for m in kiosk.read() if m == "WATCHDOG=1"]) > pings + 1)
         assert kiosk.proc.poll() is None
