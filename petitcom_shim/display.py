@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Protocol
 
@@ -859,6 +859,12 @@ class WindowFrontend:
         self._closed = False
         self._input: Input | None = None
         self._drag_window: dict[Hashable, _ScreenWindow] = {}
+        #: ``keep_fullscreen``: shows a hidden or minimised window again instead of SDL's
+        #: show and restore. SDL's X11 show waits for the window manager to map the
+        #: window, forever if it will not (a window on another desktop under openbox):
+        #: a program that can map it without waiting (the kiosk, royalnine.kiosk.x11)
+        #: sets this.
+        self.reshow: Callable[[pygame.Window], None] | None = None
         self._cursor_shown: tuple[tuple[int, int], bool] | None = None
         self._fullscreen_key = key_code(cfg.fullscreen_key)
         self._swap_key = key_code(cfg.swap_key)
@@ -989,8 +995,11 @@ class WindowFrontend:
             if window is not None and entry.window.id != window.id:
                 continue
             if event.type in (pygame.WINDOWMINIMIZED, pygame.WINDOWHIDDEN):
-                entry.window.show()
-                entry.window.restore()
+                if self.reshow is not None:
+                    self.reshow(entry.window)
+                else:
+                    entry.window.show()
+                    entry.window.restore()
                 self._go_fullscreen(entry)
                 entry.restored += 1
             elif (

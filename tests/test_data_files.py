@@ -340,6 +340,9 @@ def test_write_atomic_syncs_the_file_and_then_its_folder(
     write_atomic(tmp_path / "a.json", "{}")
     assert synced == [False, True]
     assert load_json(tmp_path / "a.json", 10) == {}
+    # durable=False (the kiosk's touch count, ten times a second): replaced whole, no sync
+    write_atomic(tmp_path / "a.json", "[]", durable=False)
+    assert synced == [False, True] and load_json(tmp_path / "a.json", 10) == []
 
 
 # --- command lines -----------------------------------------------------------

@@ -17,6 +17,7 @@ from royalnine.kiosk.controller import KioskApp, KioskStorage, new_kiosk
 from royalnine.kiosk.operator import (
     MAX_PREFS_BYTES,
     PREFS_FILE,
+    NoPinScene,
     OperatorPrefs,
     OperatorScene,
     PinScene,
@@ -24,7 +25,7 @@ from royalnine.kiosk.operator import (
     load_prefs,
     save_prefs,
 )
-from royalnine.kiosk.pin import FIRST_LOCK, FREE_TRIES, MAX_LOCK, PIN_FILE, PinLock, pin_matches
+from royalnine.kiosk.pin import FIRST_LOCK, FREE_TRIES, MAX_LOCK, PIN_FILE, PinLock
 from royalnine.kiosk.scenes import AttractScene, KioskTitleScene
 from royalnine.kiosk.stats import STATS_FILE, read_stats
 from royalnine.screens.autoplay import AutoPlayer
@@ -344,28 +345,92 @@ def test_three_wrong_pins_go_back(tmp_path: Path, clock: Clock) -> None:
     assert not isinstance(app.scene, PinScene | OperatorScene)
 
 
-def test_a_new_pin_is_asked_for_at_first_and_stored_hashed(tmp_path: Path, clock: Clock) -> None:
-    app = make(tmp_path, clock, pin_file=None)
-    gesture(app, clock)
-    scene = app.scene
-    assert isinstance(scene, PinScene) and scene.new and scene.title() == "pin_new"
-    type_pin(app, clock, "12")
-    assert scene.message == "pin_short" and not scene.first
-    type_pin(app, clock, "1357")
-    assert scene.title() == "pin_again"
-    type_pin(app, clock, "1358")
-    assert scene.message == "pin_differs" and scene.title() == "pin_new"
-    type_pin(app, clock, "1357")
-    type_pin(app, clock, "1357")
-    assert isinstance(app.scene, OperatorScene)
-    path = tmp_path / PIN_FILE
-    assert "1357" not in path.read_text() and pin_matches(
-        "1357", json.loads(path.read_text())["hash"]
-    )
-    assert path.stat().st_mode & 0o077 == 0  # owner only
-    tap_item(app, clock, "resume")
-    gesture(app, clock)
-    assert isinstance(app.scene, PinScene) and not app.scene.new  # from now on it asks
+def chord(app: KioskApp, clock: Clock) -> None:
+    """The operator key chord, held long enough."""
+    app.m.input.press(Button.L | Button.R | Button.SELECT)
+    step(app, clock, int(2.2 * FPS))
+    app.m.input.release(Button.L | Button.R | Button.SELECT)
+    step(app, clock, 2)
+
+
+def test_with_no_pin_the_operator_menu_is_locked(tmp_path: Path, clock: Clock) -> None:
+    """With no PIN set, the gesture let anyone choose one and open the operator menu (EXIT,
+    RESET STATS, a PIN the operator does not know). Now the gesture and the chord show that
+    the menu is locked and how to set a PIN from a shell, and do nothing else."""
+    records = captured_log()
+    try:
+        app = make(tmp_path, clock, pin_file=None)
+        for way_in in (gesture, chord):
+            way_in(app, clock)
+            assert isinstance(app.scene, NoPinScene)
+            screens = screen_text(app, 0) + screen_text(app, 1)
+            assert "OPERATOR MENU LOCKED" in screens and "--set-pin" in screens
+            for x, y in ((128, 96), (4, 4), (200, 150)):  # nothing here to press
+                tap(app, clock, x, y)
+                assert not isinstance(app.scene, OperatorScene | PinScene)
+            assert not isinstance(app.scene, NoPinScene)  # a touch went back
+        assert not (tmp_path / PIN_FILE).exists()
+        assert "no PIN is set: menu locked" in "\n".join(records)
+        PinLock(tmp_path, clock).set_pin("1357")  # `royalnine kiosk --set-pin` meanwhile
+        gesture(app, clock)
+        assert isinstance(app.scene, PinScene)
+        type_pin(app, clock, "1357")
+        assert isinstance(app.scene, OperatorScene)
+    finally:
+        captured_log(stop=records)
+
+
+def test_a_visitor_who_locks_the_pad_does_not_lock_out_the_chord(
+    tmp_path: Path, clock: Clock
+) -> None:
+    """Wrong PINs on the touchscreen lock the gesture's pad for up to an hour; the operator
+    at a keyboard (the chord) has a lock-out of its own and gets in. Tries refused during
+    the lock-out are summed up in one log line, not written one by one."""
+    records = captured_log()
+    try:
+        app = make(tmp_path, clock)
+        for _ in range(3):  # a visitor at it: three wrong, then more while locked
+            gesture(app, clock)
+            for _ in range(3):
+                type_pin(app, clock, "0000")
+        assert app.pin.locked_for("touch") > 0 and app.pin.locked_for("chord") == 0
+        gesture(app, clock)
+        type_pin(app, clock, PIN)
+        assert isinstance(app.scene, PinScene)  # the right PIN, refused: locked
+        tap_item(app, clock, "C")
+        app.m.input.press(Button.B)
+        step(app, clock, 2)
+        app.m.input.release(Button.B)
+        step(app, clock, 2)
+        chord(app, clock)
+        assert isinstance(app.scene, PinScene) and app.scene.way == "chord"
+        type_pin(app, clock, PIN)
+        assert isinstance(app.scene, OperatorScene)
+        text = "\n".join(records)
+        refused = [r for r in records if "operator PIN refused" in r]
+        assert len(refused) == 1, refused  # the first refused try, then silence
+        clock.t += MAX_LOCK
+        assert app.pin.locked_for("touch") == 0
+        summary = [r for r in records if "tries refused while it was locked" in r]
+        assert len(summary) == 1 and "(touch): 7 tries refused" in summary[0], text
+    finally:
+        captured_log(stop=records)
+
+
+def captured_log(stop: list[str] | None = None) -> list[str]:
+    """Start collecting the kiosk's log lines (or, with ``stop``, stop collecting them)."""
+    logger = logging.getLogger("royalnine.kiosk")
+    if stop is not None:
+        for handler in [h for h in logger.handlers if getattr(h, "records", None) is stop]:
+            logger.removeHandler(handler)
+        return stop
+    records: list[str] = []
+    handler = logging.Handler()
+    handler.records = records  # type: ignore[attr-defined]
+    handler.emit = lambda record: records.append(record.getMessage())  # type: ignore[method-assign]
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    return records
 
 
 def test_wrong_pins_lock_the_pad_for_longer_and_longer(tmp_path: Path, clock: Clock) -> None:
@@ -466,7 +531,7 @@ def test_operator_actions_are_logged(tmp_path: Path, clock: Clock) -> None:
     text = "\n".join(records)
     for words in (
         "operator way in used",
-        "wrong operator PIN (1 in a row)",
+        "wrong operator PIN (1 in a row, touch)",
         "operator menu opened",
         "operator: volume now",
         "operator: statistics viewed",
@@ -650,6 +715,57 @@ def test_taps_shorter_than_a_frame_are_all_counted(tmp_path: Path, clock: Clock)
             app.m.input.untouch()
         step(app, clock)
     assert app.book.stats.counters["touches"] - before == 30 + 20
+
+
+def test_the_rules_do_not_send_kiosk_visitors_to_options(tmp_path: Path, clock: Clock) -> None:
+    """RULES 1/5 said "TENS in OPTIONS adds R10, B10." to visitors who have no OPTIONS."""
+    from royalnine.screens.rules import RulesScene
+
+    app = make(tmp_path, clock)
+    for lang, options in (("en", "OPTIONS"), ("ja", "ｵﾌﾟｼｮﾝ")):
+        app.settings.lang = lang
+        app.switch(RulesScene(back=KioskTitleScene(), page=0))
+        step(app, clock, 2)
+        shown = screen_text(app, 0) + screen_text(app, 1)
+        assert options not in shown, shown
+        assert app.t("r1_tens_off") in shown
+
+
+def test_touches_reach_the_file_within_a_tenth_of_a_second(tmp_path: Path, clock: Clock) -> None:
+    """Touches were saved only every 300 s (or with a session or match event), so a kill
+    lost up to 5 minutes of them. Now each is written within TOUCH_SAVE_GAP (no sync:
+    a kill keeps it) and synced within TOUCH_FLUSH_AFTER (a power cut loses at most
+    that), at most ten writes a second however fast the taps."""
+    from royalnine.kiosk.controller import TOUCH_FLUSH_AFTER, TOUCH_SAVE_GAP
+
+    app = make(tmp_path, clock)
+    tap(app, clock, 128, 96)  # wakes the attract loop (a session: saved at once)
+    saved = stats(tmp_path)["touches"]
+    writes: list[bool] = []
+    save = app.book.save
+
+    def counted_save(*, durable: bool = True) -> bool:
+        writes.append(durable)
+        return save(durable=durable)
+
+    app.book.save = counted_save  # type: ignore[method-assign]
+    for n in range(1, 6):  # five taps on the title's empty top strip
+        tap(app, clock, 128, 2)
+        step(app, clock, int(TOUCH_SAVE_GAP * FPS) + 1)
+        assert stats(tmp_path)["touches"] == saved + n  # type: ignore[operator]
+    step(app, clock, int(TOUCH_FLUSH_AFTER * FPS))
+    assert writes.count(True) == 1 and writes.count(False) <= 5, writes
+    for _ in range(20):  # 20 taps a second, for a second: ten writes, not twenty
+        app.m.input.touch(128, 2)
+        app.m.input.untouch()
+        step(app, clock, 3)
+    assert len(writes) <= 1 + 5 + 11, writes
+    assert stats(tmp_path)["touches"] >= saved + 5 + 19  # type: ignore[operator]
+    step(app, clock, int(TOUCH_FLUSH_AFTER * FPS) + 1)
+    assert stats(tmp_path)["touches"] == saved + 25  # type: ignore[operator]
+    count = len(writes)
+    idle(app, clock, 10)  # nothing new: no more writes
+    assert len(writes) == count
 
 
 def screen_text(app: KioskApp, screen: int) -> str:
@@ -840,3 +956,20 @@ def test_the_call_to_play_stays_through_every_round_of_the_attract_loop(
         if dealt > 30:
             break
     assert dealt > 30  # the check ran into the second round's deal
+
+
+def test_the_docs_quote_the_call_to_play_as_the_screen_shows_it() -> None:
+    """docs/kiosk.md wrote タッチしてね; the screen shows it in the PTC font's katakana."""
+    from petitcom_shim.charset import from_ptc, to_ptc
+    from royalnine.kiosk.texts import kt
+
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "kiosk.md").read_text()
+    shown = from_ptc(to_ptc(kt("touch_to_play", "ja")))
+    assert f"**{shown}**" in docs and kt("touch_to_play", "ja") not in docs
+
+
+def test_the_idle_cpu_tool_lets_the_x_server_pick_its_display() -> None:
+    """tools/kiosk_idle_cpu.sh chose a display number at random without checking it was
+    free; the X server now picks one itself (-displayfd)."""
+    tool = (Path(__file__).resolve().parent.parent / "tools" / "kiosk_idle_cpu.sh").read_text()
+    assert "-displayfd" in tool and "RANDOM" not in tool

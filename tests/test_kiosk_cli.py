@@ -137,6 +137,9 @@ def test_one_monitor_fallback_signal_stop_and_no_settings_written(tmp_path: Path
     home.mkdir()
     settings = json.dumps({"lang": "en", "difficulty": "easy"})
     (home / "settings.json").write_text(settings)
+    (home / "kiosk-operator.json").write_text("{damaged")
+    (home / "shim.toml").write_text('[kiosk]\npin = "2468"\n')
+    (home / "shim.toml").chmod(0o644)
     proc = subprocess.Popen(
         [sys.executable, "-m", "royalnine.cli", "kiosk", "--home", str(home), "--reset-after", "5"],
         env=env(),
@@ -154,6 +157,11 @@ def test_one_monitor_fallback_signal_stop_and_no_settings_written(tmp_path: Path
     text = log.read_text()
     assert "one monitor found: falling back to the vertical layout" in text
     assert "stopped by SIGTERM" in text
+    # each start-up warning once (the damaged operator file was logged twice)
+    for words in ("kiosk-operator.json was damaged", "every user can read it", "plain text"):
+        assert text.count(words) == 1, (words, text)
+    assert "no operator PIN is set" not in text
+    assert json.loads((home / "kiosk-status.json").read_text())["operator_pin_set"] is True
     assert (home / "settings.json").read_text() == settings
     stats = read_stats(home / STATS_FILE)
     assert stats is not None and stats.run["clean"] and stats.run["reason"] == "stopped by SIGTERM"
@@ -309,7 +317,10 @@ def test_unit_file_verifies(tmp_path: Path) -> None:
         return [line for line in (proc.stdout + proc.stderr).splitlines() if name in line]
 
     text = UNIT.read_text()
+    hook = UNIT.parent / "royalnine-kiosk-failed.service"
+    (tmp_path / hook.name).write_text(hook.read_text())  # the OnFailure= unit, beside it
     assert not problems(text, "royalnine-kiosk.service")
+    assert not problems(hook.read_text(), hook.name)
     # the checker does see mistakes (so the test above can fail)
     assert problems(text.replace("Restart=always", "Restart=allways"), "broken-kiosk.service")
 

@@ -36,11 +36,16 @@ LOG_FILE = "kiosk.log"
 LOG_BYTES = 1_000_000
 LOG_KEEP = 5
 WINDOW_CHECK_FRAME = 180
+"""The frame after which the kiosk checks that its windows cover their monitors."""
 BEAT_EVERY = 6
 """The heartbeat looks at the kiosk every this many frames (10 times a second): enough
 for watchdog pings and a status file measured in seconds, and an idle kiosk spends
 less on it than on every frame."""
-"""The frame after which the kiosk checks that its windows cover their monitors."""
+KEEP_EVERY = 30
+"""Frames between two looks at the windows through X (twice a second)."""
+HIDDEN_GIVE_UP = 5.0
+"""Seconds the windows may stay hidden in spite of being brought back before the kiosk
+stops its watchdog pings (with WatchdogSec=6 the service restarts it some 6 s later)."""
 log = logging.getLogger("royalnine.kiosk")
 
 
@@ -251,12 +256,36 @@ def run_kiosk(args: argparse.Namespace) -> int:
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, on_signal)
     log.info("kiosk starting in %s (log %s)", home, log_path or "stderr only")
+    if _back_off(home, stop):
+        return 0
     try:
         return _serve(args, storage, config, shim, stop, warnings)
     except Exception as exc:
         log.exception("unexpected error, exiting so the service manager restarts the kiosk")
         _record_crash(storage, exc)
         return 1
+
+
+def _back_off(home: Path, stop: list[str]) -> bool:
+    """Wait before opening the windows when the kiosk keeps being started again quickly
+    (kiosk.service.start_delay); True if a signal stopped it meanwhile."""
+    from royalnine.kiosk.service import QUICK_GAP, Notifier, start_delay
+
+    delay, streak = start_delay(home, time.time())
+    if not delay:
+        return False
+    why = (
+        f"started {streak + 1} times in a row within {QUICK_GAP:.0f} s of each other: "
+        f"waiting {delay:.0f} s before opening the windows (crash-loop back-off)"
+    )
+    log.warning("%s", why)
+    notifier = Notifier()
+    notifier.extend_start(delay + 60, why)  # READY=1 comes later than TimeoutStartSec
+    notifier.close()
+    end = time.monotonic() + delay
+    while time.monotonic() < end and not stop:
+        time.sleep(0.2)
+    return bool(stop)
 
 
 def _record_crash(storage: Any, exc: Exception) -> None:
@@ -281,9 +310,9 @@ def _serve(
     import pygame
 
     from petitcom_shim import Machine
-    from petitcom_shim.display import distinct_displays
     from royalnine.cli.play import SHIM_FILE
     from royalnine.kiosk.controller import new_kiosk
+    from royalnine.kiosk.pin import WAYS
     from royalnine.kiosk.service import Notifier, StatusFile
 
     try:
@@ -301,67 +330,149 @@ def _serve(
             "and may this user use it?): exiting so the service manager tries again"
         )
         return 1
-    monitors = pygame.display.get_num_displays()
-    wanted = (shim.top_display, shim.bottom_display)
-    if distinct_displays(*wanted):
-        layout = "separate"
-        log.info(
-            "two screens: top on monitor %d, bottom on monitor %d",
-            shim.top_display,
-            shim.bottom_display,
-        )
-    elif monitors >= 2 and wanted[0] != wanted[1] and max(wanted) < monitors:
-        layout = "vertical"
-        log.warning(
-            "monitors %d and %d share one desktop area (two X screens or mirrored monitors), "
-            "where SDL cannot open a window on each: falling back to the vertical layout in "
-            "one fullscreen window (make them two monitors of one X screen with xrandr)",
-            *wanted,
-        )
-    elif monitors >= 2:
-        layout = "vertical"
-        log.warning(
-            "%d monitors but top_display %d / bottom_display %d do not name two of them: "
-            "falling back to the vertical layout in one fullscreen window",
-            monitors,
-            *wanted,
-        )
-    else:
-        layout = "vertical"
-        log.info("one monitor found: falling back to the vertical layout in one fullscreen window")
+    layout, level, line = two_screen_layout(shim.top_display, shim.bottom_display)
+    log.log(level, "%s", line)
     m = Machine(
         layout=layout, scale=0, fullscreen=not args.windowed, title="Royal Nine", config=shim
     )
     notifier = Notifier()
+    heartbeat: Heartbeat | None = None
     try:
         app = new_kiosk(m, storage, config, seed=args.seed, start=args.start)
         exposed = world_readable_secret(storage.home / SHIM_FILE) if config.pin else ""
         if exposed:
             app.operator_notices.append(exposed)
-        if app.pin.notice:
-            app.operator_notices.append(app.pin.notice)
+        if not app.pin.is_set:
+            log.warning(
+                "no operator PIN is set: the operator menu stays locked until one is set "
+                "with `royalnine kiosk --home %s --set-pin`",
+                storage.home,
+            )
         for line in app.operator_notices:
-            log.warning("%s", line)
+            if line != app.book.frozen:  # (logged when the statistics were read)
+                log.warning("%s", line)
+        if app.pin.notice:  # (logged when the PIN file was read)
+            app.operator_notices.append(app.pin.notice)
         app.operator_notices += warnings  # already logged
         heartbeat = Heartbeat(app, notifier, StatusFile(storage.home, time.time()), layout)
+        heartbeat.keeper = _window_keeper(m, args.windowed)
         app.on_frame.append(heartbeat)
+
+        def x_server_lost() -> None:
+            log.error(
+                "lost the connection to the X server: statistics saved, exiting (status 1) "
+                "so the service manager starts the kiosk again"
+            )
+            app.book.end_run("the X server went away")
+            notifier.stopping("the X server went away")
+            heartbeat.write_status("x server lost")
+
+        if pygame.display.get_driver() == "x11":
+            from royalnine.kiosk.x11 import on_connection_lost
+
+            on_connection_lost(x_server_lost)
         while app.stop_reason is None:
             app.tick()
             if stop:
                 app.request_stop(f"stopped by {stop[0]}", 0)
         log.info("kiosk stopping: %s (exit status %d)", app.stop_reason, app.exit_code)
+        for way in WAYS:  # tries refused during a lock-out still going
+            app.pin.summarise(way)
         notifier.stopping(app.stop_reason)
         app.book.end_run(app.stop_reason)
         heartbeat.write_status("stopping")
         return app.exit_code
     finally:
         notifier.close()
+        if heartbeat is not None and heartbeat.keeper is not None:
+            heartbeat.keeper.close()
         m.close()
+
+
+def _window_keeper(m: Any, windowed: bool) -> Any:
+    """A :class:`~royalnine.kiosk.x11.WindowKeeper` for the kiosk's fullscreen X windows,
+    or None (windowed, not on X, or libX11 unusable: then SDL's own keep_fullscreen is all)."""
+    import pygame
+
+    from petitcom_shim.display import display_origin
+
+    if windowed or pygame.display.get_driver() != "x11":
+        return None
+    from royalnine.kiosk.x11 import WindowKeeper
+
+    sizes = pygame.display.get_desktop_sizes()
+    monitors = {}
+    for entry in getattr(m.frontend, "windows", []):
+        if entry.display < len(sizes):
+            monitors[entry.window.title] = (*display_origin(entry.display), *sizes[entry.display])
+    try:
+        keeper = WindowKeeper(monitors, time.monotonic)
+    except OSError as exc:
+        log.warning("cannot watch the windows through X (%s): a desktop key may hide them", exc)
+        return None
+    if hasattr(m.frontend, "reshow"):
+
+        def reshow(window: Any) -> None:  # never SDL's show, which waits for a map
+            for line in keeper.check([str(window.title)]):
+                log.warning("%s", line)
+
+        m.frontend.reshow = reshow
+    return keeper
+
+
+def two_screen_layout(top: int, bottom: int) -> tuple[str, int, str]:
+    """Fullscreen on monitors ``top`` and ``bottom``: the layout that can show both
+    screens, with a log level and a line saying why.
+
+    ``separate`` (a window on each monitor) only when SDL can put a window on each;
+    two X screens, mirrored monitors, one monitor or monitor numbers that do not
+    exist would put both fullscreen windows on one monitor, the bottom one covering
+    the top one, so the two screens then share one fullscreen window (``vertical``).
+    ``royalnine play --layout separate --fullscreen`` falls back the same way.
+    """
+    import pygame
+
+    from petitcom_shim.display import distinct_displays
+
+    monitors = pygame.display.get_num_displays()
+    if distinct_displays(top, bottom):
+        return (
+            "separate",
+            logging.INFO,
+            f"two screens: top on monitor {top}, bottom on monitor {bottom}",
+        )
+    if monitors >= 2 and top != bottom and max(top, bottom) < monitors:
+        return (
+            "vertical",
+            logging.WARNING,
+            f"monitors {top} and {bottom} share one desktop area (two X screens or mirrored "
+            "monitors), where SDL cannot open a window on each: falling back to the vertical "
+            "layout in one fullscreen window (make them two monitors of one X screen with "
+            "xrandr)",
+        )
+    if monitors >= 2:
+        return (
+            "vertical",
+            logging.WARNING,
+            f"{monitors} monitors but top_display {top} / bottom_display {bottom} do not name "
+            "two of them: falling back to the vertical layout in one fullscreen window",
+        )
+    return (
+        "vertical",
+        logging.INFO,
+        "one monitor found: falling back to the vertical layout in one fullscreen window",
+    )
 
 
 class Heartbeat:
     """Called after every kiosk frame: watchdog pings, state for the service manager,
-    and the status file (docs/kiosk.md, "Watchdog and status file")."""
+    and the status file (docs/kiosk.md, "Watchdog and status file").
+
+    With a :attr:`keeper` (on X) it also looks at the windows twice a second and
+    brings back any a window manager hid; windows that stay hidden for
+    :data:`HIDDEN_GIVE_UP` seconds make the state ``hidden`` and stop the watchdog
+    pings, so the service manager restarts a kiosk nobody can see.
+    """
 
     def __init__(self, app: Any, notifier: Any, status: Any, layout: str) -> None:
         self.app = app
@@ -369,6 +480,9 @@ class Heartbeat:
         self.status = status
         self.layout = layout
         self.readied = False
+        self.keeper: Any = None
+        self.gave_up = False
+        self.status_failed = False
 
     def state(self) -> str:
         """A short name of what the kiosk shows: attract, title, match, operator, ..."""
@@ -383,15 +497,33 @@ class Heartbeat:
             self.check_windows()
         if self.readied and app.frames % BEAT_EVERY:
             return  # pings, status and the status file are all on a scale of seconds
-        state = self.state()
+        if self.keeper is not None and app.frames % KEEP_EVERY == 0:
+            self.keep_windows()
+        state = "hidden" if self.gave_up else self.state()
         if not self.readied:
             self.readied = True
             self.notifier.ready(state)
         else:
             self.notifier.status(state)
-        self.notifier.tick(time.monotonic())
+        if not self.gave_up:  # a kiosk nobody can see lets the watchdog restart it
+            self.notifier.tick(time.monotonic())
         if self.status.due(time.time()):
             self.write_status(state)
+
+    def keep_windows(self) -> None:
+        """Bring back hidden windows; give up (state ``hidden``, no pings) if they stay so."""
+        for line in self.keeper.check():
+            log.warning("%s", line)
+        hidden = self.keeper.hidden_for() >= HIDDEN_GIVE_UP
+        if hidden and not self.gave_up:
+            log.error(
+                "the kiosk's windows stayed hidden for %.0f s: watchdog pings stopped so "
+                "the service manager restarts the kiosk",
+                HIDDEN_GIVE_UP,
+            )
+        elif self.gave_up and not hidden:
+            log.warning("the kiosk's windows can be seen again: watchdog pings resumed")
+        self.gave_up = hidden
 
     def check_windows(self) -> None:
         """A few seconds in (the window manager has answered by then): say if a window
@@ -406,7 +538,7 @@ class Heartbeat:
         stats = book.stats
         reason = stats.last_restart.get("reason", "")
         crash = reason if reason.startswith(("restarted after an error", "unexpected")) else ""
-        self.status.write(
+        written = self.status.write(
             time.time(),
             {
                 "state": state,
@@ -415,9 +547,17 @@ class Heartbeat:
                 "last_error": book.last_error or crash,
                 "last_restart": dict(stats.last_restart),
                 "statistics_save_errors": book.save_errors,
+                "operator_pin_set": self.app.pin.is_set,
                 "totals": {
                     **stats.counters,
                     **{f"matches_{k}": v for k, v in stats.matches.items()},
                 },
             },
         )
+        if not written and not self.status_failed:  # once a streak: it is tried every 5 s
+            line = f"status file not written: {self.status.last_failure}"
+            log.warning("%s (monitoring sees it stale until it is)", line)
+            self.app.operator_notices.append(line)
+        elif written and self.status_failed:
+            log.info("status file written again (%d writes had failed)", self.status.failures)
+        self.status_failed = not written

@@ -218,6 +218,29 @@ def _invisible() -> bool:
     return pygame.display.get_init() and pygame.display.get_driver() in ("offscreen", "dummy")
 
 
+def _fullscreen_separate(shim: Any) -> str:
+    """``--layout separate --fullscreen``: ``separate`` when each screen can have a monitor
+    of its own, else (two X screens, one monitor) ``vertical`` with the kiosk's warning
+    on stderr: two fullscreen windows on one monitor hid the top screen, with nothing said.
+    """
+    import logging
+
+    import pygame
+
+    from petitcom_shim.config import ShimConfig
+    from royalnine.cli.kiosk import two_screen_layout
+
+    config = shim if shim is not None else ShimConfig()
+    try:
+        pygame.display.init()
+    except pygame.error:
+        return "separate"  # no display: the check below the window's opening says so
+    layout, level, line = two_screen_layout(config.top_display, config.bottom_display)
+    if level >= logging.WARNING or layout != "separate":
+        print(f"royalnine: {line}", file=sys.stderr)
+    return layout
+
+
 def run_play(args: argparse.Namespace) -> int:
     """Open the window and run the game until it is closed."""
     from petitcom_shim import Machine
@@ -226,14 +249,18 @@ def run_play(args: argparse.Namespace) -> int:
 
     storage, saved, overrides = _options(args)
     settings = _run_settings(saved, overrides)
+    shim = _shim_config(args, storage)
+    layout = shim_layout(settings.layout)
+    if layout == "separate" and settings.fullscreen:
+        layout = _fullscreen_separate(shim)
     m = Machine(
-        layout=shim_layout(settings.layout),
+        layout=layout,
         scale=settings.scale,
         gap=settings.gap,
         fullscreen=bool(settings.fullscreen),
         title="Royal Nine",
         audio=True,  # MUSIC and SOUND FX can be turned on in OPTIONS at any time
-        config=_shim_config(args, storage),
+        config=shim,
         fit=bool(settings.fit),
         icon=window_icon(),
     )

@@ -139,11 +139,15 @@ def load_json(path: Path, limit: int) -> Any:
     return parse_json(read_capped(path, limit))
 
 
-def write_atomic(path: Path, text: str) -> None:
+def write_atomic(path: Path, text: str, *, durable: bool = True) -> None:
     """Write ``text`` so that ``path`` holds either the old or the new content, never a mix.
 
     The data is synced before the rename and the folder after it, so a power cut
-    leaves the last complete state; a failure removes the temporary file.
+    leaves the last complete state; a failure removes the temporary file. With
+    ``durable=False`` nothing is synced: the rename still makes the write whole for
+    every reader and survives the writer being killed, but a power cut may undo it
+    (for frequent small updates, such as the kiosk's touch count, where a sync each
+    time would cost more than the update is worth).
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(
@@ -153,12 +157,14 @@ def write_atomic(path: Path, text: str) -> None:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    _sync_folder(path.parent)
+    if durable:
+        _sync_folder(path.parent)
 
 
 def _sync_folder(folder: Path) -> None:

@@ -41,6 +41,7 @@ from royalnine.kiosk.config import KioskConfig
 from royalnine.kiosk.operator import (
     OPERATOR_SCENES,
     VOLUMES,
+    NoPinScene,
     OperatorPrefs,
     OperatorScene,
     PinScene,
@@ -66,7 +67,12 @@ from royalnine.storage import VOLUMES as SETTING_VOLUMES
 from royalnine.storage import SaveGame, Settings, Storage
 
 log = logging.getLogger("royalnine.kiosk")
-KIOSK_WORDING = {"handover3": "touch_ready", "tap_next": "touch_next", "saved_note": "not_saved"}
+KIOSK_WORDING = {
+    "handover3": "touch_ready",
+    "tap_next": "touch_next",
+    "saved_note": "not_saved",
+    "r1_tens_off": "tens_variant",
+}
 """Game texts (royalnine.i18n) the kiosk says in its own words (royalnine.kiosk.texts)."""
 CORNER = 32
 """Size in pixels of the corner squares of the operator gesture."""
@@ -75,7 +81,14 @@ GESTURE_WITHIN = 10.0
 CHORD = Button.L | Button.R | Button.SELECT
 CHORD_HOLD = 2.0
 FLUSH_EVERY = 300.0
-"""Seconds between saves of the statistics while nothing else saves them (touches, uptime)."""
+"""Seconds between saves of the statistics while nothing else saves them (uptime)."""
+TOUCH_SAVE_GAP = 0.1
+"""Touches are written (without a sync: a kill keeps them, a power cut may not) at most
+this many seconds after they are counted, at most ten writes a second however fast
+the taps."""
+TOUCH_FLUSH_AFTER = 2.0
+"""... and saved durably (synced) at most this many seconds after the first touch not
+synced yet: a power cut loses at most the last 2 s of touches."""
 ATTRACT_DRAW_EVERY = 3
 """The attract loop shows one frame in three (20 a second; its logic, glides and timers keep
 60): a kiosk is left alone in it for hours, and most of its CPU went on waking, composing and
@@ -192,6 +205,9 @@ class KioskApp(App):
         now = clock()
         self.last_input = now
         self.last_flush = now
+        self.touches_since: float | None = None  # the first touch not synced yet
+        self.touches_written = float("-inf")  # the last write of touches (synced or not)
+        self.touches_unwritten = False
         self.countdown_end: float | None = None
         self.countdown_shown = -1
         self.swallow = False
@@ -238,7 +254,8 @@ class KioskApp(App):
 
     def t(self, key: str, **args: object) -> str:
         """The game's texts, with the kiosk's own wording where the game's would be wrong
-        here: visitors have no keyboard (no "Tap/X"), kiosk matches are never saved, and
+        here: visitors have no keyboard (no "Tap/X") and no OPTIONS (the rules' page 1
+        names a variant instead), kiosk matches are never saved, and
         the attract loop's CPUs are A and B (a "CPU 1" beside a score reads "CPU 1 5")."""
         own = KIOSK_WORDING.get(key)
         if own is not None:
@@ -247,9 +264,10 @@ class KioskApp(App):
             args = {**args, "n": "AB"[int(str(args["n"])) - 1]}
         return super().t(key, **args)
 
-    def pin_ok(self, typed: str) -> bool:
-        """Whether ``typed`` is the operator PIN (wrong tries lock the pad: kiosk.pin)."""
-        return self.pin.attempt(typed)
+    def pin_ok(self, typed: str, way: str = "touch") -> bool:
+        """Whether ``typed`` is the operator PIN (wrong tries lock the pad of ``way``, the
+        gesture's or the chord's: kiosk.pin)."""
+        return self.pin.attempt(typed, way)
 
     def reset_stats(self) -> None:
         """Start the statistics afresh (the operator confirmed it).
@@ -382,20 +400,20 @@ class KioskApp(App):
             self.countdown_shown = left
             draw_countdown(self, max(1, left))
 
-    def _operator_way_in(self, now: float) -> bool:
-        """The gesture or the chord was just completed."""
+    def _operator_way_in(self, now: float) -> str:
+        """The way in just completed: ``"touch"`` (the gesture), ``"chord"`` or ""."""
         m = self.m
-        done = self.gesture.feed(bool(m.tchst), m.tchx, m.tchy, now)
+        done = "touch" if self.gesture.feed(bool(m.tchst), m.tchx, m.tchy, now) else ""
         buttons = m.button(0)
         if buttons and buttons & CHORD == CHORD:  # (no flag arithmetic on idle frames)
             if self.chord_since is None:
                 self.chord_since = now
             elif now - self.chord_since >= CHORD_HOLD:
                 self.chord_since = None
-                done = True
+                done = "chord"
         else:
             self.chord_since = None
-        return done and not isinstance(self.scene, OPERATOR_SCENES)
+        return "" if isinstance(self.scene, OPERATOR_SCENES) else done
 
     def _close_countdown(self) -> None:
         """Take the "Still there?" panel away, if it is up."""
@@ -403,13 +421,17 @@ class KioskApp(App):
             self.countdown_end = None
             clear_overlay(self)
 
-    def _open_operator(self) -> None:
+    def _open_operator(self, way: str) -> None:
+        """The PIN pad, or with no PIN set the locked notice (never a "choose a PIN" pad)."""
         self._close_countdown()
         back = self.scene
         self.swallow = True
-        new = not self.pin.is_set  # (reads the PIN file again if it changed: once)
-        log.info("operator way in used (%s)", "new PIN" if new else "PIN pad")
-        self.switch(PinScene(back, new=new))
+        if not self.pin.is_set:  # (reads the PIN file again if it changed: once)
+            log.warning("operator way in used (%s), but no PIN is set: menu locked", way)
+            self.switch(NoPinScene(back))
+            return
+        log.info("operator way in used (%s): PIN pad", way)
+        self.switch(PinScene(back, way=way))
 
     def tick(self) -> None:
         """One kiosk frame: input, operator way in, countdown or scene, idle timers, VSYNC."""
@@ -419,6 +441,9 @@ class KioskApp(App):
         if starts != self.touch_starts:
             self.book.touches(max(0, starts - self.touch_starts))
             self.touch_starts = starts
+            self.touches_unwritten = True
+            if self.touches_since is None:
+                self.touches_since = now
         if inp.touch_down or inp.touch_move or inp.touching or inp.keys:
             self.last_input = now
         inp.keys = [k for k in inp.keys if k != "select"]
@@ -427,8 +452,9 @@ class KioskApp(App):
                 inp = InputFrame(keys=inp.keys, dropped=inp.dropped)
             if not self.m.tchst:
                 self.swallow = False
-        if self._operator_way_in(now):
-            self._open_operator()
+        way = self._operator_way_in(now)
+        if way:
+            self._open_operator(way)
         elif self.countdown_end is not None:
             if inp.touch_down is not None or inp.keys:
                 self._close_countdown()
@@ -447,9 +473,14 @@ class KioskApp(App):
                     self.swallow = True
             self._check_idle(now)
             self._check_hours(now)
-        if now - self.last_flush >= FLUSH_EVERY:
-            self.last_flush = now
+        touched = self.touches_since is not None and now - self.touches_since >= TOUCH_FLUSH_AFTER
+        if touched or now - self.last_flush >= FLUSH_EVERY:
+            self.last_flush, self.touches_since = now, None
+            self.touches_written, self.touches_unwritten = now, False
             self.book.flush()
+        elif self.touches_unwritten and now - self.touches_written >= TOUCH_SAVE_GAP:
+            self.touches_written, self.touches_unwritten = now, False
+            self.book.save(durable=False)
         for hook in self.on_frame:
             hook(self)
         self.frames += 1

@@ -1,8 +1,8 @@
 """The operator's side of a kiosk: the PIN pad, the operator menu and the statistics pages.
 
 The operator menu opens only through the operator gesture or key chord (see
-:mod:`royalnine.kiosk.controller`) and, when ``pin`` is set in the ``[kiosk]``
-table, only after the PIN was typed on the pad. It offers: resume, volume,
+:mod:`royalnine.kiosk.controller`), and only after the operator PIN (set from a
+shell, kiosk.pin) was typed on the pad; with no PIN set it stays locked. It offers: resume, volume,
 the default language, the default CPU level, keeping the match history (off
 unless turned on here), statistics (figures on the top
 screen, matches per day for the last 14 days as a GRP bar chart on the bottom
@@ -26,7 +26,7 @@ from royalnine import art
 from royalnine.app import App, InputFrame, Scene
 from royalnine.core.files import UnreadableFile, load_json, write_atomic
 from royalnine.kiosk.config import MAX_PIN_DIGITS
-from royalnine.kiosk.pin import PinLock, new_pin_problem
+from royalnine.kiosk.pin import PinLock
 from royalnine.kiosk.stats import StatsBook, day_of
 from royalnine.kiosk.texts import kt
 from royalnine.screens import draw
@@ -106,9 +106,10 @@ def _damaged(
         line = f"{path.name} was damaged ({reason}): defaults used, kept as {moved.name}"
     except OSError as exc:
         line = f"{path.name} was damaged ({reason}) and could not be moved: {exc.strerror}"
-    log.warning("%s", line)
     if notices is not None:
-        notices.append(line)
+        notices.append(line)  # the caller logs it with the other start-up notices
+    else:
+        log.warning("%s", line)
 
 
 def save_prefs(home: Path, prefs: OperatorPrefs) -> None:
@@ -134,8 +135,8 @@ class OperatorHost(Protocol):
     def apply_prefs(self) -> None:
         """Use the operator's choices now and keep them."""
 
-    def pin_ok(self, typed: str) -> bool:
-        """Whether ``typed`` is the operator PIN."""
+    def pin_ok(self, typed: str, way: str = "touch") -> bool:
+        """Whether ``typed`` is the operator PIN (typed after the way in ``way``)."""
 
     def reset_stats(self) -> None:
         """Start the statistics afresh."""
@@ -153,32 +154,25 @@ class PinScene:
     """A ten-key pad on the touch screen; the right PIN opens the operator menu.
 
     A wrong PIN clears the pad; :data:`MAX_WRONG_PINS` wrong ones in a row go
-    back to where the kiosk was (``back``), and the PIN lock (kiosk.pin) refuses
-    every try for a growing time after a few wrong ones. With ``new`` (no PIN
-    set yet) the pad asks for a new PIN twice and stores it, hashed.
+    back to where the kiosk was (``back``), and the PIN lock (kiosk.pin) of the
+    way the pad was reached (``way``: the touch gesture or the key chord)
+    refuses every try for a growing time after a few wrong ones.
     """
 
-    def __init__(self, back: Scene, *, new: bool = False) -> None:
+    def __init__(self, back: Scene, *, way: str = "touch") -> None:
         self.back = back
-        self.new = new
-        self.first = ""  # new PIN: the first entry, waiting for the second
+        self.way = way
         self.typed = ""
         self.wrong = 0
         self.message = ""
         self.locked_shown = -1
         self.menu: Menu | None = None
 
-    def title(self) -> str:
-        """The pad's heading key."""
-        if not self.new:
-            return "pin_title"
-        return "pin_again" if self.first else "pin_new"
-
     def enter(self, app: App) -> None:
         """Draw the pad."""
         m = app.m
         draw.reset_screens(m)
-        draw.centred(m, TOP, 10, kt(self.title(), app.lang), art.TEXT_YELLOW)
+        draw.centred(m, TOP, 10, kt("pin_title", app.lang), art.TEXT_YELLOW)
         keys = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "C", "0", "OK"]
         items = []
         for i, key in enumerate(keys):
@@ -190,12 +184,10 @@ class PinScene:
     def show(self, app: App) -> None:
         """The typed digits (as stars), a message and the keys."""
         m = app.m
-        draw.centred(m, TOP, 10, " " * 32, art.TEXT_WHITE)
-        draw.centred(m, TOP, 10, kt(self.title(), app.lang), art.TEXT_YELLOW)
         draw.text(m, BOTTOM, 0, 1, " " * 32, art.TEXT_WHITE)
         draw.centred(m, BOTTOM, 1, "*" * len(self.typed) or "-", art.TEXT_WHITE)
         draw.text(m, BOTTOM, 0, 3, " " * 32, art.TEXT_WHITE)
-        locked = math.ceil(_kiosk(app).pin.locked_for()) if not self.new else 0
+        locked = math.ceil(_kiosk(app).pin.locked_for(self.way))
         self.locked_shown = locked
         if locked:
             text = kt("pin_locked", app.lang).format(seconds=locked)
@@ -211,7 +203,7 @@ class PinScene:
         k = _kiosk(app)
         if "b" in inp.keys:
             return self.back
-        if not self.new and math.ceil(k.pin.locked_for()) != self.locked_shown:
+        if math.ceil(k.pin.locked_for(self.way)) != self.locked_shown:
             self.show(app)  # the lock-out countdown
         choice = self.menu.handle(app, inp)
         if choice is None:
@@ -219,7 +211,7 @@ class PinScene:
         if choice == "C":
             self.typed = ""
         elif choice == "OK":
-            return self.new_pin(app) if self.new else self.check(app)
+            return self.check(app)
         elif len(self.typed) < MAX_PIN_DIGITS:
             self.typed += choice
         self.show(app)
@@ -227,7 +219,7 @@ class PinScene:
 
     def check(self, app: App) -> Scene | None:
         """OK on the PIN pad."""
-        if _kiosk(app).pin_ok(self.typed):
+        if _kiosk(app).pin_ok(self.typed, self.way):
             log.info("operator menu opened")
             return OperatorScene(self.back)
         self.wrong += 1
@@ -239,28 +231,43 @@ class PinScene:
         self.show(app)
         return None
 
-    def new_pin(self, app: App) -> Scene | None:
-        """OK while setting a new PIN: first entry, then the same again."""
-        typed, self.typed = self.typed, ""
-        if not self.first:
-            if new_pin_problem(typed):
-                self.message = "pin_short"
-            else:
-                self.first, self.message = typed, ""
-        elif typed != self.first:
-            self.first, self.message = "", "pin_differs"
-        else:
-            try:
-                _kiosk(app).pin.set_pin(typed)
-            except OSError:
-                self.first, self.message = "", "pin_not_saved"
-            else:
-                log.info("operator menu opened (new PIN set)")
-                return OperatorScene(self.back)
-        if self.message:
-            app.beep("invalid")
-        self.show(app)
+
+class NoPinScene:
+    """What the operator's way in shows while no PIN is set: the menu is locked, and how
+    to set a PIN from a shell. Nothing can be done here; a touch or a key goes back.
+
+    A "choose a PIN" pad here would hand the kiosk to whoever found the gesture first
+    (the exit, the statistics reset, a PIN the operator does not know)."""
+
+    def __init__(self, back: Scene) -> None:
+        self.back = back
+
+    def enter(self, app: App) -> None:
+        """Say so on both screens."""
+        m = app.m
+        draw.reset_screens(m)
+        draw.centred(m, TOP, 8, kt("no_pin_title", app.lang), art.TEXT_YELLOW)
+        draw.centred(m, TOP, 11, kt("no_pin_why", app.lang), art.TEXT_WHITE)
+        for i, line in enumerate(NO_PIN_HOWTO):
+            draw.text(m, BOTTOM, 1, 6 + i, line, art.TEXT_WHITE if i else art.TEXT_YELLOW)
+
+    def frame(self, app: App, inp: InputFrame) -> Scene | None:
+        """A touch or a key goes back (the idle timer does too)."""
+        if inp.touch_down is not None or inp.keys:
+            return self.back
         return None
+
+
+NO_PIN_HOWTO = (
+    "SET A PIN FROM A SHELL:",
+    "",
+    'read -rs PIN && echo "$PIN" |',
+    " royalnine kiosk --home DIR",
+    "   --set-pin",
+    "",
+    "(DIR: the kiosk's folder)",
+)
+"""The shell command of docs/kiosk.md, folded to the 30 columns of the bottom screen."""
 
 
 class OperatorScene:
@@ -466,4 +473,4 @@ class StatsScene:
         return None
 
 
-OPERATOR_SCENES = (PinScene, OperatorScene, ConfirmResetScene, StatsScene)
+OPERATOR_SCENES = (PinScene, NoPinScene, OperatorScene, ConfirmResetScene, StatsScene)

@@ -2,14 +2,23 @@
 
 The PIN lives in ``HOME/kiosk-pin.json`` (owner-only, mode 0600) as a salted
 PBKDF2-SHA256 hash, together with the wrong tries so far and when the pad
-opens again, so a restart does not reset the lock-out. It is set on the PIN
-pad the first time the operator menu is opened (typed twice), or with
-``royalnine kiosk --set-pin`` (the PIN on standard input).
+opens again, so a restart does not reset the lock-out. It is set only with
+``royalnine kiosk --set-pin`` (the PIN on standard input), never on the kiosk's
+own screens: whoever first reached a "choose a PIN" pad would own the kiosk.
 
 After :data:`FREE_TRIES` wrong PINs the pad locks for :data:`FIRST_LOCK`
 seconds, and each further wrong PIN doubles that, up to :data:`MAX_LOCK`:
 guessing 4 digits then takes years rather than the 11 hours it took with
 three tries and a walk back. The right PIN clears the count.
+
+There are two ways to the pad, each with a lock-out of its own
+(:data:`WAYS`): the touchscreen gesture, which every visitor has, and the key
+chord, which needs a keyboard the operator plugs in. A visitor who locks the
+touch pad does not lock out the operator at the keyboard. ``--set-pin`` (the
+same PIN again will do) clears both. Tries refused during a lock-out are not
+logged one by one (a visitor tapping OK every 2 s would rotate the log's
+history away): the first one says the pad is locked, and one line sums them
+up when the lock-out is over.
 
 A ``pin = "…"`` in the ``[kiosk]`` table of shim.toml (the old way) still works,
 hashed in memory; the log asks to move it out of the plain-text file.
@@ -22,7 +31,9 @@ import hmac
 import json
 import logging
 import secrets
+import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from royalnine.core.files import UnreadableFile, load_json, write_atomic
@@ -34,7 +45,19 @@ ITERATIONS = 100_000
 FREE_TRIES = 3
 FIRST_LOCK = 30.0
 MAX_LOCK = 3600.0
+WAYS = ("touch", "chord")
+"""The ways to the PIN pad, each locked on its own: the gesture and the key chord."""
 log = logging.getLogger("royalnine.kiosk")
+
+
+@dataclass
+class Lockout:
+    """The wrong tries of one way to the pad, and the tries refused while it was locked."""
+
+    failures: int = 0
+    locked_until: float = 0.0
+    refused: int = 0
+    refused_since: float = 0.0
 
 
 def hash_pin(pin: str, salt: str | None = None, iterations: int = ITERATIONS) -> str:
@@ -63,7 +86,7 @@ def new_pin_problem(pin: str) -> str:
 
 
 class PinLock:
-    """The PIN hash and the lock-out of one kiosk folder.
+    """The PIN hash and the lock-outs of one kiosk folder.
 
     Args:
         home: the kiosk's folder.
@@ -72,6 +95,7 @@ class PinLock:
 
     Attributes:
         notice: one line for the operator menu when the PIN file was damaged.
+        locks: the lock-out of each way to the pad (:data:`WAYS`).
     """
 
     def __init__(self, home: Path, clock: Callable[[], float], plain: str = "") -> None:
@@ -79,8 +103,7 @@ class PinLock:
         self.clock = clock
         self.notice = ""
         self.hash = ""
-        self.failures = 0
-        self.locked_until = 0.0
+        self.locks = {way: Lockout() for way in WAYS}
         self._plain_hash = hash_pin(plain) if plain else ""
         self._seen: tuple[int, int, int] | None = None  # the file as last read or written
         self._reload(first=True)
@@ -89,6 +112,11 @@ class PinLock:
                 "the operator PIN is plain text in shim.toml: set it with `royalnine kiosk "
                 "--home DIR --set-pin` (stored hashed) and delete the pin line"
             )
+
+    @property
+    def failures(self) -> int:
+        """Wrong tries in a row on the touchscreen."""
+        return self.locks["touch"].failures
 
     def _reload(self, *, first: bool = False) -> None:
         """Read the PIN file again: a PIN set with ``--set-pin`` (or the file deleted for a
@@ -108,16 +136,20 @@ class PinLock:
             if not first:
                 return
             doc = {}
-            self.notice = f"{PIN_FILE} unreadable ({exc}): set a new PIN"
+            self.notice = f"{PIN_FILE} unreadable ({exc}): set a new PIN with --set-pin"
             log.warning("%s", self.notice)
         self._seen = seen
-        self.hash, self.failures, self.locked_until = "", 0, 0.0
+        self.hash = ""
+        for way, lock in self.locks.items():
+            lock.failures, lock.locked_until = 0, 0.0
+            if isinstance(doc, dict):
+                prefix = "" if way == "touch" else f"{way}_"
+                failures, until = doc.get(prefix + "failures"), doc.get(prefix + "locked_until")
+                lock.failures = failures if isinstance(failures, int) and failures > 0 else 0
+                lock.locked_until = float(until) if isinstance(until, int | float) else 0.0
         if isinstance(doc, dict):
             stored = doc.get("hash")
             self.hash = stored if isinstance(stored, str) else ""
-            failures, until = doc.get("failures"), doc.get("locked_until")
-            self.failures = failures if isinstance(failures, int) and failures > 0 else 0
-            self.locked_until = float(until) if isinstance(until, int | float) else 0.0
         self.hash = self.hash or self._plain_hash
 
     def _signature(self) -> tuple[int, int, int] | None:
@@ -134,55 +166,91 @@ class PinLock:
         self._reload()
         return bool(self.hash)
 
-    def locked_for(self) -> float:
-        """Seconds until the pad takes a PIN again (0 when it does now).
+    def locked_for(self, way: str = "touch") -> float:
+        """Seconds until the pad takes a PIN again by ``way`` (0 when it does now).
 
         Never more than :data:`MAX_LOCK`: a clock set back after a wrong try (or a
-        far-future time in the file) must not lock the pad for years.
+        far-future time in the file) must not lock the pad for years. The first call
+        after a lock-out ends logs how many tries it refused.
         """
+        lock = self.locks[way]
         now = self.clock()
-        self.locked_until = min(self.locked_until, now + MAX_LOCK)
-        return max(0.0, self.locked_until - now)
+        lock.locked_until = min(lock.locked_until, now + MAX_LOCK)
+        left = max(0.0, lock.locked_until - now)
+        if not left:
+            self.summarise(way)
+        return left
 
-    def attempt(self, pin: str) -> bool:
-        """Check a typed PIN; a wrong one counts towards the lock-out. False while locked."""
+    def summarise(self, way: str) -> None:
+        """Log, in one line, the tries refused during the lock-out of ``way`` (if any)."""
+        lock = self.locks[way]
+        if lock.refused:
+            since = time.strftime("%H:%M:%S", time.localtime(lock.refused_since))
+            log.warning(
+                "operator PIN pad (%s): %d tries refused while it was locked (since %s)",
+                way,
+                lock.refused,
+                since,
+            )
+            lock.refused = 0
+
+    def attempt(self, pin: str, way: str = "touch") -> bool:
+        """Check a typed PIN; a wrong one counts towards the lock-out of ``way``.
+        False while that way is locked (counted, logged once and summed up later)."""
         self._reload()
-        if self.locked_for() > 0:
-            log.warning("operator PIN refused: the pad is locked for %.0f s", self.locked_for())
+        lock = self.locks[way]
+        wait_left = self.locked_for(way)
+        if wait_left > 0:
+            if not lock.refused:
+                lock.refused_since = self.clock()
+                log.warning(
+                    "operator PIN refused (%s): the pad is locked for %.0f s; further tries "
+                    "are summed up when the lock-out is over",
+                    way,
+                    wait_left,
+                )
+            lock.refused += 1
             return False
         if pin_matches(pin, self.hash):
-            if self.failures:
-                log.info("operator PIN right after %d wrong tries", self.failures)
-            self.failures, self.locked_until = 0, 0.0
+            if lock.failures:
+                log.info("operator PIN right after %d wrong tries (%s)", lock.failures, way)
+            lock.failures, lock.locked_until = 0, 0.0
             self._save()
             return True
-        self.failures += 1
+        lock.failures += 1
         wait = 0.0
-        if self.failures >= FREE_TRIES:
+        if lock.failures >= FREE_TRIES:
             # the doubling stops at MAX_LOCK (2**n of a huge count would not fit a float)
-            doublings = min(self.failures - FREE_TRIES, 32)
+            doublings = min(lock.failures - FREE_TRIES, 32)
             wait = min(MAX_LOCK, FIRST_LOCK * 2**doublings)
-            self.locked_until = self.clock() + wait
+            lock.locked_until = self.clock() + wait
         log.warning(
-            "wrong operator PIN (%d in a row)%s",
-            self.failures,
+            "wrong operator PIN (%d in a row, %s)%s",
+            lock.failures,
+            way,
             f": the pad is locked for {wait:.0f} s" if wait else "",
         )
         self._save()
         return False
 
     def set_pin(self, pin: str) -> None:
-        """Store a new PIN (hashed); raises ValueError for a bad one, OSError if not saved."""
+        """Store a new PIN (hashed) and clear every lock-out; raises ValueError for a bad
+        one, OSError if not saved."""
         problem = new_pin_problem(pin)
         if problem:
             raise ValueError(problem)
         self.hash = hash_pin(pin)
-        self.failures, self.locked_until = 0, 0.0
+        for lock in self.locks.values():
+            lock.failures, lock.locked_until = 0, 0.0
         self._save(strict=True)
         log.info("operator PIN set (stored hashed in %s)", self.path.name)
 
     def _save(self, *, strict: bool = False) -> None:
-        doc = {"hash": self.hash, "failures": self.failures, "locked_until": self.locked_until}
+        doc: dict[str, object] = {"hash": self.hash}
+        for way, lock in self.locks.items():
+            prefix = "" if way == "touch" else f"{way}_"
+            doc[prefix + "failures"] = lock.failures
+            doc[prefix + "locked_until"] = lock.locked_until
         try:
             # write_atomic's temporary file is created owner-only (0600) and renamed over
             write_atomic(self.path, json.dumps(doc) + "\n")

@@ -4,7 +4,7 @@ The attract loop is a real :class:`~royalnine.screens.match.MatchScene`
 between two CPUs: the bottom seat is played by a paced
 :class:`~royalnine.screens.autoplay.AutoPlayer` whose taps are fed to the match
 as synthetic input (a visitor's touch never reaches it), and between rounds a
-page of the rules in pictures is shown. "TOUCH TO PLAY / タッチしてね" blinks
+page of the rules in pictures is shown. "TOUCH TO PLAY" / "ﾀｯﾁｼﾃﾈ" blinks
 on the GRP page in front of everything. The first touch or key anywhere opens
 the kiosk title; that touch presses nothing there, because the title's menu
 only acts on a release over the button the stylus went down on.

@@ -17,6 +17,7 @@ Without ``$NOTIFY_SOCKET`` (not started by systemd) the notifier does nothing.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -25,11 +26,17 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from royalnine.core.files import write_atomic
+from royalnine.core.files import UnreadableFile, load_json, write_atomic
 
 STATUS_FILE = "kiosk-status.json"
 STATUS_EVERY = 5.0
 """Seconds between rewrites of the status file."""
+STARTS_FILE = "kiosk-starts.json"
+QUICK_GAP = 120.0
+"""A start less than this many seconds after the one before continues a crash loop."""
+FREE_QUICK_STARTS = 3
+"""Quick restarts in a row that wait nothing (an operator RESTART, a kill, X restarting)."""
+MAX_START_DELAY = 60.0
 
 
 class Notifier:
@@ -95,6 +102,10 @@ class Notifier:
         if due and self.send("WATCHDOG=1"):
             self._last_ping = now
 
+    def extend_start(self, seconds: float, status: str) -> None:
+        """Ask for ``seconds`` more before READY=1 is due (TimeoutStartSec), saying why."""
+        self.send(f"EXTEND_TIMEOUT_USEC={int(seconds * 1_000_000)}\nSTATUS={status}")
+
     def stopping(self, status: str) -> None:
         """The kiosk is stopping on purpose."""
         self.send(f"STOPPING=1\nSTATUS={status}")
@@ -109,14 +120,16 @@ class Notifier:
 class StatusFile:
     """``HOME/kiosk-status.json``, rewritten atomically at most every :data:`STATUS_EVERY` s.
 
-    A write that fails (full disk, read-only home) is counted and tried again at
-    the next interval; it never stops the kiosk.
+    A write that fails (full disk, read-only home) is counted (``failures``, with
+    the reason in ``last_failure``) and tried again at the next interval; it never
+    stops the kiosk. The file itself then says how many writes failed.
     """
 
     def __init__(self, home: Path, started: float) -> None:
         self.path = home / STATUS_FILE
         self.started = started
         self.failures = 0
+        self.last_failure = ""
         self._written = float("-inf")
 
     def due(self, now: float) -> bool:
@@ -131,15 +144,43 @@ class StatusFile:
             "started": _iso(self.started),
             "updated": _iso(now),
             "uptime_s": round(max(0.0, now - self.started), 1),
+            "status_write_errors": self.failures,
             **fields,
         }
         try:
             write_atomic(self.path, json.dumps(doc, indent=1, sort_keys=True) + "\n")
-        except OSError:
+        except OSError as exc:
             self.failures += 1
+            self.last_failure = str(exc.strerror or exc)
             return False
         return True
 
 
 def _iso(t: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+
+
+def start_delay(home: Path, now: float) -> tuple[float, int]:
+    """The crash-loop back-off: seconds to wait before this start opens its windows, and
+    how many quick starts came before it in a row.
+
+    The unit restarts the kiosk 2 s after any failure and never gives up (systemd 252,
+    Debian 12's, cannot grow that delay itself: RestartSteps= came in 254). So the kiosk
+    notes each start in ``HOME/kiosk-starts.json``; a start within :data:`QUICK_GAP`
+    seconds of the one before continues a loop. After :data:`FREE_QUICK_STARTS` such
+    starts the wait doubles from 2 s up to :data:`MAX_START_DELAY`, and one run that
+    lasts starts the count again. A file that cannot be read or written means no wait.
+    """
+    path = home / STARTS_FILE
+    try:
+        doc = load_json(path, 1000)
+    except (FileNotFoundError, UnreadableFile):
+        doc = {}
+    last = doc.get("last_start") if isinstance(doc, dict) else None
+    quick = doc.get("quick") if isinstance(doc, dict) else None
+    loop = isinstance(last, int | float) and 0 <= now - last < QUICK_GAP
+    streak = min(int(quick), 1000) + 1 if loop and isinstance(quick, int) and quick >= 0 else 0
+    with contextlib.suppress(OSError):  # (a full disk: no back-off, the statistics say why)
+        write_atomic(path, json.dumps({"last_start": now, "quick": streak}) + "\n")
+    extra = streak - FREE_QUICK_STARTS + 1
+    return (0.0 if extra <= 0 else min(MAX_START_DELAY, 2.0**extra)), streak
