@@ -35,13 +35,15 @@ def _hex_bytes(text: str) -> bytes:
 
 
 def int_range(low: int, high: int) -> Callable[[str], int]:
-    """An argparse type: a whole number from ``low`` to ``high``."""
+    """An argparse type: a whole number from ``low`` to ``high``, in ASCII digits (Python's
+    ``int`` also takes Arabic-Indic and full-width digits, and underscores)."""
 
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a whole number: {text[:20]!r}") from None
+        body = text.strip()
+        digits = body[1:] if body[:1] in "+-" else body
+        if not (digits.isascii() and digits.isdigit()):
+            raise argparse.ArgumentTypeError(f"not a whole number: {text[:20]!r}")
+        value = int(body)
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(f"must be from {low} to {high}, not {value}")
         return value

@@ -41,8 +41,10 @@ prints one line at exit::
 ``--console`` writes the upper console's 24 lines of 32 characters, a line
 ``#LOWER``, then the lower console's 24 lines
 (:func:`petitcom_shim.basic.consoletext.console_text`).
-Output files (``--console``, ``--screenshot``, ``pack -o``) are written
-atomically and never replace anything but a regular file.
+Output files (``--console``, ``--screenshot``, ``pack -o``) follow the one
+rule of :func:`petitcom_shim.files.check_output_path`: a regular file is
+replaced atomically, a FIFO or device written into, nothing else replaced;
+``-`` is a file named ``-`` in the current folder (stdout is for ``--json``).
 """
 
 from __future__ import annotations
@@ -246,12 +248,12 @@ def _add_area_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _check_output(path: Path) -> None:
+    """Refuse, before the run, an output path the project's rule would not write
+    (:func:`petitcom_shim.files.check_output_path`)."""
     try:
-        files.check_output(path)
+        files.check_output_path(path.absolute())
     except OSError as err:
-        raise UsageError(f"{path}: {err}; not replacing it") from None
-    if not path.parent.is_dir():
-        raise UsageError(f"{path}: the folder {path.parent} does not exist")
+        raise UsageError(files.output_error(path, err)) from None
 
 
 def _write_output(path: Path, write: Callable[[Path], object]) -> None:

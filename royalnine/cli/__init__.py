@@ -39,6 +39,26 @@ def path_arg(text: str) -> Path:
     return Path(text)
 
 
+def whole_number(text: str) -> int:
+    """argparse type of every count, seed and number option: ASCII digits with an optional
+    sign. Python's ``int`` also takes Arabic-Indic, full-width and other Unicode digits
+    ("١٢", "１２") and underscores, which no number the game prints has."""
+    body = text.strip()
+    digits = body[1:] if body[:1] in "+-" else body
+    if not (digits.isascii() and digits.isdigit()):
+        raise argparse.ArgumentTypeError(f"not a whole number: {text[:20]!r}")
+    return int(body)
+
+
+def refuse(command: str, message: str, as_json: bool) -> int:
+    """Report a refused command: one line on stderr and, with ``--json``, one JSON line
+    ``{"ok": false, "error": MESSAGE}`` on stdout (as ``remote`` does); returns 1."""
+    if as_json:
+        print(json.dumps({"ok": False, "error": message}), flush=True)
+    print(f"royalnine {command}: {message}", file=sys.stderr)
+    return 1
+
+
 class CliParser(argparse.ArgumentParser):
     """argparse's parser, remembering its last error so that a command run with ``--json``
     can print it as its one JSON line (subcommand parsers are of this class too)."""

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from royalnine.cli import path_arg
+from royalnine.cli import path_arg, whole_number
 from royalnine.storage import DIFFICULTIES, LAYOUTS, MAX_GAP, current_name
 
 PROCESS_START = time.perf_counter()
@@ -54,7 +54,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--gap",
-        type=int,
+        type=whole_number,
         default=None,
         metavar="PIXELS",
         help="DS pixels between the two screens, as DS emulators offer (vertical, side and "
@@ -69,7 +69,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--scale",
-        type=int,
+        type=whole_number,
         default=None,
         help="window scale (0 = largest that fits; this run only)",
     )
@@ -87,11 +87,11 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--rounds",
-        type=int,
+        type=whole_number,
         default=None,
         help="rounds per match (5 in the original; this run only)",
     )
-    p.add_argument("--seed", type=int, default=None, help="seed the deals (reproducible matches)")
+    p.add_argument("--seed", type=whole_number, default=None, help="seed the deals (reproducible matches)")
     p.add_argument(
         "--controls",
         type=path_arg,
@@ -124,7 +124,7 @@ def add_demo_parser(subparsers: Any) -> None:
     demo.add_argument(
         "--out", type=path_arg, default=None, help="folder for one screenshot per stage"
     )
-    demo.add_argument("--shot-scale", type=int, default=1, help="screenshot scale (1-4)")
+    demo.add_argument("--shot-scale", type=whole_number, default=1, help="screenshot scale (1-4)")
     demo.add_argument(
         "--mode", choices=("cpu", "local"), default="cpu", help="match mode to play through"
     )
