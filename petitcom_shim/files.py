@@ -191,6 +191,19 @@ def write_output(path: str | os.PathLike[str], data: bytes) -> None:
         _write_into(target, data)
 
 
+def stdout_closed(prog: str) -> None:
+    """After a BrokenPipeError on standard output (``CMD | head -c 100``): point stdout at
+    nothing, so the interpreter's last flush at exit does not fail again with a
+    traceback, and say so in one line on stderr. Every command of the project
+    (``royalnine``, ``petitcom``, ``petitcom-qr``) ends this way."""
+    import sys
+
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    with contextlib.suppress(OSError):
+        print(f"{prog}: standard output was closed before all was written", file=sys.stderr)
+
+
 def output_error(path: str | os.PathLike[str], exc: OSError) -> str:
     """The one-line reason an output could not be written, naming the path the user gave
     (not a temporary file's name)."""

@@ -135,8 +135,20 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Returns:
         0 on success; 1 if encoding failed or any image could not be decoded (the
-        other images are still decoded); 2 for bad usage.
+        other images are still decoded), or standard output was closed early
+        (``decode IMG | head -c 100``: one line on stderr, no traceback); 2 for
+        bad usage.
     """
+    try:
+        status = _main(argv)
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
+        return status
+    except BrokenPipeError:
+        files.stdout_closed("petitcom-qr")
+        return 1
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     if args.command in ("to-qr", "from-qr"):
         return _run_set_command(args)

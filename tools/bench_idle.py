@@ -95,7 +95,14 @@ def measure(state: str, seconds: float, scale: int, layout: str) -> float:
         time.sleep(1.0)
         log = (home / "log").open("wb")
         if state == "petitcom":
-            command_line = [sys.executable, "-m", "petitcom_shim.basic.cli", "--files", str(home)]
+            command_line = [
+                sys.executable,
+                "-m",
+                "petitcom_shim.basic.cli",
+                "direct",
+                "--files",
+                str(home),
+            ]
         else:
             command_line = [*_game_command(), *args]
         game = subprocess.Popen(command_line, env=env, stdout=log, stderr=log)

@@ -87,7 +87,23 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``royalnine`` console script; returns the exit status."""
+    """Entry point of the ``royalnine`` console script; returns the exit status.
+
+    Standard output closed early (``royalnine score ... | head -c 10``) ends the
+    command with one line on stderr and status 1, never a traceback.
+    """
+    try:
+        status = _main(argv)
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
+        return status
+    except BrokenPipeError:
+        from petitcom_shim.files import stdout_closed
+
+        stdout_closed("royalnine")
+        return 1
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     args_list = _home_after_command(args_list)

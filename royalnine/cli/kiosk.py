@@ -51,7 +51,11 @@ def add_parser(subparsers: Any) -> None:
         "--home", type=path_arg, metavar="DIR", default=None, help="the kiosk's data folder"
     )
     p.add_argument(
-        "--top-display", type=whole_number, metavar="N", default=None, help="monitor of the top screen"
+        "--top-display",
+        type=whole_number,
+        metavar="N",
+        default=None,
+        help="monitor of the top screen",
     )
     p.add_argument(
         "--bottom-display", type=whole_number, metavar="M", default=None, help="the touch monitor"

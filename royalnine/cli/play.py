@@ -91,7 +91,9 @@ def _common(p: argparse.ArgumentParser) -> None:
         default=None,
         help="rounds per match (5 in the original; this run only)",
     )
-    p.add_argument("--seed", type=whole_number, default=None, help="seed the deals (reproducible matches)")
+    p.add_argument(
+        "--seed", type=whole_number, default=None, help="seed the deals (reproducible matches)"
+    )
     p.add_argument(
         "--controls",
         type=path_arg,

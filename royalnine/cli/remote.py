@@ -89,7 +89,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         return a
 
     host = action("host", "start a remote match as host; writes code 1")
-    host.add_argument("--rounds", type=whole_number, default=None, help="rounds (default: the settings)")
+    host.add_argument(
+        "--rounds", type=whole_number, default=None, help="rounds (default: the settings)"
+    )
     host.add_argument("--tens", action="store_true", default=None, help="play with the tens")
     host.add_argument("--out", type=path_arg, help="write the code PNG here too")
     join = action("join", "join a match with the host's code 1; writes code 2")

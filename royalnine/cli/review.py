@@ -34,7 +34,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 import tempfile
 from fractions import Fraction
 from pathlib import Path
