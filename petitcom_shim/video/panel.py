@@ -27,7 +27,7 @@ import pygame
 
 from petitcom_shim import keyboard as kb
 from petitcom_shim.errors import IllegalFunctionCall, OutOfRange
-from petitcom_shim.input import BACKSPACE_KEY, CANCEL_KEY
+from petitcom_shim.input import BACKSPACE_KEY, CANCEL_KEY, DELETE_KEY
 from petitcom_shim.numbers import to_int
 from petitcom_shim.video.chr import ChrStore
 from petitcom_shim.video.console import COLS, ROWS, Console
@@ -237,7 +237,8 @@ class Panel:
     def touch(self, down: bool, x: int, y: int, shown: bool = True) -> list[int]:
         """One frame of the latched stylus; returns the key events this frame typed.
 
-        Events are PTC codes, or :data:`BACKSPACE_KEY` / :data:`CANCEL_KEY`. A key
+        Events are PTC codes, or :data:`BACKSPACE_KEY` / :data:`DELETE_KEY` /
+        :data:`CANCEL_KEY`. A key
         stays pressed while the stylus stays on it and auto-repeats
         (:func:`repeat_fires`); sliding off releases it, and nothing more is
         pressed until the stylus lifts ([SBC] ``press_key``, [EMK] ``touch_keys``).
@@ -283,6 +284,8 @@ class Panel:
             self.insert = not self.insert
         elif code == kb.BACKSPACE:
             return [BACKSPACE_KEY]
+        elif code == kb.DELETE:
+            return [DELETE_KEY]  # deletes the character under the cursor
         elif code == kb.ESC:
             return [CANCEL_KEY]
         elif code in kb.FUNCTION_KEYS:
@@ -299,6 +302,15 @@ class Panel:
             return list(typed)
         self._touch()
         return []
+
+    def toggle_insert(self) -> None:
+        """INS: switch between insert and overwrite (the key is lit while inserting)."""
+        self.insert = not self.insert
+        self._touch()
+
+    def function_key_text(self, n: int) -> bytes:
+        """What function key ``n`` (1-5) types: its KEY text (FILES, LOAD" ... at start)."""
+        return self.function_keys[n - 1] if 1 <= n <= len(self.function_keys) else b""
 
     @property
     def fired(self) -> int:
