@@ -437,6 +437,11 @@ class Panel:
         if not down:
             pygame.draw.rect(surface, edge, (x, y + 1, w, h), border_radius=3)
         pygame.draw.rect(surface, face, (x, y + offset, w, h - 1), border_radius=3)
+        if key.label in _TINY_LABELS:  # INS and DEL: 16-pixel keys side by side
+            text = self._tiny_text(key.label, _INK)
+            tx = key.x + (key.w - text.get_width()) // 2 + offset
+            surface.blit(text, (tx, y + offset + (h - 1 - text.get_height()) // 2))
+            return
         label = self._label(key)
         if not label:
             return
@@ -446,6 +451,25 @@ class Panel:
         tx = key.x + (key.w - text.get_width()) // 2 + offset
         ty = y + offset + (h - 1 - 8) // 2
         surface.blit(text, (tx, ty))
+
+    def _tiny_text(self, text: str, colour: int) -> pygame.Surface:
+        """``text`` in our 5-pixel-high key font (:data:`_TINY_FONT`), a pixel between glyphs."""
+        key = ("tiny", text, colour)
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        glyphs = [_TINY_FONT[char] for char in text]
+        width = sum(len(rows[0]) for rows in glyphs) + len(glyphs) - 1
+        surface = keyed_surface(width, 5)
+        left = 0
+        for rows in glyphs:
+            for gy, row in enumerate(rows):
+                for gx, bit in enumerate(row):
+                    if bit == "1":
+                        surface.set_at((left + gx, gy), colour)
+            left += len(rows[0]) + 1
+        self._cache[key] = surface
+        return surface
 
     def _text(self, codes: bytes, colour: int, advance: int = 8) -> pygame.Surface:
         """A string of PTC codes in the lower screen's font, ink only (keyed), its
@@ -505,6 +529,19 @@ class Panel:
         pygame.draw.polygon(target, _INK, points)
 
 
+#: Our own 5-pixel-high glyphs for the labels of the two 16-pixel keys side by side,
+#: INS and DEL: in the 8x8 font their labels fill the keys edge to edge and read as
+#: one word ("INDL", issue 26). Rows of pixels, "1" inked.
+_TINY_FONT: dict[str, tuple[str, ...]] = {
+    "I": ("111", "010", "010", "010", "111"),
+    "N": ("1001", "1101", "1011", "1001", "1001"),
+    "S": ("011", "100", "010", "001", "110"),
+    "D": ("110", "101", "101", "101", "110"),
+    "E": ("111", "100", "110", "100", "111"),
+    "L": ("100", "100", "100", "100", "111"),
+}
+_TINY_LABELS = frozenset({"INS", "DEL"})
+
 #: Labels of the special keys that do not fit as plain text (PTC codes).
 _SPECIAL_LABELS: dict[str, bytes] = {
     "SHIFT": b"SHFT",
@@ -513,8 +550,6 @@ _SPECIAL_LABELS: dict[str, bytes] = {
     "KYA": b"A",
     "KYM": b"\xf0",
     "KYK": b"\xb1",
-    "INS": b"IN",
-    "DEL": b"DL",
     "SEARCH": b"?",
     "RUN/STOP": b"RUN",
     "EXIT": b"X",
