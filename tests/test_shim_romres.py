@@ -67,7 +67,7 @@ def test_every_default_sprite_character_shows_something(plain: Machine) -> None:
     """Issue 26: character 16*s was drawn in pixel value 0 (transparent), so SPSET
     0,64,0,0,0,0 drew nothing; characters 0-15 of some banks were blank. Now each
     16x16 character has ink, and the 16*s ones are outlined in value 15."""
-    for family, (count, screens) in FAMILIES.items():
+    for family, (_, screens) in FAMILIES.items():
         if not family.startswith("SP"):
             continue
         for screen in screens:
