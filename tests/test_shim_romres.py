@@ -62,7 +62,6 @@ def test_without_resources_no_bank_is_blank(plain: Machine) -> None:
     assert (plain.chr.family_tiles("BGD", 0)[SOLID_TILE] == 15).all()  # COLOR's background
 
 
-
 def test_every_default_sprite_character_shows_something(plain: Machine) -> None:
     """Issue 26: character 16*s was drawn in pixel value 0 (transparent), so SPSET
     0,64,0,0,0,0 drew nothing; characters 0-15 of some banks were blank. Now each
