@@ -102,6 +102,9 @@ keys in a window:
   Right Ctrl          START
   arrows; X Z S A Q W the d-pad; A B X Y L R (these letters also type)
   typing, Enter, Backspace  the keyboard (INKEY$, INPUT, the DIRECT prompt)
+  Delete Insert Home End    edit the prompt's line and the editor (Ctrl+Z undoes
+                      in the editor); Up/Down at the prompt reach another line
+  F1-F5               the keyboard's function keys (FILES LOAD" SAVE" CONT RUN)
   the lower screen    the touch screen: the software keyboard, its RUN/STOP key
                       (runs, or breaks a running program) and EDIT key
   F9                  shows or hides a stylus cursor: the d-pad moves it, A touches
