@@ -259,18 +259,13 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def keep_record(storage: Any, path: Path) -> None:
-    """Copy the newest match of the history to ``path`` (``royalnine review`` reads it);
-    a ``path`` that is there and not a regular file is left alone."""
-    import stat
-
+    """Copy the newest match of the history to ``path`` (``royalnine review`` reads it),
+    by the one output rule of :func:`petitcom_shim.files.check_output_path`."""
     from petitcom_shim.files import output_error, write_output
     from royalnine import history
 
     kept = history.entries(storage)
     if not kept:
-        return
-    if os.path.lexists(path) and not stat.S_ISREG(os.lstat(path).st_mode):
-        print(f"royalnine demo: {path} is not a regular file; the match record is not written")
         return
     try:  # atomic and synced, keeping a replaced file's mode
         write_output(path, kept[0].record.to_json().encode("utf-8"))
