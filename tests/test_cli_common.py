@@ -105,6 +105,14 @@ def test_a_watchdog_interval_in_other_digits_is_no_watchdog(usec: str) -> None:
     assert Notifier({"WATCHDOG_USEC": "4000000"}).interval == 2.0
 
 
+def test_kiosk_hours_take_ascii_digits_only() -> None:
+    from royalnine.kiosk.config import parse_hours
+
+    assert parse_hours("09:00-17:30") == (540, 1050)
+    assert parse_hours("０９:００-１７:３０") is None
+    assert parse_hours("٠٩:٠٠-17:30") is None
+
+
 # ------------------------------------------------------------------ --json
 
 
