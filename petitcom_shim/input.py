@@ -26,15 +26,20 @@ from petitcom_shim import keyboard as kb
 from petitcom_shim.config import DPAD, PAD_BUTTONS, Button, ShimConfig, key_code
 
 __all__ = [
+    "ARROW_KEYS",
     "BACKSPACE_KEY",
     "BUTTON_COUNT",
     "CANCEL_KEY",
     "DELETE_KEY",
+    "DOWN_KEY",
     "END_KEY",
     "HOME_KEY",
     "INSERT_KEY",
+    "LEFT_KEY",
+    "RIGHT_KEY",
     "TOUCH_H",
     "TOUCH_W",
+    "UP_KEY",
     "Button",
     "Input",
 ]
@@ -80,6 +85,15 @@ HOME_KEY: Final = -36
 END_KEY: Final = -35
 """Key event of End (to the end of the line); the handheld has no such key."""
 
+LEFT_KEY: Final = -37
+UP_KEY: Final = -38
+RIGHT_KEY: Final = -39
+DOWN_KEY: Final = -40
+"""Key events of the PC's arrow keys, queued in order with the typed keys (the keys
+press their d-pad buttons as well): a line editor that reads both keeps "Home, Right,
+Delete" typed within one frame in order. A game pad's d-pad makes none."""
+ARROW_KEYS: Final = (LEFT_KEY, UP_KEY, RIGHT_KEY, DOWN_KEY)
+
 #: Real keys that are software-keyboard keys without typing a character (KEYBOARD codes).
 _BOARD_KEYS: Final = {
     pygame.K_ESCAPE: kb.ESC,
@@ -102,6 +116,14 @@ _LINE_KEYS: Final = {
     pygame.K_INSERT: INSERT_KEY,
     pygame.K_HOME: HOME_KEY,
     pygame.K_END: END_KEY,
+}
+
+#: The PC's arrow keys as key events (they are d-pad buttons too).
+_ARROW_EVENTS: Final = {
+    pygame.K_LEFT: LEFT_KEY,
+    pygame.K_UP: UP_KEY,
+    pygame.K_RIGHT: RIGHT_KEY,
+    pygame.K_DOWN: DOWN_KEY,
 }
 
 #: The PC's F1-F5: the software keyboard's five function keys (FILES, LOAD" ...).
@@ -449,6 +471,8 @@ class Input:
             self._typed.extend(text)
             if self.key_log is not None:
                 self.key_log.extend(text)
+        if key in _ARROW_EVENTS:  # not logged: a recording has the arrows as d-pad B lines
+            self._typed.append(_ARROW_EVENTS[key])
         event = _LINE_KEYS.get(key)
         if event is not None:
             self._typed.append(event)  # and, unless a line is being typed, its DS button

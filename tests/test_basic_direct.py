@@ -527,3 +527,25 @@ def test_a_still_prompt_shows_one_frame_in_three(
     assert sum(still) <= len(still) // direct.STILL_DRAW_EVERY + 1
     assert all(shows[direct.STILL_FRAMES + 63 :])  # a key brings back every frame
     assert _screen(machine)[3] == "1"
+
+
+def test_pc_keys_typed_within_one_frame_keep_their_order(machine: Machine) -> None:
+    """The PC's arrows are key events in the typing queue (and d-pad buttons): Home,
+    Right, Delete sent at once (xdotool, a key macro) act in that order, not Right
+    first as when the arrow was read only as a button."""
+    import pygame
+
+    interp = _prompt(machine)
+    _keys(machine, interp, "?12345")
+    for key in (pygame.K_HOME, pygame.K_RIGHT, pygame.K_DELETE, pygame.K_END, pygame.K_LEFT):
+        machine.input.key_down(key)
+        machine.input.key_up(key)
+    _keys(machine, interp, "9\r")
+    assert _screen(machine)[3:5] == ["?23495", "23495"]
+    from petitcom_shim.basic.editor import Editor, _apply
+    from petitcom_shim.input import DOWN_KEY, RIGHT_KEY
+
+    ed = Editor(b"AB\rCD\r")
+    for code in (RIGHT_KEY, DOWN_KEY, ord("x")):
+        _apply(machine, ed, code)
+    assert ed.source == b"AB\rCxD\r"

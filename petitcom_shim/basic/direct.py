@@ -33,11 +33,16 @@ from petitcom_shim import charset
 from petitcom_shim import keyboard as kb
 from petitcom_shim.basic import Interpreter, RunResult, editor
 from petitcom_shim.input import (
+    ARROW_KEYS,
     BACKSPACE_KEY,
     DELETE_KEY,
+    DOWN_KEY,
     END_KEY,
     HOME_KEY,
     INSERT_KEY,
+    LEFT_KEY,
+    RIGHT_KEY,
+    UP_KEY,
     Button,
 )
 from petitcom_shim.machine import Machine
@@ -305,7 +310,14 @@ def _edit_prompt(m: Machine, prompt: PromptLine, moved: int, code: int) -> None:
         prompt.vertical(-1)
     if moved & Button.DOWN:
         prompt.vertical(+1)
-    if code == BACKSPACE_KEY:
+    if code in ARROW_KEYS:  # a PC arrow key, in its place among the typed keys
+        steps = {LEFT_KEY: (-1, 0), RIGHT_KEY: (1, 0), UP_KEY: (0, -1), DOWN_KEY: (0, 1)}
+        dx, dy = steps[code]
+        if dx:
+            prompt.move_to(prompt.pos + dx)
+        else:
+            prompt.vertical(dy)
+    elif code == BACKSPACE_KEY:
         prompt.backspace()
     elif code == DELETE_KEY:
         prompt.delete()
@@ -345,8 +357,8 @@ def prompt_loop(it: Interpreter, frames: int | None = None) -> None:
                     m.print("")
                 execute(it, panel_command)
                 prompt.fresh()
-            if moved:
-                _edit_prompt(m, prompt, moved, -1)
+            if moved and not any(code in ARROW_KEYS for code in codes):
+                _edit_prompt(m, prompt, moved, -1)  # a pad's d-pad (a PC arrow is a key event)
             for code in codes:
                 if code == editor.ENTER:
                     execute(it, prompt.enter())

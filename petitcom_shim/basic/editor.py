@@ -28,11 +28,15 @@ from dataclasses import dataclass
 from petitcom_shim import charset
 from petitcom_shim.basic import Interpreter
 from petitcom_shim.input import (
+    ARROW_KEYS,
     BACKSPACE_KEY,
     DELETE_KEY,
     END_KEY,
     HOME_KEY,
     INSERT_KEY,
+    LEFT_KEY,
+    RIGHT_KEY,
+    UP_KEY,
     Button,
 )
 from petitcom_shim.machine import Machine
@@ -234,7 +238,10 @@ def _draw(it: Interpreter, editor: Editor) -> None:
 
 def _apply(m: Machine, editor: Editor, code: int) -> bool:
     """One key event in the editor; True if the text or the cursor may have changed."""
-    if code == BACKSPACE_KEY:
+    if code in ARROW_KEYS:  # a PC arrow key, in its place among the typed keys
+        bits = {LEFT_KEY: Button.LEFT, RIGHT_KEY: Button.RIGHT, UP_KEY: Button.UP}
+        editor.move(bits.get(code, Button.DOWN))
+    elif code == BACKSPACE_KEY:
         editor.key(BACKSPACE)
     elif code == DELETE_KEY:
         editor.delete()
@@ -270,10 +277,11 @@ def edit(it: Interpreter, frames: int | None = None, line: int = 1) -> None:
             break
         changed = False
         moved = m.button(1) & (Button.UP | Button.DOWN | Button.LEFT | Button.RIGHT)
-        if moved:
+        codes = typed_keys(m)
+        if moved and not any(code in ARROW_KEYS for code in codes):  # a pad's d-pad
             editor.move(moved)
             changed = True
-        for code in typed_keys(m):
+        for code in codes:
             changed = _apply(m, editor, code) or changed
         if "undo" in m.edit_keys():
             changed = editor.undo() or changed
