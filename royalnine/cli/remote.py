@@ -207,11 +207,11 @@ def write_code(storage: Storage, session: RemoteSession, number: int, out: Path 
     from petitcom_shim.qr import encode_png, png_bytes
 
     code = session.transcript[number - 1]
+    if out is not None:  # first: a device that fails (/dev/full) leaves no match folder
+        write_output_or_refuse(out, png_bytes(code))
     path = code_path(storage.home, session.label, number)
     path.parent.mkdir(parents=True, exist_ok=True)
     encode_png(code, path)
-    if out is not None:
-        write_output_or_refuse(out, png_bytes(code))
     return path
 
 
