@@ -311,3 +311,23 @@ def test_help_says_what_dash_means_for_console_and_screenshot(
     for option in ("--console FILE", "--screenshot FILE"):
         after = text.split(option, 2)[-1]
         assert "FILE - is a file named -, not stdout" in after[:120], option
+
+
+def test_to_qr_refuses_a_read_only_image_before_writing_any(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    src = tmp_path / "p.txt"
+    lines = "".join(f"?{i * 7919 % 100003}\n" for i in range(900))  # hard to compress
+    src.write_text(lines, encoding="utf-8")  # more than one code
+    ptc = tmp_path / "P.PTC"
+    assert petitcomcli.main(["pack", str(src), "-o", str(ptc)]) == 0
+    out = tmp_path / "set"
+    assert qr(capsys, "to-qr", ptc, "-o", out)[0] == 0
+    images = sorted(out.iterdir())
+    assert len(images) >= 2
+    first = images[0].read_bytes()
+    images[0].write_bytes(b"mine")
+    images[-1].chmod(stat.S_IRUSR)
+    code, _, err = qr(capsys, "to-qr", ptc, "-o", out)
+    assert code == 1 and "read-only" in err and images[-1].name in err
+    assert images[0].read_bytes() == b"mine" != first  # nothing was written
