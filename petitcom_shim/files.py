@@ -111,25 +111,67 @@ class OutputRefused(OSError):
     empty name. The message is one line without the path (callers name it)."""
 
 
+def check_output_path(path: str | os.PathLike[str]) -> None:
+    """Refuse an output path the user named that :func:`write_output` would not write.
+
+    This is the one rule for output files of ``royalnine``, ``petitcom`` and
+    ``petitcom-qr`` (docs/petitcom-decisions.md "Output paths"): what a path
+    names is never replaced unless it is a regular file the user may write.
+
+    * ``-`` is standard output, for the commands that say so.
+    * A new name is created, atomically, in a folder that exists.
+    * A regular file, or a link to one, is replaced atomically (keeping its
+      permissions; the link stays) -- unless it is read-only (no write bit).
+    * An existing FIFO or character device (``/dev/null``, a terminal, a pipe)
+      is written into, as a shell's ``>`` would; it is never replaced.
+    * An empty name, a folder, a socket, a block device and a link to nothing
+      (writing would create some other file than the one named) are refused.
+
+    Checked up front by commands that run long before they write (``petitcom
+    run --console``); :func:`write_output` checks again when it writes.
+
+    Raises:
+        OutputRefused: as above, one line without the path.
+    """
+    name = os.fspath(path)
+    if name == "":
+        raise OutputRefused("an empty file name")
+    if name == "-":
+        return
+    try:
+        mode = os.stat(name).st_mode
+    except FileNotFoundError:
+        if os.path.islink(name):
+            raise OutputRefused("a link to nothing; not replacing it") from None
+        folder = Path(name).absolute().parent
+        if not folder.is_dir():
+            raise OutputRefused(f"the folder {folder} does not exist") from None
+        return
+    except OSError as exc:
+        raise OutputRefused(f"cannot look at it ({exc.strerror or exc})") from None
+    if stat.S_ISREG(mode):
+        if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+            raise OutputRefused("a read-only file; not replacing it")
+    elif stat.S_ISDIR(mode):
+        raise OutputRefused("is a folder")
+    elif not (stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)):
+        raise OutputRefused("not a regular file, FIFO or character device; not replacing it")
+
+
 def write_output(path: str | os.PathLike[str], data: bytes) -> None:
     """Write a program's output file without ever destroying what the path names.
 
-    * ``-`` writes to standard output.
-    * A regular file (or a new name) is replaced atomically (:func:`write_atomic`),
-      keeping the old file's permissions; through a link, the file it points to is
-      replaced and the link stays.
-    * An existing FIFO or character device (``/dev/null``, ``/dev/stdout``, a
-      terminal) is written into, as a shell's ``>`` would; it is never replaced.
-    * A folder, socket or block device, a FIFO with no reader (which would block)
-      and an empty name are refused with :class:`OutputRefused`.
+    The rule is :func:`check_output_path`'s: ``-`` writes to standard output, a
+    regular file (or a new name) is replaced atomically (:func:`write_atomic`),
+    a FIFO or character device is written into, anything else is refused; a FIFO
+    with no reader (which would block) is refused too.
 
     Raises:
         OutputRefused: as above.
         OSError: the file or its folder cannot be written.
     """
+    check_output_path(path)
     name = os.fspath(path)
-    if name == "":
-        raise OutputRefused("an empty file name")
     if name == "-":
         import sys
 
@@ -145,12 +187,21 @@ def write_output(path: str | os.PathLike[str], data: bytes) -> None:
         return
     if stat.S_ISREG(mode):
         write_atomic(target, data, mode=stat.S_IMODE(mode))
-    elif stat.S_ISFIFO(mode) or stat.S_ISCHR(mode):
-        _write_into(target, data)
-    elif stat.S_ISDIR(mode):
-        raise OutputRefused("is a folder")
     else:
-        raise OutputRefused("not a regular file, FIFO or character device")
+        _write_into(target, data)
+
+
+def stdout_closed(prog: str) -> None:
+    """After a BrokenPipeError on standard output (``CMD | head -c 100``): point stdout at
+    nothing, so the interpreter's last flush at exit does not fail again with a
+    traceback, and say so in one line on stderr. Every command of the project
+    (``royalnine``, ``petitcom``, ``petitcom-qr``) ends this way."""
+    import sys
+
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    with contextlib.suppress(OSError):
+        print(f"{prog}: standard output was closed before all was written", file=sys.stderr)
 
 
 def output_error(path: str | os.PathLike[str], exc: OSError) -> str:

@@ -26,11 +26,20 @@ from petitcom_shim import keyboard as kb
 from petitcom_shim.config import DPAD, PAD_BUTTONS, Button, ShimConfig, key_code
 
 __all__ = [
+    "ARROW_KEYS",
     "BACKSPACE_KEY",
     "BUTTON_COUNT",
     "CANCEL_KEY",
+    "DELETE_KEY",
+    "DOWN_KEY",
+    "END_KEY",
+    "HOME_KEY",
+    "INSERT_KEY",
+    "LEFT_KEY",
+    "RIGHT_KEY",
     "TOUCH_H",
     "TOUCH_W",
+    "UP_KEY",
     "Button",
     "Input",
 ]
@@ -53,14 +62,37 @@ _AXIS_MAX: Final = 32767.0
 _INJECT: Final = ("inject",)
 _CURSOR: Final = ("cursor",)
 #: Clipboard shortcuts reported by Input.edit_keys, by key with Ctrl (Cmd on macOS).
-EDIT_KEYS: Final = ("copy", "paste")
-_EDIT_KEY_CODES: Final = {pygame.K_c: "copy", pygame.K_v: "paste"}
+EDIT_KEYS: Final = ("copy", "paste", "undo")
+_EDIT_KEY_CODES: Final = {pygame.K_c: "copy", pygame.K_v: "paste", pygame.K_z: "undo"}
 
 BACKSPACE_KEY: Final = -8
 """Key event of a backspace (the keyboard's BS key or Backspace); not a PTC code."""
 
 CANCEL_KEY: Final = -27
 """Key event of a cancel (the keyboard's ESC key or Escape); not a PTC code."""
+
+DELETE_KEY: Final = -127
+"""Key event of a delete of the character under the cursor (the keyboard's DEL key or
+Delete); not a PTC code."""
+
+INSERT_KEY: Final = -45
+"""Key event of the PC's Insert key: toggles insert/overwrite as the software keyboard's
+INS key does (that key toggles the panel's state itself); not a PTC code."""
+
+HOME_KEY: Final = -36
+"""Key event of Home (to the start of the line); the handheld has no such key."""
+
+END_KEY: Final = -35
+"""Key event of End (to the end of the line); the handheld has no such key."""
+
+LEFT_KEY: Final = -37
+UP_KEY: Final = -38
+RIGHT_KEY: Final = -39
+DOWN_KEY: Final = -40
+"""Key events of the PC's arrow keys, queued in order with the typed keys (the keys
+press their d-pad buttons as well): a line editor that reads both keeps "Home, Right,
+Delete" typed within one frame in order. A game pad's d-pad makes none."""
+ARROW_KEYS: Final = (LEFT_KEY, UP_KEY, RIGHT_KEY, DOWN_KEY)
 
 #: Real keys that are software-keyboard keys without typing a character (KEYBOARD codes).
 _BOARD_KEYS: Final = {
@@ -80,7 +112,22 @@ _LINE_KEYS: Final = {
     pygame.K_KP_ENTER: 0x0D,
     pygame.K_BACKSPACE: BACKSPACE_KEY,
     pygame.K_ESCAPE: CANCEL_KEY,
+    pygame.K_DELETE: DELETE_KEY,
+    pygame.K_INSERT: INSERT_KEY,
+    pygame.K_HOME: HOME_KEY,
+    pygame.K_END: END_KEY,
 }
+
+#: The PC's arrow keys as key events (they are d-pad buttons too).
+_ARROW_EVENTS: Final = {
+    pygame.K_LEFT: LEFT_KEY,
+    pygame.K_UP: UP_KEY,
+    pygame.K_RIGHT: RIGHT_KEY,
+    pygame.K_DOWN: DOWN_KEY,
+}
+
+#: The PC's F1-F5: the software keyboard's five function keys (FILES, LOAD" ...).
+_FUNCTION_KEYS: Final = (pygame.K_F1, pygame.K_F2, pygame.K_F3, pygame.K_F4, pygame.K_F5)
 
 
 def _clamp(value: int, low: int, high: int) -> int:
@@ -133,6 +180,9 @@ class Input:
         self.text_mode = False
         self._board = 0
         self._edit_keys: list[str] = []
+        #: What function key n (1-5) types; the machine points it at its panel's KEY
+        #: texts, so F1-F5 type what the software keyboard's function keys type.
+        self.function_key_text: Callable[[int], bytes] | None = None
         self._devices: dict[int, Any] = {}  # instance id -> open Joystick/Controller
         self._controller_ids: set[int] = set()
         # Latched state, what the program reads.
@@ -402,6 +452,8 @@ class Input:
 
         Ctrl+C / Ctrl+V (Cmd on macOS) are clipboard shortcuts for :meth:`edit_keys`
         and press no DS button; nor does, in :attr:`text_mode`, a key that types.
+        Ctrl+Z is "undo" there and still presses what Z presses. F1-F5 type the
+        function keys' texts (:attr:`function_key_text`).
         """
         host = self.host_keys.get(key)
         if host is not None:
@@ -409,10 +461,18 @@ class Input:
             return
         if mod & (pygame.KMOD_CTRL | pygame.KMOD_META) and key in _EDIT_KEY_CODES:
             self._edit_keys.append(_EDIT_KEY_CODES[key])
-            return
+            if key != pygame.K_z:  # Ctrl+Z still presses Z's button (the game's undo key)
+                return
         if key == self._toggle_key:
             self.toggle_cursor()
             return
+        if key in _FUNCTION_KEYS and self.function_key_text is not None:
+            text = self.function_key_text(_FUNCTION_KEYS.index(key) + 1)
+            self._typed.extend(text)
+            if self.key_log is not None:
+                self.key_log.extend(text)
+        if key in _ARROW_EVENTS:  # not logged: a recording has the arrows as d-pad B lines
+            self._typed.append(_ARROW_EVENTS[key])
         event = _LINE_KEYS.get(key)
         if event is not None:
             self._typed.append(event)  # and, unless a line is being typed, its DS button

@@ -13,8 +13,8 @@ statement, F = once F frames have passed, i.e. from the F-th VSYNC on)::
     20 T OFF           lift the stylus
     5 K RUN\\r          queue keys for INKEY$/INPUT: \\r Enter, \\\\ a backslash,
                        \\xNN the PTC code NN (hex), \\b Backspace and \\e Escape
-                       (the line editor's erase and cancel); the text is the rest
-                       of the line
+                       (the line editor's erase and cancel), \\d Delete, \\i Insert,
+                       \\< Home and \\> End; the text is the rest of the line
     99 Q               the window is closed (the run stops as it did when recorded)
 
 A bad line is a :class:`ScriptError` naming the file and line number. The
@@ -36,7 +36,18 @@ import pygame
 from petitcom_shim import charset, files
 from petitcom_shim.display import Frontend
 from petitcom_shim.errors import PetitcomError
-from petitcom_shim.input import BACKSPACE_KEY, CANCEL_KEY, TOUCH_H, TOUCH_W, Button, Input
+from petitcom_shim.input import (
+    BACKSPACE_KEY,
+    CANCEL_KEY,
+    DELETE_KEY,
+    END_KEY,
+    HOME_KEY,
+    INSERT_KEY,
+    TOUCH_H,
+    TOUCH_W,
+    Button,
+    Input,
+)
 from petitcom_shim.machine import MAINCNTL_WRAP, Machine
 
 __all__ = [
@@ -55,9 +66,18 @@ MAX_SCRIPT_BYTES = 16 * 1024 * 1024
 _ALL_BUTTONS = (1 << len(Button)) - 1
 _K_HEAD = re.compile(r"\s*[0-9]+\s+[Kk]\s?")
 _NUMBER = re.compile(r"[0-9]+")
-_ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|r|b|e|\\)")
+_ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|r|b|e|d|i|<|>|\\)")
 #: Escapes of the key events that are no character.
-_EVENT_ESCAPES = {"r": (0x0D,), "\\": (0x5C,), "b": (BACKSPACE_KEY,), "e": (CANCEL_KEY,)}
+_EVENT_ESCAPES = {
+    "r": (0x0D,),
+    "\\": (0x5C,),
+    "b": (BACKSPACE_KEY,),
+    "e": (CANCEL_KEY,),
+    "d": (DELETE_KEY,),
+    "i": (INSERT_KEY,),
+    "<": (HOME_KEY,),
+    ">": (END_KEY,),
+}
 
 
 class ScriptError(PetitcomError):
@@ -119,7 +139,7 @@ def _keys(text: str) -> tuple[int, ...]:
 
 def _plain(text: str) -> bytes:
     if "\\" in text:
-        raise ValueError("a backslash starts \\r, \\b, \\e, \\\\ or \\xNN only")
+        raise ValueError("a backslash starts \\r, \\b, \\e, \\d, \\i, \\<, \\>, \\\\ or \\xNN only")
     try:
         return charset.to_ptc(text)
     except charset.UnmappableCharacter:
@@ -299,7 +319,7 @@ def key_text(codes: Iterable[int]) -> str:
     editor that trims lines keeps it); Enter, Backspace, Escape and the
     backslash have their escapes; every other PTC code is ``\\xNN``.
     """
-    names = {0x0D: "\\r", 0x5C: "\\\\", BACKSPACE_KEY: "\\b", CANCEL_KEY: "\\e"}
+    names = {code: f"\\{name}" for name, (code,) in _EVENT_ESCAPES.items()}
     out = []
     for code in codes:
         named = names.get(code)

@@ -185,6 +185,7 @@ class Machine:
         self._gcolor = 0
         self._panel = Panel(self.chr, self.screens[1].palettes, _to_ptc)
         self.screens[1].panel = self._panel
+        self.input.function_key_text = self._panel.function_key_text  # the PC's F1-F5
         self.files = None if files is None else SaveArea(files)
         """The save area (a folder of .PTC files found by header name and type), or None."""
 
@@ -929,6 +930,16 @@ class Machine:
         reads RUN/STOP and EDIT here; only a touch presses them (no PC key stands
         for them). A held key acts once."""
         return self._panel.just_pressed
+
+    @property
+    def insert_mode(self) -> bool:
+        """True while typing inserts at the cursor, False while it overwrites: the
+        keyboard's INS key (lit while inserting) and the PC's Insert key toggle it."""
+        return self._panel.insert
+
+    def toggle_insert(self) -> None:
+        """Switch between insert and overwrite, as the keyboard's INS key does."""
+        self._panel.toggle_insert()
 
     @property
     def panel(self) -> str:

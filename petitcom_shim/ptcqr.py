@@ -269,26 +269,36 @@ def write_set(
     """Write ``file``'s set as PNGs ``<stem>-01of03.png`` ... into ``folder`` (made if needed).
 
     Every code is QR version 20, level M, byte mode, as Petit Computer's own sets,
-    4 pixels per module with a 4-module quiet zone. Each PNG is written atomically;
-    then the images of an earlier set with the same stem in ``folder`` are removed.
+    4 pixels per module with a 4-module quiet zone. Each PNG is written atomically,
+    after every name was checked (:func:`petitcom_shim.files.check_output_path`: a
+    read-only image or a link to nothing refuses the set before anything is
+    written); then the images of an earlier set with the same stem in ``folder``
+    are removed.
 
     Returns:
         The image paths, code 1 first.
 
     Raises:
         QRSetError: the file needs more than 255 codes.
-        OSError: the folder cannot be made or written.
+        OSError: the folder cannot be made or written (files.OutputRefused: an
+            image's name breaks the output rule).
     """
     payloads = encode_set(file)
     Path(folder).mkdir(parents=True, exist_ok=True)
     width = max(2, len(str(len(payloads))))
     base = stem if stem is not None else file.name
-    paths = []
-    for i, payload in enumerate(payloads, 1):
+    paths = [
+        Path(folder) / f"{base}-{i:0{width}d}of{len(payloads):0{width}d}.png"
+        for i in range(1, len(payloads) + 1)
+    ]
+    for path in paths:  # the one output rule, for every image before the first is written
+        try:
+            files.check_output_path(path)
+        except files.OutputRefused as err:
+            raise files.OutputRefused(f"{path.name}: {err}") from None
+    for path, payload in zip(paths, payloads, strict=True):
         png = qr.png_bytes(payload, module_px=MODULE_PX, border=BORDER, version=QR_VERSION)
-        path = Path(folder) / f"{base}-{i:0{width}d}of{len(payloads):0{width}d}.png"
         files.write_output(path, png)
-        paths.append(path)
     # An earlier set of the same name (say 9 codes, now 2) would mix with the new
     # one when the folder is read back, so its leftover images go.
     stale = re.compile(rf"{re.escape(base)}-\d+of\d+\.png")

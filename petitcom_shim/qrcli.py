@@ -35,13 +35,15 @@ def _hex_bytes(text: str) -> bytes:
 
 
 def int_range(low: int, high: int) -> Callable[[str], int]:
-    """An argparse type: a whole number from ``low`` to ``high``."""
+    """An argparse type: a whole number from ``low`` to ``high``, in ASCII digits (Python's
+    ``int`` also takes Arabic-Indic and full-width digits, and underscores)."""
 
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a whole number: {text[:20]!r}") from None
+        body = text.strip()
+        digits = body[1:] if body[:1] in "+-" else body
+        if not (digits.isascii() and digits.isdigit()):
+            raise argparse.ArgumentTypeError(f"not a whole number: {text[:20]!r}")
+        value = int(body)
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(f"must be from {low} to {high}, not {value}")
         return value
@@ -133,8 +135,20 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Returns:
         0 on success; 1 if encoding failed or any image could not be decoded (the
-        other images are still decoded); 2 for bad usage.
+        other images are still decoded), or standard output was closed early
+        (``decode IMG | head -c 100``: one line on stderr, no traceback); 2 for
+        bad usage.
     """
+    try:
+        status = _main(argv)
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
+        return status
+    except BrokenPipeError:
+        files.stdout_closed("petitcom-qr")
+        return 1
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     if args.command in ("to-qr", "from-qr"):
         return _run_set_command(args)

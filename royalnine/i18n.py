@@ -168,8 +168,8 @@ TEXTS: dict[str, Text] = {
     "file_problem": Text("A data file had a problem:", "ﾌｧｲﾙﾆ ﾓﾝﾀﾞｲｶﾞ ｱﾘﾏｼﾀ:", 30),
     # --- notices about data files (shown folded over up to 5 lines of 30 cells) ---
     "notice_set_aside": Text(
-        "{what} was damaged and is reset. The old file is kept as {name}",
-        "{what}ｶﾞ ｺﾜﾚﾃｲﾀﾉﾃﾞ ﾘｾｯﾄｼﾏｼﾀ｡ ﾓﾄﾉ ﾌｧｲﾙ: {name}",
+        "{what} was damaged and is not used. The file is kept as {name}",
+        "{what}ｶﾞ ｺﾜﾚﾃｲﾀﾉﾃﾞ ﾂｶｲﾏｾﾝ｡ ﾓﾄﾉ ﾌｧｲﾙ: {name}",
         124,
     ),
     "notice_not_moved": Text(

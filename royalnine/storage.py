@@ -334,7 +334,10 @@ class Storage:
         When the file cannot be moved (a read-only folder) the game goes on with
         defaults all the same, and the notice says the file is still there.
         ``keep=False`` returns the notice without adding it to :attr:`notices`.
+        A ``reason`` that starts with the path (a :class:`CorruptRecord` names its
+        file) has it taken off, so the stderr line names the file once.
         """
+        reason = reason.removeprefix(f"{path}: ")
         try:
             moved = self.set_aside(path)
             notice = Notice("notice_set_aside", what, self._relative(moved), reason)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -130,8 +131,8 @@ def test_editor_lines_cursor_and_screen() -> None:
     long = Editor(b"?" + b"9" * 40 + b"\r")
     long.cy, long.cx = 0, 30
     rows = long.screen()
-    assert rows[0] == ("   1", b"?" + b"9" * 27, None)
-    assert rows[1] == ("    ", b"9" * 13, 2)
+    assert rows[0] == ("    1", b"?" + b"9" * 26, None)  # 5 columns of number, 27 of text
+    assert rows[1] == ("     ", b"9" * 14, 3)
 
 
 def test_editor_shows_the_cursor_at_the_end_of_a_line_longer_than_the_screen() -> None:
@@ -143,10 +144,10 @@ def test_editor_shows_the_cursor_at_the_end_of_a_line_longer_than_the_screen() -
     ed.cy, ed.cx = 1, 1000
     rows = ed.screen()
     assert len(rows) == 24
-    assert rows[-1] == ("    ", b"9" * (1000 % 28), 1000 % 28)
-    assert all(number == "    " for number, _, _ in rows)  # line 2's first rows are above
+    assert rows[-1] == ("     ", b"9" * (1000 % 27), 1000 % 27)
+    assert all(number == "     " for number, _, _ in rows)  # line 2's first rows are above
     ed.move(Button.DOWN)  # to B=2: it comes on the screen under the long line's end
-    assert ed.screen()[-1] == ("   3", b"B=2", 3)
+    assert ed.screen()[-1] == ("    3", b"B=2", 3)
 
 
 def test_editor_opens_far_down_a_long_program_at_once() -> None:
@@ -164,7 +165,7 @@ def test_editor_opens_far_down_a_long_program_at_once() -> None:
 
     ed._rows = counted  # type: ignore[method-assign]
     rows = ed.screen()
-    assert rows[0] == ("8977", b"?8976", None) and rows[-1] == ("9000", b"?8999", 0)
+    assert rows[0] == (" 8977", b"?8976", None) and rows[-1] == (" 9000", b"?8999", 0)
     assert calls[0] < 100  # one screen's lines, not 9000 sums of up to 9000 lines
 
 
@@ -284,3 +285,267 @@ def test_holding_the_run_stop_key_breaks_only_once(machine: Machine) -> None:
     ScriptFeeder(parse_script(script)).attach(machine)
     direct.prompt_loop(interp, frames=2)  # the press runs it; held past the repeat start
     assert interp.rt.get_var("A") == 60 << 12  # it ran to its end, never broken
+
+
+# ------------------------------------------------------------------ issue 26: the line editor
+
+
+def _prompt(machine: Machine) -> Interpreter:
+    interp = Interpreter(machine)
+    direct.run(interp, frames=1)
+    return interp
+
+
+def _keys(machine: Machine, interp: Interpreter, *events: int | str) -> None:
+    """Key events (text, or negative events) then a few frames at the prompt."""
+    for event in events:
+        if isinstance(event, str):
+            machine.input.type_text(event)
+        else:
+            machine.input.queue_keys([event])
+    direct.prompt_loop(interp, frames=2)
+
+
+def _press(machine: Machine, interp: Interpreter, button: int) -> None:
+    machine.input.press(button)
+    direct.prompt_loop(interp, frames=1)
+    machine.input.release(button)
+    direct.prompt_loop(interp, frames=1)
+
+
+def _screen(machine: Machine) -> list[str]:
+    return [line.rstrip() for line in console_text(machine).split("\n")[:24]]
+
+
+def test_left_and_right_move_the_cursor_and_typing_inserts(machine: Machine) -> None:
+    interp = _prompt(machine)
+    _keys(machine, interp, "?13")
+    _press(machine, interp, Button.LEFT)
+    _keys(machine, interp, "2")
+    _press(machine, interp, Button.RIGHT)
+    _keys(machine, interp, "4\r")
+    assert _screen(machine)[3:6] == ["?1234", "1234", "OK"]
+
+
+def test_insert_key_switches_to_overwrite_and_back(machine: Machine) -> None:
+    from petitcom_shim.input import HOME_KEY, INSERT_KEY
+
+    interp = _prompt(machine)
+    assert machine.insert_mode
+    _keys(machine, interp, "?111", HOME_KEY, INSERT_KEY)
+    assert not machine.insert_mode
+    _keys(machine, interp, "?9", INSERT_KEY, "8", "\r")  # ?9 over ?1, then 8 inserted
+    assert _screen(machine)[3:5] == ["?9811", "9811"]
+    assert machine.insert_mode
+
+
+def test_delete_and_the_keyboards_dl_key_delete_under_the_cursor(machine: Machine) -> None:
+    from petitcom_shim import keyboard
+    from petitcom_shim.input import DELETE_KEY, HOME_KEY
+
+    interp = _prompt(machine)
+    _keys(machine, interp, "??12345", HOME_KEY, DELETE_KEY)  # the first ? goes
+    _press(machine, interp, Button.RIGHT)
+    ScriptFeeder(parse_script(_tap_script(machine, keyboard.DELETE, 1))).attach(machine)
+    direct.prompt_loop(interp, frames=4)  # the DL key: the second character (1) goes
+    _keys(machine, interp, "\r")
+    assert _screen(machine)[3:5] == ["?2345", "2345"]
+
+
+def test_end_and_home_go_to_the_ends_of_the_line(machine: Machine) -> None:
+    from petitcom_shim.input import END_KEY, HOME_KEY
+
+    interp = _prompt(machine)
+    _keys(machine, interp, "1+1", HOME_KEY, "?", END_KEY, "0\r")
+    assert _screen(machine)[3:5] == ["?1+10", "11"]
+
+
+def test_enter_on_an_earlier_line_runs_it_again(machine: Machine) -> None:
+    """PTC's screen editor: move up to a line on the screen and press Enter."""
+    interp = _prompt(machine)
+    _keys(machine, interp, "A=A+1:?A\r")
+    assert _screen(machine)[3:7] == ["A=A+1:?A", "1", "OK", ""]
+    for _ in range(3):  # from the new prompt row past OK and 1 to the command
+        _press(machine, interp, Button.UP)
+    _keys(machine, interp, "\r")
+    assert _screen(machine)[3:6] == ["A=A+1:?A", "2", "OK"]  # ran again, output below it
+    assert (machine.csrx, machine.csry) == (0, 6)
+
+
+def test_a_line_read_back_can_be_edited_before_it_runs(machine: Machine) -> None:
+    interp = _prompt(machine)
+    _keys(machine, interp, "?5\r")
+    for _ in range(3):
+        _press(machine, interp, Button.UP)
+    _keys(machine, interp, "\x1b")  # ignored (no PTC code), the cursor stays at column 0
+    _press(machine, interp, Button.RIGHT)
+    _keys(machine, interp, "4")
+    _keys(machine, interp, "\r")
+    assert _screen(machine)[3:5] == ["?45", "45"]
+
+
+def test_function_keys_f1_to_f5_type_the_keyboards_function_keys(machine: Machine) -> None:
+    import pygame
+
+    for key, text in zip(
+        (pygame.K_F1, pygame.K_F2, pygame.K_F3, pygame.K_F4, pygame.K_F5),
+        ("FILES", 'LOAD"', 'SAVE"', "CONT", "RUN"),
+        strict=True,
+    ):
+        machine.input.key_down(key)
+        typed = bytes(iter(lambda: machine.input.read_key() or 0, 0)).decode()
+        assert typed == text
+    interp = Interpreter(machine)
+    interp.load(b'?"RAN"\r')
+    direct.run(interp, frames=1)
+    machine.input.key_down(pygame.K_F5)
+    _keys(machine, interp, "\r")
+    assert _screen(machine)[3:5] == ["RUN", "RAN"]
+
+
+def test_list_with_a_range_prints_those_lines(machine: Machine) -> None:
+    interp = Interpreter(machine)
+    interp.load(b"A=1\rB=2\rC=3\rD=4\r")
+    direct.run(interp, frames=1)
+    _keys(machine, interp, "LIST 2-3\r")
+    assert _screen(machine)[3:7] == ["LIST 2-3", "    2 B=2", "    3 C=3", "OK"]
+    _keys(machine, interp, "LIST 4-\r")
+    assert _screen(machine)[7:10] == ["LIST 4-", "    4 D=4", "OK"]
+
+
+def test_the_editor_numbers_line_10000_in_its_own_columns() -> None:
+    from petitcom_shim.basic.editor import Editor
+
+    ed = Editor(b"".join(b"?%d\r" % i for i in range(10_000)))
+    ed.cy = 9_999
+    rows = ed.screen()
+    assert rows[-1] == ("10000", b"?9999", 0)
+    assert {len(number) for number, _, _ in rows} == {5}  # 9977 and 10000: one text column
+
+
+def test_the_editor_home_end_delete_and_overwrite() -> None:
+    from petitcom_shim.basic.editor import Editor
+
+    ed = Editor(b"AB\rCD\rEF\r")
+    ed.end()  # End used to leave the cursor at column 0
+    assert ed.cx == 2
+    ed.delete()  # at the end of a line: the next line joins it
+    assert ed.source == b"ABCD\rEF\r"
+    ed.home()
+    ed.delete()
+    ed.key(ord("X"), insert=False)
+    assert ed.source == b"XCD\rEF\r" and ed.cx == 1
+
+
+def test_the_editor_undoes_the_last_100_edits() -> None:
+    from petitcom_shim.basic.editor import UNDO_DEPTH, Editor
+
+    original = b"10 A\r20 B\r"
+    ed = Editor(original)
+    ed.end()
+    states = [ed.source]
+    for n in range(UNDO_DEPTH + 5):  # types, splits, joins and deletes
+        if n % 7 == 6:
+            ed.home()
+            ed.delete()
+        else:
+            ed.key((0x0D, 0x08, ord("Z"), ord("Y"))[n % 4])
+        states.append(ed.source)
+    undone = 0
+    while ed.undo():
+        undone += 1
+        assert ed.source == states[-1 - undone]
+    assert undone == UNDO_DEPTH and ed.source == states[5]  # the oldest 5 are gone
+    ed = Editor(original)
+    ed.move(Button.DOWN)
+    ed.end()  # End used to leave the cursor at column 0 ...
+    for _ in range(6):
+        ed.key(0x08)  # ... so Backspaces joined lines; now: "20 B", the join, then "A"
+    assert ed.source == b"10 \r"
+    while ed.undo():
+        pass
+    assert ed.source == original
+
+
+def test_ctrl_z_undoes_in_the_editor(machine: Machine) -> None:
+    """Typed X and Y, then Ctrl+Z: the Y is taken back (the window's key, not a method)."""
+    import pygame
+
+    from petitcom_shim.basic import editor
+
+    interp = Interpreter(machine)
+    interp.load(b"A=1\r")
+    inner = machine.frontend
+
+    class CtrlZAtFrame5:
+        def pump(self, inp: Any) -> bool:
+            if machine.maincntl == 4:
+                inp.key_down(pygame.K_z, pygame.KMOD_LCTRL)
+            return bool(inner.pump(inp))
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(inner, name)
+
+    machine.frontend = CtrlZAtFrame5()  # type: ignore[assignment]
+    machine.input.type_text("XY")
+    editor.edit(interp, frames=8)
+    assert interp.source == b"XA=1\r"
+
+
+def test_a_still_prompt_shows_one_frame_in_three(
+    machine: Machine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 26: petitcom at the OK prompt cost 2 % of a core, the game's still title
+    under 1 %. After STILL_FRAMES frames without input the prompt, like the game, lets
+    two frames in three run without composing, presenting or sleeping; a key brings
+    every frame back."""
+    interp = _prompt(machine)
+    shows: list[bool] = []
+    vsync = machine.vsync
+
+    def counted(n: int = 1, *, show: bool = True) -> None:
+        shows.append(show)
+        vsync(n, show=show)
+
+    monkeypatch.setattr(machine, "vsync", counted)
+    inner = machine.frontend
+    key_at = machine.maincntl + direct.STILL_FRAMES + 61
+
+    class KeyLater:
+        def pump(self, inp: Any) -> bool:
+            if machine.maincntl == key_at:
+                inp.type_text("1")
+            return bool(inner.pump(inp))
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(inner, name)
+
+    machine.frontend = KeyLater()  # type: ignore[assignment]
+    direct.prompt_loop(interp, frames=direct.STILL_FRAMES + 70)
+    assert all(shows[: direct.STILL_FRAMES])
+    still = shows[direct.STILL_FRAMES + 1 : direct.STILL_FRAMES + 60]
+    assert sum(still) <= len(still) // direct.STILL_DRAW_EVERY + 1
+    assert all(shows[direct.STILL_FRAMES + 63 :])  # a key brings back every frame
+    assert _screen(machine)[3] == "1"
+
+
+def test_pc_keys_typed_within_one_frame_keep_their_order(machine: Machine) -> None:
+    """The PC's arrows are key events in the typing queue (and d-pad buttons): Home,
+    Right, Delete sent at once (xdotool, a key macro) act in that order, not Right
+    first as when the arrow was read only as a button."""
+    import pygame
+
+    interp = _prompt(machine)
+    _keys(machine, interp, "?12345")
+    for key in (pygame.K_HOME, pygame.K_RIGHT, pygame.K_DELETE, pygame.K_END, pygame.K_LEFT):
+        machine.input.key_down(key)
+        machine.input.key_up(key)
+    _keys(machine, interp, "9\r")
+    assert _screen(machine)[3:5] == ["?23495", "23495"]
+    from petitcom_shim.basic.editor import Editor, _apply
+    from petitcom_shim.input import DOWN_KEY, RIGHT_KEY
+
+    ed = Editor(b"AB\rCD\r")
+    for code in (RIGHT_KEY, DOWN_KEY, ord("x")):
+        _apply(machine, ed, code)
+    assert ed.source == b"AB\rCxD\r"

@@ -297,7 +297,7 @@ def test_a_damaged_match_save_is_set_aside_and_the_others_still_listed(
     scene = host.scene
     assert isinstance(scene, RemoteListScene)
     assert len(scene.entries) == 1
-    assert "was damaged and is reset" in scene.notices[0].text("en")
+    assert "was damaged and is not used" in scene.notices[0].text("en")
     assert list(bad.parent.glob(f"{SESSION_FILE}.corrupt-*"))
     assert "damaged" in screen_text(host, 0).replace("\n", "")  # under the table, in full
 

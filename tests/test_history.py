@@ -97,6 +97,22 @@ def test_a_damaged_file_is_set_aside_with_a_notice(tmp_path: Path, content: str)
     assert storage.notices[0].what == "history"
 
 
+def test_a_damaged_file_is_named_once_and_not_called_reset(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 26: the stderr line named the file twice, and the screen said the match
+    "is reset" though it was only set aside."""
+    storage = Storage(tmp_path)
+    bad = tmp_path / "history" / "20000101-000000.json"
+    bad.parent.mkdir(parents=True, exist_ok=True)
+    bad.write_text("{bad")
+    assert history.entries(storage) == []
+    err = capsys.readouterr().err
+    assert err.count(str(bad)) == 1 and err.count("\n") == 1
+    shown = storage.notices[0].text("en")
+    assert "reset" not in shown and "is not used" in shown and "corrupt-" in shown
+
+
 def test_a_record_edited_into_an_impossible_match_is_set_aside_when_opened(
     tmp_path: Path,
 ) -> None:

@@ -49,7 +49,7 @@ def test_run_writes_console_and_json(tmp_path: Path, capsys: pytest.CaptureFixtu
     lines = con.read_text(encoding="utf-8").split("\n")
     assert len(lines) == 50 and lines[-1] == "" and lines[24] == "#LOWER"
     assert all(len(line) == 32 for line in lines[:24] + lines[25:49])
-    assert lines[0] == "HI ｱ□" + " " * 27  # 0xF1 (♥) is written as U+25A1
+    assert lines[0] == "HI ｱ♥" + " " * 27  # 0xF1 is written as `petitcom list` writes it
     assert lines[1].rstrip() == "0.25"
     assert lines[25:49] == [" " * 32] * 24
 
@@ -197,18 +197,24 @@ def test_a_100kb_line_runs_or_gives_ptcs_error(
 def test_special_files_are_never_replaced_as_outputs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The one output rule (files.check_output_path): a folder and a link to nothing are
+    refused before the run, a FIFO nobody reads when it is written; none is replaced."""
     src = program(tmp_path, "?1\n")
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     (tmp_path / "dir").mkdir()
     (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
-    for target in (fifo, tmp_path / "dir", Path("/dev/null"), tmp_path / "dangling"):
+    says = {fifo: "a FIFO with no reader", tmp_path / "dir": "is a folder"}
+    says[tmp_path / "dangling"] = "a link to nothing"
+    for target, message in says.items():
         for option in ("--console", "--screenshot"):
             code, out, err = run(capsys, "run", src, "--headless", option, target)
-            assert code == 2 and out == "" and "not replacing it" in err, (target, err)
+            assert code == 2 and out == "" and message in err, (target, err)
+            assert err.count("\n") == 1
         code, _, err = run(capsys, "pack", src, "-o", target)
-        assert code == 2 and "not replacing it" in err
+        assert code == 2 and message in err
     assert fifo.exists() and (tmp_path / "dir").is_dir() and (tmp_path / "dangling").is_symlink()
+    assert not (tmp_path / "nowhere").exists()
     code, _, err = run(capsys, "run", src, "--headless", "--console", tmp_path / "no" / "c.txt")
     assert code == 2 and "does not exist" in err
 
@@ -250,7 +256,7 @@ def test_bad_input_script_and_resources_exit_2(
     code, _, err = run(capsys, "run", src, "--headless", "--resources", tmp_path / "none")
     assert code == 2 and "not a folder" in err
     code, _, err = run(capsys, "run", src, "--headless", "--files", tmp_path / "none")
-    assert code == 2 and "not a folder" in err
+    assert code == 2 and "no such folder (it is missing)" in err
 
 
 # ------------------------------------------------------------------ list and pack
@@ -367,7 +373,7 @@ def test_no_display_found_is_exit_2_not_an_invisible_window(
     for name in ("SDL_VIDEODRIVER", "DISPLAY", "WAYLAND_DISPLAY"):
         monkeypatch.delenv(name, raising=False)
     code, out, err = run(capsys, "run", program(tmp_path, "?1\n"), "--frames", "1", "--json")
-    assert (code, out) == (2, "")
+    assert code == 2 and outcome(out)["status"] == "usage"
     assert err.startswith("petitcom: no display to open a window on") and err.count("\n") == 1
 
 

@@ -79,8 +79,9 @@ def test_standard_input_one_result_per_line(
     monkeypatch.setattr(sys, "stdin", io.StringIO(f"{EXAMPLE}\n\nR1,R1\n{EXAMPLE}\n"))
     code, out, err = run(capsys, "--json")
     assert code == 1
-    assert [json.loads(line)["total"] for line in out.splitlines()] == [5, 5]
-    assert "line 3:" in err
+    docs = [json.loads(line) for line in out.splitlines()]  # a line per grid, bad ones too
+    assert [d.get("total", d.get("ok")) for d in docs] == [5, False, 5]
+    assert "line 3:" in err and "line 3:" in str(docs[1]["error"])
 
 
 def test_console_script_runs_as_a_module() -> None:

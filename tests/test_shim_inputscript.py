@@ -131,3 +131,15 @@ def test_pumps_between_frames_do_not_run_the_script_ahead(machine: Machine) -> N
     assert machine.button() == 0
     machine.vsync(1)
     assert machine.button() == Button.A
+
+
+def test_the_editing_key_escapes_round_trip() -> None:
+    """Issue 26's editing keys (Delete, Insert, Home, End) are recorded and replayed."""
+    from petitcom_shim.input import DELETE_KEY, END_KEY, HOME_KEY, INSERT_KEY
+    from petitcom_shim.inputscript import key_text, parse_script
+
+    events = (ord("A"), HOME_KEY, DELETE_KEY, INSERT_KEY, END_KEY, 0x0D)
+    text = key_text(events)
+    assert text == "A\\<\\d\\i\\>\\r"
+    (event,) = parse_script(f"3 K {text}\n")
+    assert event.value == events

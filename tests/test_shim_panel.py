@@ -10,6 +10,7 @@ Layout facts are [SBC] source/subsystem/panel.c (``keyboard_pos``, ``key_map``,
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import numpy as np
 import pygame
@@ -539,3 +540,30 @@ def test_line_editor_cursor_moves_within_the_text(m: Machine) -> None:
     assert bytes(con.codes[0, :3]) == b"WZ" + bytes((CURSOR,))
     editor.feed(0x0D)
     assert editor.text == "WZ"
+
+
+def test_the_ins_and_del_labels_stay_on_their_own_keys(tmp_path: Path) -> None:
+    """Issue 26: "IN" and "DL" in the 8x8 font filled the two 16-pixel keys edge to edge
+    and read as one word, "INDL". Each label's ink now lies inside its key's face."""
+    import pygame
+
+    from petitcom_shim import keyboard
+
+    m = Machine(headless=True)
+    m.pnltype("KYA")
+    m.vsync()
+    shot = tmp_path / "kya.png"
+    m.screenshot(shot)
+    m.close()
+    picture = pygame.image.load(str(shot))
+    ink = picture.map_rgb(0x20, 0x20, 0x20)
+    for code in (keyboard.INSERT, keyboard.DELETE):
+        key = next(k for k in keyboard.KEYS if k.code == code)
+        inked = [
+            x
+            for x in range(key.x - 2, key.x + key.w + 2)
+            for y in range(key.y, key.y + key.h)
+            if picture.get_at_mapped((x, 192 + y)) == ink
+        ]
+        assert inked, code
+        assert key.x + 2 <= min(inked) and max(inked) <= key.x + key.w - 3, (code, inked)

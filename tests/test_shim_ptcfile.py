@@ -37,6 +37,7 @@ def payload_of(path: Path) -> bytes:
 
 
 def test_chr_file_header_and_nibbles(machine: Machine, tmp_path: Path) -> None:
+    machine.chrset("SPU0", 0, "0" * 64)  # (our default art has ink in every character)
     machine.chrset("SPU0", 1, "0123456789ABCDEF" * 4)
     path = tmp_path / "SHIP.PTC"
     machine.save("SPU0:SHIP", path)

@@ -60,7 +60,25 @@ def test_without_resources_no_bank_is_blank(plain: Machine) -> None:
                 part = tiles[256 * bank : 256 * (bank + 1)]
                 assert part.any(), f"{family}{bank} on screen {screen} is blank"
     assert (plain.chr.family_tiles("BGD", 0)[SOLID_TILE] == 15).all()  # COLOR's background
-    assert not plain.chr.family_tiles("SPU", 0)[:4].any()  # character 0 stays empty
+
+
+def test_every_default_sprite_character_shows_something(plain: Machine) -> None:
+    """Issue 26: character 16*s was drawn in pixel value 0 (transparent), so SPSET
+    0,64,0,0,0,0 drew nothing; characters 0-15 of some banks were blank. Now each
+    16x16 character has ink, and the 16*s ones are outlined in value 15."""
+    for family, (_, screens) in FAMILIES.items():
+        if not family.startswith("SP"):
+            continue
+        for screen in screens:
+            chars = plain.chr.family_tiles(family, screen).reshape(-1, 4, 8, 8)
+            empty = [n for n in range(len(chars)) if not chars[n].any()]
+            assert empty == [], f"{family} screen {screen}: characters {empty[:8]} are blank"
+            for n in range(0, len(chars), 16):
+                assert set(np.unique(chars[n])) == {0, 15}, (family, n)
+    plain.spset(0, 64, 0, 0, 0, 0)
+    plain.vsync()
+    top = plain.screen_array(0)
+    assert top[:16, :16].any(), "SPSET 0,64,0,0,0,0 drew nothing"
 
 
 def test_chrinit_restores_our_art(plain: Machine) -> None:

@@ -12,7 +12,10 @@ the game process used (``/proc/PID/stat``) over a few seconds:
   first hand (reached by pressing START twice with xdotool: VS CPU, then the
   preselected level; the deal animation is over before measuring);
 * ``demo``: ``royalnine demo`` in a window, a CPU-vs-CPU match played through
-  the UI (cards flying, reveals): the attract-like, animated state.
+  the UI (cards flying, reveals): the attract-like, animated state;
+* ``petitcom``: ``petitcom`` (``python -m petitcom_shim.basic.cli`` from the
+  checkout) at its DIRECT-mode OK prompt, the cursor blinking: a BASIC
+  programmer's idle state (not among the default states).
 
 Figures are percent of one core; on a busy computer they wobble by a few
 tenths, so compare runs made at the same time. Needs Xvfb and xdotool.
@@ -36,6 +39,8 @@ import time
 from pathlib import Path
 
 STATES = ("title", "match", "demo")
+#: Every state --states accepts: the game's, and petitcom's OK prompt.
+ALL_STATES = (*STATES, "petitcom")
 #: Seconds from launch until the window is up and the title is drawn.
 STARTUP_S = 5.0
 #: Seconds after the last key press until the match waits for the player (deal animation).
@@ -89,7 +94,18 @@ def measure(state: str, seconds: float, scale: int, layout: str) -> float:
     try:
         time.sleep(1.0)
         log = (home / "log").open("wb")
-        game = subprocess.Popen([*_game_command(), *args], env=env, stdout=log, stderr=log)
+        if state == "petitcom":
+            command_line = [
+                sys.executable,
+                "-m",
+                "petitcom_shim.basic.cli",
+                "direct",
+                "--files",
+                str(home),
+            ]
+        else:
+            command_line = [*_game_command(), *args]
+        game = subprocess.Popen(command_line, env=env, stdout=log, stderr=log)
         time.sleep(STARTUP_S)
         if game.poll() is not None:
             raise SystemExit(f"bench_idle: the game ended: {(home / 'log').read_text()[-300:]}")
@@ -127,9 +143,10 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="one JSON line")
     args = parser.parse_args()
     states = [s for s in args.states.split(",") if s]
-    unknown = [s for s in states if s not in STATES]
+    unknown = [s for s in states if s not in ALL_STATES]
     if unknown:
-        raise SystemExit(f"bench_idle: unknown state {unknown[0]!r} (known: {', '.join(STATES)})")
+        known = ", ".join(ALL_STATES)
+        raise SystemExit(f"bench_idle: unknown state {unknown[0]!r} (known: {known})")
     for tool in ("Xvfb", "xdotool"):
         if shutil.which(tool) is None:
             raise SystemExit(f"bench_idle: {tool} is missing (apt-get install -y xvfb xdotool)")

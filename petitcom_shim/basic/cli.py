@@ -37,12 +37,16 @@ prints one line at exit::
     {"status": "ended"|"stopped"|"error", "frames": N,
      "error": "<PTC's message>"|null, "line": N|null}
 
-(on one line).
+(on one line). When the run never starts (bad usage or an unreadable file,
+exit status 2) that line is ``{"status": "usage", "frames": null, "error":
+"<the one-line message>", "line": null}``.
 ``--console`` writes the upper console's 24 lines of 32 characters, a line
 ``#LOWER``, then the lower console's 24 lines
 (:func:`petitcom_shim.basic.consoletext.console_text`).
-Output files (``--console``, ``--screenshot``, ``pack -o``) are written
-atomically and never replace anything but a regular file.
+Output files (``--console``, ``--screenshot``, ``pack -o``) follow the one
+rule of :func:`petitcom_shim.files.check_output_path`: a regular file is
+replaced atomically, a FIFO or device written into, nothing else replaced;
+``-`` is a file named ``-`` in the current folder (stdout is for ``--json``).
 """
 
 from __future__ import annotations
@@ -98,6 +102,9 @@ keys in a window:
   Right Ctrl          START
   arrows; X Z S A Q W the d-pad; A B X Y L R (these letters also type)
   typing, Enter, Backspace  the keyboard (INKEY$, INPUT, the DIRECT prompt)
+  Delete Insert Home End    edit the prompt's line and the editor (Ctrl+Z undoes
+                      in the editor); Up/Down at the prompt reach another line
+  F1-F5               the keyboard's function keys (FILES LOAD" SAVE" CONT RUN)
   the lower screen    the touch screen: the software keyboard, its RUN/STOP key
                       (runs, or breaks a running program) and EDIT key
   F9                  shows or hides a stylus cursor: the d-pad moves it, A touches
@@ -108,10 +115,21 @@ keys in a window:
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with one-line errors (no usage block) and exit status 2."""
+    """argparse with one-line errors (no usage block) and exit status 2; the last error
+    is kept for ``run --json``'s one JSON line."""
+
+    last_error: str | None = None
 
     def error(self, message: str) -> NoReturn:
+        _Parser.last_error = f"{self.prog}: error: {message}"
         self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _print_usage_json(message: str) -> None:
+    """``run --json``'s one line when the run never started (bad usage, an unreadable
+    file): the outcome's fields, with status "usage" (exit status 2)."""
+    doc = {"status": "usage", "frames": None, "error": message, "line": None}
+    print(json.dumps(doc), flush=True)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -151,8 +169,18 @@ def _parser() -> argparse.ArgumentParser:
         "in a window too); max (default): headless, a handheld eight times as fast, frames "
         "passing by work; in a window, the host's full speed, MAINCNTL following the clock",
     )
-    run.add_argument("--console", type=Path, metavar="FILE", help="write both consoles as text")
-    run.add_argument("--screenshot", type=Path, metavar="FILE", help="write both screens as PNG")
+    run.add_argument(
+        "--console",
+        type=Path,
+        metavar="FILE",
+        help="write both consoles as UTF-8 text (FILE - is a file named -, not stdout)",
+    )
+    run.add_argument(
+        "--screenshot",
+        type=Path,
+        metavar="FILE",
+        help="write both screens as PNG (FILE - is a file named -, not stdout)",
+    )
     run.add_argument("--json", action="store_true", help="print the outcome as one JSON line")
     run.add_argument(
         "--record",
@@ -205,10 +233,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     direct_mode.add_argument("--headless", action="store_true", help="no window (needs --input)")
     direct_mode.add_argument(
-        "--console", type=Path, metavar="FILE", help="write both consoles as text at the end"
+        "--console",
+        type=Path,
+        metavar="FILE",
+        help="write both consoles as text at the end (FILE - is a file named -, not stdout)",
     )
     direct_mode.add_argument(
-        "--screenshot", type=Path, metavar="FILE", help="write both screens as PNG at the end"
+        "--screenshot",
+        type=Path,
+        metavar="FILE",
+        help="write both screens as PNG at the end (FILE - is a file named -, not stdout)",
     )
     return parser
 
@@ -246,12 +280,12 @@ def _add_area_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _check_output(path: Path) -> None:
+    """Refuse, before the run, an output path the project's rule would not write
+    (:func:`petitcom_shim.files.check_output_path`)."""
     try:
-        files.check_output(path)
+        files.check_output_path(path.absolute())
     except OSError as err:
-        raise UsageError(f"{path}: {err}; not replacing it") from None
-    if not path.parent.is_dir():
-        raise UsageError(f"{path}: the folder {path.parent} does not exist")
+        raise UsageError(files.output_error(path, err)) from None
 
 
 def _write_output(path: Path, write: Callable[[Path], object]) -> None:
@@ -396,8 +430,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.captures is not None and not args.captures.is_dir():
         raise UsageError(f"--captures {args.captures}: not a folder")
     files_dir = args.files if args.files is not None else args.program.resolve().parent
-    if args.files is not None and not args.files.is_dir():
-        raise UsageError(f"--files {args.files}: not a folder")
+    if args.files is not None:
+        _check_folder(args.files)
     machine = make_machine(
         headless=args.headless,
         files_dir=files_dir,
@@ -466,8 +500,8 @@ def _debug(args: argparse.Namespace) -> int:
     program = _read_program(args.program)
     events = _read_events(args.input)
     files_dir = args.files if args.files is not None else args.program.resolve().parent
-    if args.files is not None and not args.files.is_dir():
-        raise UsageError(f"--files {args.files}: not a folder")
+    if args.files is not None:
+        _check_folder(args.files)
     machine = make_machine(
         headless=args.headless,
         files_dir=files_dir,
@@ -484,6 +518,14 @@ def _debug(args: argparse.Namespace) -> int:
     finally:
         machine.close()
     return 1 if result is not None and result.status == "error" else 0
+
+
+def _check_folder(folder: Path) -> None:
+    """The save area named by ``--files`` must be a folder that is there."""
+    if not os.path.lexists(folder):
+        raise UsageError(f"--files {folder}: no such folder (it is missing)")
+    if not folder.is_dir():
+        raise UsageError(f"--files {folder}: not a folder")
 
 
 def _read_program(path: Path) -> progfile.Program:
@@ -514,8 +556,7 @@ def _pack(args: argparse.Namespace) -> int:
 
 def _direct(args: argparse.Namespace) -> int:
     files_dir = args.files if args.files is not None else Path.cwd()
-    if not files_dir.is_dir():
-        raise UsageError(f"--files {files_dir}: not a folder")
+    _check_folder(files_dir)
     if args.headless and args.input is None:
         raise UsageError("DIRECT mode --headless needs --input FILE (it ends with the recording)")
     if args.record is not None and (args.headless or args.input is not None):
@@ -559,7 +600,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns:
         0 ended or stopped, 1 a program error, 2 bad usage or an unreadable file.
     """
-    args = _parser().parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    as_json = arguments[:1] == ["run"] and "--json" in arguments
+    try:
+        args = _parser().parse_args(arguments)
+    except SystemExit as exc:
+        if exc.code not in (0, None) and as_json:
+            _print_usage_json(_Parser.last_error or "bad arguments")
+        raise
     command = args.command or "direct"
     if args.command is None:
         args.files = args.resources = args.record = args.input = None
@@ -569,18 +617,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return handlers[command](args)
     except UsageError as err:
+        if as_json:
+            _print_usage_json(str(err))
         print(f"{PROG}: {err}", file=sys.stderr)
         return 2
     except pygame.error as err:  # no display to open a window on, most likely
-        print(f"{PROG}: cannot open a window ({err}); use --headless", file=sys.stderr)
+        message = f"cannot open a window ({err}); use --headless"
+        if as_json:
+            _print_usage_json(message)
+        print(f"{PROG}: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # `petitcom list X | head`, `petitcom run --json | true`
-        # Point stdout at nothing so the interpreter's last flush does not fail again.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        print(f"{PROG}: standard output was closed before all was written", file=sys.stderr)
+        files.stdout_closed(PROG)
         return 2
 
 

@@ -1,13 +1,18 @@
 """EDIT mode: PTC's full-screen program editor, with line numbers, on the upper console.
 
 ``EDIT`` at the DIRECT prompt opens it on the program in memory. Each program
-line is shown with its number (4 columns) and up to 28 characters a row; a
-longer line continues on the next rows. The cursor is the cell drawn in the
-inverse colour. Keys:
+line is shown with its number (5 columns, room for line 99999) and up to 27
+characters a row; a longer line continues on the next rows. The cursor is the
+cell drawn in the inverse colour. Keys:
 
-* typing inserts at the cursor; Enter splits the line, Backspace deletes the
-  character before the cursor (joining two lines at the start of one);
-* the d-pad / arrow keys move the cursor (held, they repeat);
+* typing inserts at the cursor, or overwrites the character under it when the
+  keyboard's INS key (or the PC's Insert) is off; Enter splits the line,
+  Backspace deletes the character before the cursor (joining two lines at the
+  start of one), Delete and the keyboard's DL key the one under it (joining the
+  next line at the end of one);
+* the d-pad / arrow keys move the cursor (held, they repeat); Home and End go to
+  the start and end of the line;
+* Ctrl+Z undoes the last edit, back to :data:`UNDO_DEPTH` edits;
 * SELECT (Esc) leaves EDIT mode: the edited text becomes the program and the
   DIRECT prompt comes back.
 
@@ -17,15 +22,29 @@ The program text is kept in the PTC character set with CR line ends, as
 
 from __future__ import annotations
 
+from collections import deque
+from dataclasses import dataclass
+
 from petitcom_shim import charset
 from petitcom_shim.basic import Interpreter
-from petitcom_shim.input import BACKSPACE_KEY, Button
+from petitcom_shim.input import (
+    ARROW_KEYS,
+    BACKSPACE_KEY,
+    DELETE_KEY,
+    END_KEY,
+    HOME_KEY,
+    INSERT_KEY,
+    LEFT_KEY,
+    RIGHT_KEY,
+    UP_KEY,
+    Button,
+)
 from petitcom_shim.machine import Machine
 
 __all__ = ["Editor", "edit", "typed_keys"]
 
-NUMBER_COLS = 4
-TEXT_COLS = 28
+NUMBER_COLS = 5
+TEXT_COLS = 32 - NUMBER_COLS
 ROWS = 24
 ENTER = 0x0D
 BACKSPACE = 0x08
@@ -35,6 +54,20 @@ TEXT_COLOR = 0
 CURSOR_COLORS = (1, 15)
 #: Most lines a program may have in the editor (a 524288-byte program of empty lines).
 MAX_LINES = 524288
+#: How many edits Ctrl+Z can undo, newest first.
+UNDO_DEPTH = 100
+
+
+@dataclass(frozen=True)
+class _Undo:
+    """What one edit replaced: ``lines[start:start + count]`` were ``before``, and the
+    cursor was at (``cy``, ``cx``)."""
+
+    start: int
+    count: int
+    before: tuple[bytes, ...]
+    cy: int
+    cx: int
 
 
 class Editor:
@@ -47,6 +80,7 @@ class Editor:
         self.cy = 0
         self.top = 0
         self.skip = 0  # rows of the top line scrolled off (a line longer than the screen)
+        self._undo: deque[_Undo] = deque(maxlen=UNDO_DEPTH)
 
     @property
     def source(self) -> bytes:
@@ -56,27 +90,69 @@ class Editor:
     def _rows(self, line: bytearray) -> int:
         return max(1, (len(line) + TEXT_COLS) // TEXT_COLS)
 
-    def key(self, code: int) -> None:
-        """Type a PTC code at the cursor (Enter splits the line, Backspace deletes)."""
+    def _remember(self, start: int, count: int, after: int) -> None:
+        """Keep lines ``start``..``start + count - 1`` for undo, before an edit that leaves
+        ``after`` lines in their place."""
+        before = tuple(bytes(line) for line in self.lines[start : start + count])
+        self._undo.append(_Undo(start, after, before, self.cy, self.cx))
+
+    def undo(self) -> bool:
+        """Take back the last edit (Ctrl+Z); False when there is none left."""
+        if not self._undo:
+            return False
+        edit = self._undo.pop()
+        self.lines[edit.start : edit.start + edit.count] = [bytearray(b) for b in edit.before]
+        self.cy, self.cx = edit.cy, edit.cx
+        return True
+
+    def key(self, code: int, insert: bool = True) -> None:
+        """Type a PTC code at the cursor (Enter splits the line, Backspace deletes);
+        ``insert`` False overwrites the character under the cursor."""
         line = self.lines[self.cy]
         if code == ENTER:
             if len(self.lines) < MAX_LINES:
+                self._remember(self.cy, 1, 2)
                 self.lines.insert(self.cy + 1, line[self.cx :])
                 del line[self.cx :]
                 self.cy, self.cx = self.cy + 1, 0
         elif code == BACKSPACE:
             if self.cx:
+                self._remember(self.cy, 1, 1)
                 del line[self.cx - 1]
                 self.cx -= 1
             elif self.cy:
+                self._remember(self.cy - 1, 2, 1)
                 above = self.lines[self.cy - 1]
                 self.cx = len(above)
                 above += line
                 del self.lines[self.cy]
                 self.cy -= 1
         else:
-            line.insert(self.cx, code)
+            self._remember(self.cy, 1, 1)
+            if insert or self.cx == len(line):
+                line.insert(self.cx, code)
+            else:
+                line[self.cx] = code
             self.cx += 1
+
+    def delete(self) -> None:
+        """Delete the character under the cursor; at a line's end, join the next line."""
+        line = self.lines[self.cy]
+        if self.cx < len(line):
+            self._remember(self.cy, 1, 1)
+            del line[self.cx]
+        elif self.cy + 1 < len(self.lines):
+            self._remember(self.cy, 2, 1)
+            line += self.lines[self.cy + 1]
+            del self.lines[self.cy + 1]
+
+    def home(self) -> None:
+        """To the start of the cursor's line."""
+        self.cx = 0
+
+    def end(self) -> None:
+        """To the end of the cursor's line."""
+        self.cx = len(self.lines[self.cy])
 
     def move(self, buttons: int) -> None:
         """Move the cursor by the d-pad bits in ``buttons``."""
@@ -160,6 +236,29 @@ def _draw(it: Interpreter, editor: Editor) -> None:
     m.color(TEXT_COLOR, 0)
 
 
+def _apply(m: Machine, editor: Editor, code: int) -> bool:
+    """One key event in the editor; True if the text or the cursor may have changed."""
+    if code in ARROW_KEYS:  # a PC arrow key, in its place among the typed keys
+        bits = {LEFT_KEY: Button.LEFT, RIGHT_KEY: Button.RIGHT, UP_KEY: Button.UP}
+        editor.move(bits.get(code, Button.DOWN))
+    elif code == BACKSPACE_KEY:
+        editor.key(BACKSPACE)
+    elif code == DELETE_KEY:
+        editor.delete()
+    elif code == HOME_KEY:
+        editor.home()
+    elif code == END_KEY:
+        editor.end()
+    elif code == INSERT_KEY:
+        m.toggle_insert()
+        return False
+    elif code >= 0:
+        editor.key(code, m.insert_mode)
+    else:
+        return False
+    return True
+
+
 def edit(it: Interpreter, frames: int | None = None, line: int = 1) -> None:
     """Edit the program in memory until SELECT (Esc) or the window closes; then load it.
 
@@ -178,13 +277,14 @@ def edit(it: Interpreter, frames: int | None = None, line: int = 1) -> None:
             break
         changed = False
         moved = m.button(1) & (Button.UP | Button.DOWN | Button.LEFT | Button.RIGHT)
-        if moved:
+        codes = typed_keys(m)
+        if moved and not any(code in ARROW_KEYS for code in codes):  # a pad's d-pad
             editor.move(moved)
             changed = True
-        for code in typed_keys(m):
-            if code >= 0 or code == BACKSPACE_KEY:
-                editor.key(BACKSPACE if code == BACKSPACE_KEY else code)
-                changed = True
+        for code in codes:
+            changed = _apply(m, editor, code) or changed
+        if "undo" in m.edit_keys():
+            changed = editor.undo() or changed
         if changed:
             _draw(it, editor)
     source = editor.source

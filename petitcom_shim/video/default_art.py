@@ -11,9 +11,12 @@ here from simple rules so that there is no image file to keep:
   0 is blank and tile 15 is solid in value 15 (the tile COLOR's background cells
   use, petitcom.md §1.2). BGU1 and BGU3 draw the patterns in two tones.
 * Sprite banks (SPU0-SPU7, SPS0-SPS1, SPD0-SPD3): character ``16*s + v`` (16x16,
-  four tiles in 1-D order) is shape ``s`` (circle, box, diamond, triangles,
-  arrows, star, heart, ...) in pixel value ``v``; the odd banks of a pair draw the
-  shapes as outlines. Character 0 of every bank pair is blank.
+  four tiles in 1-D order) is shape ``s`` (a frame, circle, box, diamond,
+  triangles, arrows, star, heart, ...) in pixel value ``v``; some banks draw the
+  shapes as outlines. Pixel value 0 is transparent, so the characters ``16*s``
+  (``v`` = 0) show the shape's outline in value 15 instead (dotted in the outline
+  banks): every default sprite character shows something, and ``SPSET
+  0,64,0,0,0,0``, a line of countless listings, draws a shape (issue 26).
 
 Pure numpy; :func:`default_bank` is cached and returns read-only arrays.
 """
@@ -29,6 +32,11 @@ import numpy.typing as npt
 __all__ = ["default_bank"]
 
 _Grid = npt.NDArray[np.bool_]
+
+#: Pixel value 0 is transparent in sprites (and BG layers above the backdrop).
+TRANSPARENT = 0
+#: The value the characters ``16*s`` (whose own value, 0, is transparent) are drawn in.
+ZERO_OUTLINE = 15
 
 _Y8, _X8 = np.mgrid[0:8, 0:8]
 _Y16, _X16 = np.mgrid[0:16, 0:16]
@@ -58,7 +66,7 @@ def _tile_patterns() -> list[_Grid]:
 
 
 def _shapes() -> list[_Grid]:
-    """16 16x16 filled shapes (True = ink); shape 0 is empty."""
+    """16 16x16 filled shapes (True = ink); shape 0 is a square frame."""
     x, y = _X16 + 0.5, _Y16 + 0.5
     cx = cy = 8.0
     dx, dy = x - cx, y - cy
@@ -68,7 +76,7 @@ def _shapes() -> list[_Grid]:
     angle = np.arctan2(dy, dx)
     star = np.sqrt(r2) <= 3.5 + 3.5 * np.abs(np.cos(2.5 * angle))
     return [
-        np.zeros((16, 16), bool),  # blank
+        (abs(dx) <= 7.5) & (abs(dy) <= 7.5) & ((abs(dx) >= 6.5) | (abs(dy) >= 6.5)),  # frame
         r2 <= 49,  # circle
         (abs(dx) <= 6.5) & (abs(dy) <= 6.5),  # box
         abs(dx) + abs(dy) <= 7.5,  # diamond
@@ -112,7 +120,11 @@ def _sprite_banks(first: int, outline: bool) -> npt.NDArray[np.uint8]:
     for chr_ in range(128):
         shape = shapes[first + chr_ // 16]
         grid = _outline(shape) if outline else shape
-        image = np.where(grid, chr_ % 16, 0).astype(np.uint8)
+        value = chr_ % 16
+        if value == TRANSPARENT:  # the shape in value 0 would not show: its outline in 15
+            grid = _outline(shape) & ((_X16 + _Y16) % 2 == 0) if outline else _outline(shape)
+            value = ZERO_OUTLINE
+        image = np.where(grid, value, 0).astype(np.uint8)
         quads = image.reshape(2, 8, 2, 8).swapaxes(1, 2).reshape(4, 8, 8)  # TL, TR, BL, BR
         tiles[4 * chr_ : 4 * chr_ + 4] = quads
     return tiles

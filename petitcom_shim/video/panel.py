@@ -27,7 +27,7 @@ import pygame
 
 from petitcom_shim import keyboard as kb
 from petitcom_shim.errors import IllegalFunctionCall, OutOfRange
-from petitcom_shim.input import BACKSPACE_KEY, CANCEL_KEY
+from petitcom_shim.input import BACKSPACE_KEY, CANCEL_KEY, DELETE_KEY
 from petitcom_shim.numbers import to_int
 from petitcom_shim.video.chr import ChrStore
 from petitcom_shim.video.console import COLS, ROWS, Console
@@ -237,7 +237,8 @@ class Panel:
     def touch(self, down: bool, x: int, y: int, shown: bool = True) -> list[int]:
         """One frame of the latched stylus; returns the key events this frame typed.
 
-        Events are PTC codes, or :data:`BACKSPACE_KEY` / :data:`CANCEL_KEY`. A key
+        Events are PTC codes, or :data:`BACKSPACE_KEY` / :data:`DELETE_KEY` /
+        :data:`CANCEL_KEY`. A key
         stays pressed while the stylus stays on it and auto-repeats
         (:func:`repeat_fires`); sliding off releases it, and nothing more is
         pressed until the stylus lifts ([SBC] ``press_key``, [EMK] ``touch_keys``).
@@ -283,6 +284,8 @@ class Panel:
             self.insert = not self.insert
         elif code == kb.BACKSPACE:
             return [BACKSPACE_KEY]
+        elif code == kb.DELETE:
+            return [DELETE_KEY]  # deletes the character under the cursor
         elif code == kb.ESC:
             return [CANCEL_KEY]
         elif code in kb.FUNCTION_KEYS:
@@ -299,6 +302,15 @@ class Panel:
             return list(typed)
         self._touch()
         return []
+
+    def toggle_insert(self) -> None:
+        """INS: switch between insert and overwrite (the key is lit while inserting)."""
+        self.insert = not self.insert
+        self._touch()
+
+    def function_key_text(self, n: int) -> bytes:
+        """What function key ``n`` (1-5) types: its KEY text (FILES, LOAD" ... at start)."""
+        return self.function_keys[n - 1] if 1 <= n <= len(self.function_keys) else b""
 
     @property
     def fired(self) -> int:
@@ -425,6 +437,11 @@ class Panel:
         if not down:
             pygame.draw.rect(surface, edge, (x, y + 1, w, h), border_radius=3)
         pygame.draw.rect(surface, face, (x, y + offset, w, h - 1), border_radius=3)
+        if key.label in _TINY_LABELS:  # INS and DEL: 16-pixel keys side by side
+            text = self._tiny_text(key.label, _INK)
+            tx = key.x + (key.w - text.get_width()) // 2 + offset
+            surface.blit(text, (tx, y + offset + (h - 1 - text.get_height()) // 2))
+            return
         label = self._label(key)
         if not label:
             return
@@ -434,6 +451,25 @@ class Panel:
         tx = key.x + (key.w - text.get_width()) // 2 + offset
         ty = y + offset + (h - 1 - 8) // 2
         surface.blit(text, (tx, ty))
+
+    def _tiny_text(self, text: str, colour: int) -> pygame.Surface:
+        """``text`` in our 5-pixel-high key font (:data:`_TINY_FONT`), a pixel between glyphs."""
+        key = ("tiny", text, colour)
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        glyphs = [_TINY_FONT[char] for char in text]
+        width = sum(len(rows[0]) for rows in glyphs) + len(glyphs) - 1
+        surface = keyed_surface(width, 5)
+        left = 0
+        for rows in glyphs:
+            for gy, row in enumerate(rows):
+                for gx, bit in enumerate(row):
+                    if bit == "1":
+                        surface.set_at((left + gx, gy), colour)
+            left += len(rows[0]) + 1
+        self._cache[key] = surface
+        return surface
 
     def _text(self, codes: bytes, colour: int, advance: int = 8) -> pygame.Surface:
         """A string of PTC codes in the lower screen's font, ink only (keyed), its
@@ -493,6 +529,19 @@ class Panel:
         pygame.draw.polygon(target, _INK, points)
 
 
+#: Our own 5-pixel-high glyphs for the labels of the two 16-pixel keys side by side,
+#: INS and DEL: in the 8x8 font their labels fill the keys edge to edge and read as
+#: one word ("INDL", issue 26). Rows of pixels, "1" inked.
+_TINY_FONT: dict[str, tuple[str, ...]] = {
+    "I": ("111", "010", "010", "010", "111"),
+    "N": ("1001", "1101", "1011", "1001", "1001"),
+    "S": ("011", "100", "010", "001", "110"),
+    "D": ("110", "101", "101", "101", "110"),
+    "E": ("111", "100", "110", "100", "111"),
+    "L": ("100", "100", "100", "100", "111"),
+}
+_TINY_LABELS = frozenset({"INS", "DEL"})
+
 #: Labels of the special keys that do not fit as plain text (PTC codes).
 _SPECIAL_LABELS: dict[str, bytes] = {
     "SHIFT": b"SHFT",
@@ -501,8 +550,6 @@ _SPECIAL_LABELS: dict[str, bytes] = {
     "KYA": b"A",
     "KYM": b"\xf0",
     "KYK": b"\xb1",
-    "INS": b"IN",
-    "DEL": b"DL",
     "SEARCH": b"?",
     "RUN/STOP": b"RUN",
     "EXIT": b"X",

@@ -39,6 +39,26 @@ def path_arg(text: str) -> Path:
     return Path(text)
 
 
+def whole_number(text: str) -> int:
+    """argparse type of every count, seed and number option: ASCII digits with an optional
+    sign. Python's ``int`` also takes Arabic-Indic, full-width and other Unicode digits
+    ("١٢", "１２") and underscores, which no number the game prints has."""
+    body = text.strip()
+    digits = body[1:] if body[:1] in "+-" else body
+    if not (digits.isascii() and digits.isdigit()):
+        raise argparse.ArgumentTypeError(f"not a whole number: {text[:20]!r}")
+    return int(body)
+
+
+def refuse(command: str, message: str, as_json: bool) -> int:
+    """Report a refused command: one line on stderr and, with ``--json``, one JSON line
+    ``{"ok": false, "error": MESSAGE}`` on stdout (as ``remote`` does); returns 1."""
+    if as_json:
+        print(json.dumps({"ok": False, "error": message}), flush=True)
+    print(f"royalnine {command}: {message}", file=sys.stderr)
+    return 1
+
+
 class CliParser(argparse.ArgumentParser):
     """argparse's parser, remembering its last error so that a command run with ``--json``
     can print it as its one JSON line (subcommand parsers are of this class too)."""
@@ -67,7 +87,23 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``royalnine`` console script; returns the exit status."""
+    """Entry point of the ``royalnine`` console script; returns the exit status.
+
+    Standard output closed early (``royalnine score ... | head -c 10``) ends the
+    command with one line on stderr and status 1, never a traceback.
+    """
+    try:
+        status = _main(argv)
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
+        return status
+    except BrokenPipeError:
+        from petitcom_shim.files import stdout_closed
+
+        stdout_closed("royalnine")
+        return 1
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     args_list = _home_after_command(args_list)

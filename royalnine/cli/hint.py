@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections.abc import Sequence
 
 from royalnine.ai import RankedPlacement, hint
+from royalnine.cli import refuse
 from royalnine.core.cards import Card, parse_cards
 from royalnine.core.errors import BadCard
 from royalnine.core.match import MatchConfig, Phase
@@ -162,8 +162,7 @@ def run(args: argparse.Namespace) -> int:
         )
         view = build_view(hand, opponent, grid, opponent_grid, tens=tens)
     except (BadCard, BadHint) as exc:
-        print(f"royalnine hint: {exc}", file=sys.stderr)
-        return 1
+        return refuse("hint", str(exc), args.json)
     ranked = hint(view, None if args.all else DEFAULT_TOP)
     if args.json:
         print(json.dumps({"placements": [placement_json(r) for r in ranked]}))

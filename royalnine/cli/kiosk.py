@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from royalnine.cli import path_arg
+from royalnine.cli import path_arg, whole_number
 
 LOG_DIR = "logs"
 LOG_FILE = "kiosk.log"
@@ -56,10 +56,14 @@ def add_parser(subparsers: Any) -> None:
         "--home", type=path_arg, metavar="DIR", default=None, help="the kiosk's data folder"
     )
     p.add_argument(
-        "--top-display", type=int, metavar="N", default=None, help="monitor of the top screen"
+        "--top-display",
+        type=whole_number,
+        metavar="N",
+        default=None,
+        help="monitor of the top screen",
     )
     p.add_argument(
-        "--bottom-display", type=int, metavar="M", default=None, help="the touch monitor"
+        "--bottom-display", type=whole_number, metavar="M", default=None, help="the touch monitor"
     )
     p.add_argument(
         "--attract-after",
@@ -96,7 +100,7 @@ def add_parser(subparsers: Any) -> None:
         default="attract",
         help="first screen (attract in service; the others for measurements and screenshots)",
     )
-    p.add_argument("--seed", type=int, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--seed", type=whole_number, default=None, help=argparse.SUPPRESS)
     p.set_defaults(func=run_kiosk)
 
 

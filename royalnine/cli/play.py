@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from royalnine.cli import path_arg
+from royalnine.cli import path_arg, whole_number
 from royalnine.storage import DIFFICULTIES, LAYOUTS, MAX_GAP, current_name
 
 PROCESS_START = time.perf_counter()
@@ -54,7 +54,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--gap",
-        type=int,
+        type=whole_number,
         default=None,
         metavar="PIXELS",
         help="DS pixels between the two screens, as DS emulators offer (vertical, side and "
@@ -69,7 +69,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--scale",
-        type=int,
+        type=whole_number,
         default=None,
         help="window scale (0 = largest that fits; this run only)",
     )
@@ -87,11 +87,13 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--rounds",
-        type=int,
+        type=whole_number,
         default=None,
         help="rounds per match (5 in the original; this run only)",
     )
-    p.add_argument("--seed", type=int, default=None, help="seed the deals (reproducible matches)")
+    p.add_argument(
+        "--seed", type=whole_number, default=None, help="seed the deals (reproducible matches)"
+    )
     p.add_argument(
         "--controls",
         type=path_arg,
@@ -124,7 +126,7 @@ def add_demo_parser(subparsers: Any) -> None:
     demo.add_argument(
         "--out", type=path_arg, default=None, help="folder for one screenshot per stage"
     )
-    demo.add_argument("--shot-scale", type=int, default=1, help="screenshot scale (1-4)")
+    demo.add_argument("--shot-scale", type=whole_number, default=1, help="screenshot scale (1-4)")
     demo.add_argument(
         "--mode", choices=("cpu", "local"), default="cpu", help="match mode to play through"
     )
@@ -284,18 +286,13 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def keep_record(storage: Any, path: Path) -> None:
-    """Copy the newest match of the history to ``path`` (``royalnine review`` reads it);
-    a ``path`` that is there and not a regular file is left alone."""
-    import stat
-
+    """Copy the newest match of the history to ``path`` (``royalnine review`` reads it),
+    by the one output rule of :func:`petitcom_shim.files.check_output_path`."""
     from petitcom_shim.files import output_error, write_output
     from royalnine import history
 
     kept = history.entries(storage)
     if not kept:
-        return
-    if os.path.lexists(path) and not stat.S_ISREG(os.lstat(path).st_mode):
-        print(f"royalnine demo: {path} is not a regular file; the match record is not written")
         return
     try:  # atomic and synced, keeping a replaced file's mode
         write_output(path, kept[0].record.to_json().encode("utf-8"))

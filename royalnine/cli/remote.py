@@ -37,7 +37,7 @@ from os.path import isfile
 from pathlib import Path
 from typing import Any
 
-from royalnine.cli import path_arg
+from royalnine.cli import path_arg, whole_number
 from royalnine.core.cards import Card
 from royalnine.core.errors import BadCard, IllegalMove, RoyalNineError
 from royalnine.core.files import UnreadableFile, read_capped, write_atomic
@@ -111,7 +111,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         return a
 
     host = action("host", "start a remote match as host; writes code 1")
-    host.add_argument("--rounds", type=int, default=None, help="rounds (default: the settings)")
+    host.add_argument(
+        "--rounds", type=whole_number, default=None, help="rounds (default: the settings)"
+    )
     host.add_argument("--tens", action="store_true", default=None, help="play with the tens")
     host.add_argument("--out", type=path_arg, help="write the code PNG here too")
     join = action("join", "join a match with the host's code 1; writes code 2")
@@ -186,15 +188,15 @@ def match_id_arg(text: str) -> str:
 
 def check_out(path: Path | None) -> None:
     """Refuse an ``--out`` that cannot be written before anything is done, so a bad one
-    changes nothing: a folder, or a file in a folder that does not exist."""
+    changes nothing (the one rule of :func:`petitcom_shim.files.check_output_path`)."""
+    from petitcom_shim.files import check_output_path, output_error
+
     if path is None:
         return
-    if path.is_dir():
-        raise CliError(f"--out {path}: is a folder, not a file")
-    if os.path.lexists(path) and not path.is_file():
-        raise CliError(f"--out {path}: not a regular file; it is never replaced")
-    if not path.parent.is_dir():
-        raise CliError(f"--out {path}: there is no folder {path.parent}")
+    try:
+        check_output_path(path)
+    except OSError as exc:
+        raise CliError(f"--out {output_error(path, exc)}") from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -260,11 +262,11 @@ def write_code(storage: Storage, session: RemoteSession, number: int, out: Path 
     from petitcom_shim.qr import encode_png, png_bytes
 
     code = session.transcript[number - 1]
+    if out is not None:  # first: a device that fails (/dev/full) leaves no match folder
+        write_output_or_refuse(out, png_bytes(code))
     path = code_path(storage.home, session.label, number)
     path.parent.mkdir(parents=True, exist_ok=True)
     encode_png(code, path)
-    if out is not None:
-        write_output_or_refuse(out, png_bytes(code))
     return path
 
 

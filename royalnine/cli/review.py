@@ -34,13 +34,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import stat
-import sys
 import tempfile
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from royalnine.cli import path_arg, refuse
 from royalnine.core.cards import Card
 from royalnine.core.errors import CorruptRecord
 from royalnine.core.files import UnreadableFile, parse_json, read_capped
@@ -72,7 +71,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("record", type=Path, metavar="RECORD")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--out", type=Path, default=None, help="folder for one screenshot per step")
+    p.add_argument("--out", type=path_arg, default=None, help="folder for one screenshot per step")
     p.add_argument("--lang", choices=("en", "ja"), default="en", help="language of screenshots")
     p.set_defaults(func=run)
 
@@ -216,19 +215,20 @@ def text_report(doc: dict[str, Any]) -> str:
 
 def check_out(out: Path, count: int) -> list[Path]:
     """The screenshot paths in ``out``; raises :class:`BadReview` if one may not be written
-    (the folder is not a folder, a shot's name is taken by something not a regular file)."""
+    (the folder is not a folder, a shot's name breaks the one output rule of
+    :func:`petitcom_shim.files.check_output_path`)."""
+    from petitcom_shim.files import check_output_path, output_error
+
     if os.path.lexists(out) and not out.is_dir():
         raise BadReview(f"--out {out}: not a folder")
     paths = [out / f"step-{i:03d}.png" for i in range(1, count + 1)]
+    if not out.is_dir():
+        return paths  # made before the shots are written: nothing in it yet
     for path in paths:
         try:
-            mode = os.lstat(path).st_mode
-        except FileNotFoundError:
-            continue
+            check_output_path(path)
         except OSError as exc:
-            raise BadReview(f"--out {path}: {exc.strerror or exc}") from None
-        if not stat.S_ISREG(mode):
-            raise BadReview(f"--out {path}: exists and is not a regular file; not replaced")
+            raise BadReview(f"--out {output_error(path, exc)}") from None
     return paths
 
 
@@ -272,22 +272,18 @@ def run(args: argparse.Namespace) -> int:
         if args.out is not None:
             check_out(args.out, 0)
     except BadReview as exc:
-        print(f"royalnine review: {exc}", file=sys.stderr)
-        return 1
+        return refuse("review", str(exc), args.json)
     analysis.run_here()
     if analysis.failed:  # a bug, not the input: say so in one line all the same
-        print(f"royalnine review: the analysis failed: {analysis.failed}", file=sys.stderr)
-        return 1
+        return refuse("review", f"the analysis failed: {analysis.failed}", args.json)
     doc = report(match, analysis)
     if args.out is not None:
         try:
             paths = screenshots(match, meta, analysis, args.out, args.lang)
         except BadReview as exc:
-            print(f"royalnine review: {exc}", file=sys.stderr)
-            return 1
+            return refuse("review", str(exc), args.json)
         except OSError as exc:
-            print(f"royalnine review: --out {args.out}: {exc.strerror or exc}", file=sys.stderr)
-            return 1
+            return refuse("review", f"--out {args.out}: {exc.strerror or exc}", args.json)
         if not args.json:
             print(f"wrote {len(paths)} screenshots to {args.out}")
     print(json.dumps(doc) if args.json else text_report(doc))

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
+from royalnine.cli import refuse
 from royalnine.core.cards import Card
 from royalnine.core.errors import BadCard, BadGrid
 from royalnine.core.scoring import CELLS, GridScore, score_grid
@@ -113,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
         source = getattr(sys.stdin, "buffer", None)
         if source is None:  # a text-only stream (an embedding program, a test)
             source = io.BytesIO(sys.stdin.read().encode("utf-8", errors="replace"))
-        lines = _stdin_lines(source)
+        lines = _stdin_lines(source, args.json)
     status = 0
     scored = 0
     for where, text in lines:
@@ -125,8 +126,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             score = score_grid(parse_grid(text, tens=args.tens))
         except (BadCard, BadGrid) as exc:
-            print(f"royalnine score: {where}: {exc}", file=sys.stderr)
-            status = 1
+            status = refuse("score", f"{where}: {exc}", args.json)
             continue
         if args.json:
             sys.stdout.write(json.dumps(score_json(score)) + "\n")
@@ -138,9 +138,10 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
-def _stdin_lines(stream: BinaryIO) -> Iterator[tuple[str, str | None]]:
-    """Each line of ``stream`` as text, or None (reported here) when it is not UTF-8 or
-    is too long to be a grid; the rest of the input is still read."""
+def _stdin_lines(stream: BinaryIO, as_json: bool) -> Iterator[tuple[str, str | None]]:
+    """Each line of ``stream`` as text, or None (reported here, as a JSON line too with
+    ``as_json``) when it is not UTF-8 or is too long to be a grid; the rest of the
+    input is still read."""
     number = 0
     while True:
         raw = stream.readline(MAX_LINE_BYTES + 1)
@@ -151,12 +152,12 @@ def _stdin_lines(stream: BinaryIO) -> Iterator[tuple[str, str | None]]:
         if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
             while raw and not raw.endswith(b"\n"):  # skip the rest of this line
                 raw = stream.readline(1 << 16)
-            print(f"royalnine score: {where}: longer than {MAX_LINE_BYTES} bytes", file=sys.stderr)
+            refuse("score", f"{where}: longer than {MAX_LINE_BYTES} bytes", as_json)
             yield where, None
             continue
         try:
             yield where, raw.decode("utf-8")
         except UnicodeDecodeError:
             shown = echo(raw.decode("utf-8", errors="replace"))
-            print(f"royalnine score: {where}: not UTF-8 text: {shown}", file=sys.stderr)
+            refuse("score", f"{where}: not UTF-8 text: {shown}", as_json)
             yield where, None

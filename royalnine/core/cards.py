@@ -88,7 +88,12 @@ class Card:
 def _parse(text: str, tens: bool) -> Card:
     if len(text) > 4:
         raise BadCard(f"not a card: {text[:8]!r}... (expected R or B followed by 1-9, e.g. R7)")
-    if len(text) < 2 or text[0] not in "RB" or not text[1:].isdigit() or text[1] == "0":
+    if (
+        len(text) < 2
+        or text[0] not in "RB"
+        or not (text[1:].isascii() and text[1:].isdigit())
+        or text[1] == "0"
+    ):
         raise BadCard(f"not a card: {text!r} (expected R or B followed by 1-9, e.g. R7)")
     rank = int(text[1:])
     if rank == TEN and not tens:

@@ -112,7 +112,8 @@ def parse_hours(text: str) -> tuple[int, int] | None:
         span = []
         for part in (first, second):
             hh, mm = part.strip().split(":")
-            if not (hh.isdigit() and mm.isdigit() and len(mm) == 2 and len(hh) <= 2):
+            digits = (hh + mm).isascii() and hh.isdigit() and mm.isdigit()  # not "１２"
+            if not (digits and len(mm) == 2 and len(hh) <= 2):
                 return None
             if not (0 <= int(hh) <= 24 and 0 <= int(mm) < 60) or int(hh) * 60 + int(mm) > 1440:
                 return None

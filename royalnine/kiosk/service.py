@@ -63,7 +63,12 @@ class Notifier:
         self._status = ""
         pid = env.get("WATCHDOG_PID", "")
         usec = env.get("WATCHDOG_USEC", "")
-        if usec.isdigit() and int(usec) > 0 and (not pid or pid == str(os.getpid())):
+        if (
+            usec.isascii()
+            and usec.isdigit()
+            and int(usec) > 0
+            and (not pid or pid == str(os.getpid()))
+        ):
             self.interval = int(usec) / 2_000_000
 
     @property
