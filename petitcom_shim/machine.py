@@ -46,11 +46,15 @@ from petitcom_shim.video.panel import Panel
 from petitcom_shim.video.sprites import SpriteScreen, SpriteState, TransformCache
 from petitcom_shim.video.surfaces import new_surface
 
-__all__ = ["FPS", "MAINCNTL_WRAP", "Machine", "SpriteState"]
+__all__ = ["FPS", "HEADLESS_CLOCK", "MAINCNTL_WRAP", "Machine", "SpriteState"]
 
 FPS = 60
 #: MAINCNTL counts 0..524287 and then wraps, MAINCNTH counting the wraps (see decisions doc).
 MAINCNTL_WRAP = 524288
+#: DATE$/TIME$ at frame 0 of a headless machine that was given no clock: the DS clock's
+#: epoch (its real-time clock counts from 2000-01-01), so a headless run never reads the
+#: host's clock and its output is the same on any machine on any day.
+HEADLESS_CLOCK = datetime.datetime(2000, 1, 1, 0, 0, 0)
 SCREEN_W = 256
 SCREEN_H = 192
 
@@ -132,6 +136,7 @@ class Machine:
         icon: pygame.Surface | str | Path | None = None,
         resources: str | os.PathLike[str] | RomResources | None = None,
         files: str | Path | None = None,
+        clock: datetime.datetime | None = None,
     ) -> None:
         if resources is None or isinstance(resources, RomResources):
             self.resources = resources or RomResources()
@@ -146,6 +151,15 @@ class Machine:
         """The window layout in use ("vertical", "horizontal", "single", "separate")."""
         self._random = random.Random(seed)
         self._frames = 0
+        if clock is None and headless:
+            clock = HEADLESS_CLOCK
+        self.clock_start = clock
+        """DATE$/TIME$ at frame 0, advancing one second every 60 frames; None: the host's clock.
+
+        A headless machine never reads the host's clock, so a run is a function of its
+        program, input, seed and speed alone; a window reads it unless given a start
+        (a recording gives one, so its replay reads the same times).
+        """
         self._frame_at = time.perf_counter()
         self.input = Input(config)
         self.frontend = create_frontend(
@@ -1054,15 +1068,21 @@ class Machine:
         finally:
             self.input.text_mode = False
 
+    def now(self) -> datetime.datetime:
+        """The machine's date and time: ``clock_start`` plus its frames, or the host's clock."""
+        if self.clock_start is None:
+            return datetime.datetime.now()
+        return self.clock_start + datetime.timedelta(seconds=self._frames // FPS)
+
     @property
     def date(self) -> str:
-        """DATE$: today's local date as "YYYY/MM/DD" ([SBC] sys_date)."""
-        return datetime.datetime.now().strftime("%Y/%m/%d")
+        """DATE$: the date as "YYYY/MM/DD" ([SBC] sys_date); see :attr:`clock_start`."""
+        return self.now().strftime("%Y/%m/%d")
 
     @property
     def time(self) -> str:
-        """TIME$: the local time as "HH:MM:SS" ([SBC] sys_time)."""
-        return datetime.datetime.now().strftime("%H:%M:%S")
+        """TIME$: the time as "HH:MM:SS" ([SBC] sys_time); see :attr:`clock_start`."""
+        return self.now().strftime("%H:%M:%S")
 
     def dropped_files(self) -> list[Path]:
         """Files dropped on any window since the last call."""
