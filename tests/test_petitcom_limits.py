@@ -1,0 +1,54 @@
+"""Nothing within PTC's limits stalls, swamps or breaks ``petitcom`` (issue 23 §5): stale
+temporary files of interrupted SAVEs, folders that cannot be reached, a program at
+PTC's size limit."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from petitcom_shim.basic import cli as petitcomcli
+from petitcom_shim.savearea import STALE_AFTER, SaveArea
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
+    code = petitcomcli.main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _age(path: Path, seconds: float) -> None:
+    when = time.time() - seconds
+    os.utime(path, (when, when))
+
+
+def test_a_later_run_removes_what_a_killed_save_left(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A kill during SAVE leaves ``.NAME.PTC.xxxxxxxx.tmp`` (write_atomic's temporary
+    file); the next run with that save area removes it, but not a young one (another
+    petitcom may be saving right now) nor anything else."""
+    area = tmp_path / "area"
+    area.mkdir()
+    stale = [area / ".GAME.PTC.k2j_9xqa.tmp", area / ".GAME-MEM.PTC.abcdefgh.tmp"]
+    young = area / ".OTHER.PTC.zz1234zz.tmp"
+    kept = [area / ".notes.tmp", area / "GAME.PTC.abcdefgh.tmp", area / ".X.PTC.short.tmp"]
+    for path in [*stale, young, *kept]:
+        path.write_bytes(b"PX01")
+    (area / ".DIR.PTC.abcdefgh.tmp").mkdir()
+    for path in [*stale, *kept]:
+        _age(path, STALE_AFTER + 5)
+    src = tmp_path / "prog.txt"
+    src.write_text('?"OK"\n', encoding="utf-8")
+    code, _, err = run(capsys, "run", src, "--headless", "--files", area)
+    assert (code, err) == (0, "")
+    assert not any(p.exists() for p in stale)
+    assert young.exists() and all(p.exists() for p in kept)
+    assert (area / ".DIR.PTC.abcdefgh.tmp").is_dir()
+
+
+def test_save_area_on_a_missing_folder_cleans_nothing(tmp_path: Path) -> None:
+    assert SaveArea(tmp_path / "none").cleaned == []
