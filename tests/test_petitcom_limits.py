@@ -52,3 +52,42 @@ def test_a_later_run_removes_what_a_killed_save_left(
 
 def test_save_area_on_a_missing_folder_cleans_nothing(tmp_path: Path) -> None:
     assert SaveArea(tmp_path / "none").cleaned == []
+
+
+@pytest.mark.parametrize("option", ["--files", "--resources"])
+def test_a_folder_name_too_long_is_one_line_in_run_and_direct(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str
+) -> None:
+    src = tmp_path / "prog.txt"
+    src.write_text("?1\n", encoding="utf-8")
+    folder = tmp_path / ("a" * 300)
+    for argv in (["run", src, "--headless", "--json", option, folder], ["direct", option, folder]):
+        code, out, err = run(capsys, *argv)
+        assert (code, out) == (2, "")
+        assert err == f"petitcom: {option} {folder}: cannot be read (File name too long)\n"
+
+
+@pytest.mark.parametrize("option", ["--files", "--resources"])
+def test_an_unreadable_folder_is_one_line(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    option: str,
+) -> None:
+    """A folder under one the user may not read (tests run as root, who may read
+    anything, so the refusal is the operating system's answer, stood in for)."""
+    src = tmp_path / "prog.txt"
+    src.write_text("?1\n", encoding="utf-8")
+    locked = tmp_path / "locked" / "area"
+    real_scandir = os.scandir
+
+    def scandir(path: object) -> object:
+        if str(path).startswith(str(locked.parent)):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    for argv in (["run", src, "--headless", option, locked], ["direct", option, locked]):
+        code, out, err = run(capsys, *argv)
+        assert (code, out) == (2, "")
+        assert err == f"petitcom: {option} {locked}: cannot be read (Permission denied)\n"

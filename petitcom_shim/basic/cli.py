@@ -192,8 +192,8 @@ def make_machine(*, headless: bool, files_dir: Path, resources: Path | None, tit
         UsageError: the resources folder is missing or holds a bad file, or a
             window is asked for and there is no display to show it on.
     """
-    if resources is not None and not resources.is_dir():
-        raise UsageError(f"--resources {resources}: not a folder")
+    if resources is not None:
+        _check_folder("--resources", resources)
     try:
         machine = Machine(
             headless=headless,
@@ -210,6 +210,23 @@ def make_machine(*, headless: bool, files_dir: Path, resources: Path | None, tit
             "no display to open a window on (is DISPLAY or WAYLAND_DISPLAY set?); use --headless"
         )
     return machine
+
+
+def _check_folder(option: str, folder: Path) -> None:
+    """``folder`` (given with ``option``) is a folder that can be looked into.
+
+    Raises:
+        UsageError: it is no folder, or it cannot be reached (a folder on its way
+            cannot be read, its name is too long, a loop of links...).
+    """
+    try:
+        os.scandir(folder).close()
+    except NotADirectoryError:
+        raise UsageError(f"{option} {folder}: not a folder") from None
+    except FileNotFoundError:
+        raise UsageError(f"{option} {folder}: not a folder") from None
+    except OSError as err:
+        raise UsageError(f"{option} {folder}: cannot be read ({err.strerror or err})") from None
 
 
 def _invisible() -> bool:
@@ -247,8 +264,8 @@ def _run(args: argparse.Namespace) -> int:
         if out is not None:
             _check_output(out)
     files_dir = args.files if args.files is not None else args.program.resolve().parent
-    if args.files is not None and not args.files.is_dir():
-        raise UsageError(f"--files {args.files}: not a folder")
+    if args.files is not None:
+        _check_folder("--files", args.files)
     machine = make_machine(
         headless=args.headless,
         files_dir=files_dir,
@@ -307,8 +324,7 @@ def _pack(args: argparse.Namespace) -> int:
 
 def _direct(args: argparse.Namespace) -> int:
     files_dir = args.files if args.files is not None else Path.cwd()
-    if not files_dir.is_dir():
-        raise UsageError(f"--files {files_dir}: not a folder")
+    _check_folder("--files", files_dir)
     machine = make_machine(
         headless=False, files_dir=files_dir, resources=args.resources, title="petitcom"
     )
