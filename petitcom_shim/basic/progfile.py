@@ -69,14 +69,16 @@ def from_text(text: str, where: str = "<text>") -> bytes:
     """
     text = text.removeprefix("\ufeff").replace("\r\n", "\r").replace("\n", "\r")
     lines = text.split("\r")
+    # each distinct character checked once: a program at PTC's size limit has 500,000
+    unmappable = {char for char in set(text) if not charset.is_mappable(char)}
     for number, line in enumerate(lines, 1):
         if (bad := _CONTROL.search(line)) is not None:
             raise ProgramError(
                 f"{where}: line {number}: control character U+{ord(bad.group()):04X} "
                 "(binary data, not program text)"
             )
-        for column, char in enumerate(line, 1):
-            if not charset.is_mappable(char):
+        for column, char in enumerate(line, 1) if unmappable else ():
+            if char in unmappable:
                 raise ProgramError(
                     f"{where}: line {number}, column {column}: {char!r} (U+{ord(char):04X}) "
                     "is not a Petit Computer character"
