@@ -42,11 +42,11 @@ import pygame
 from petitcom_shim import files, ptcfile
 from petitcom_shim.basic import Interpreter, RunResult, direct, kw_files, progfile
 from petitcom_shim.basic.consoletext import console_text
+from petitcom_shim.cliargs import int_range
 from petitcom_shim.config import ShimConfig
 from petitcom_shim.input import Button
 from petitcom_shim.inputscript import ScriptError, ScriptFeeder, read_script
 from petitcom_shim.machine import Machine
-from petitcom_shim.qrcli import int_range
 from petitcom_shim.romres import ResourceError
 
 __all__ = ["main"]

@@ -25,6 +25,8 @@ __all__ = ["COLS", "ROWS", "Console", "format_number"]
 COLS = 32
 ROWS = 24
 _NEWLINE = 0x0D
+#: A row with one value in every cell, for each value (CLS copies them).
+_FILLED = [bytes((value,)) * COLS for value in range(256)]
 
 
 def format_number(value: float) -> str:
@@ -70,6 +72,9 @@ class Console:
         self._codes = [bytearray(COLS) for _ in range(ROWS)]
         self._fgs = [bytearray(COLS) for _ in range(ROWS)]
         self._bgs = [bytearray(COLS) for _ in range(ROWS)]
+        # (fg, bg) while every cell is as CLS in those colours leaves it, else None:
+        # programs CLS every frame or more, often with nothing printed in between.
+        self._blank: tuple[int, int] | None = (0, 0)
         self.csrx = 0
         self.csry = 0
         self.fg = 0
@@ -116,11 +121,23 @@ class Console:
 
     def cls(self) -> None:
         """CLS: blank every cell, cursor home; every cell takes the current COLOR
-        (so a COLOR background fills the whole console, as on PTC)."""
-        for rows, fill in ((self._codes, 0), (self._fgs, self.fg), (self._bgs, self.bg)):
-            for row in rows:
-                row[:] = bytes((fill,)) * COLS
+        (so a COLOR background fills the whole console, as on PTC).
+
+        Only rows that differ are written (a PRINTed screen has few coloured rows),
+        and a console already blank in these colours is not touched at all: CLS is
+        called every frame or more, and cost 49 µs a call when it rewrote all 72
+        rows (issue 23 §4).
+        """
         self.csrx = self.csry = 0
+        blank = (self.fg, self.bg)
+        if self._blank == blank:
+            return
+        for rows, fill in ((self._codes, 0), (self._fgs, self.fg), (self._bgs, self.bg)):
+            target = _FILLED[fill]
+            for row in rows:
+                if row != target:
+                    row[:] = target
+        self._blank = blank
         self._all_dirty = True
 
     def chkchr(self, x: int, y: int) -> int:
@@ -200,6 +217,7 @@ class Console:
                 row_c[x : x + k] = run
                 row_f[x : x + k] = fgs
                 row_b[x : x + k] = bgs
+                self._blank = None
             i += k
             self.csrx += k
             if self.csrx == COLS:
@@ -239,6 +257,7 @@ class Console:
         for rows, fill in ((self._codes, 0), (self._fgs, self.fg), (self._bgs, self.bg)):
             rows.append(bytearray((fill,)) * COLS)
             del rows[0]
+        self._blank = None
         self._all_dirty = True
 
     # -- rendering -----------------------------------------------------------
