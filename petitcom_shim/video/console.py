@@ -193,6 +193,28 @@ class Console:
 
     def _write(self, codes: bytes) -> None:
         i, n = 0, len(codes)
+        x, y, fg, bg = self.csrx, self.csry, self.fg, self.bg
+        if 0 < n < COLS - x and y < ROWS and _NEWLINE not in codes:
+            # the usual PRINT: one run that fits the line (most of a frame's PRINT cost)
+            row_c, row_f, row_b = self._codes[y], self._fgs[y], self._bgs[y]
+            end = x + n
+            if (
+                row_c[x:end] != codes
+                or row_f.count(fg, x, end) != n
+                or row_b.count(bg, x, end) != n
+            ):
+                if not self._all_dirty:
+                    self._dirty_cells.update(
+                        (x + c, y)
+                        for c in range(n)
+                        if row_c[x + c] != codes[c] or row_f[x + c] != fg or row_b[x + c] != bg
+                    )
+                row_c[x:end] = codes
+                row_f[x:end] = _FILLED[fg][:n]
+                row_b[x:end] = _FILLED[bg][:n]
+                self._blank = None
+            self.csrx = end
+            return
         while i < n:
             if codes[i] == _NEWLINE:
                 self._newline()
