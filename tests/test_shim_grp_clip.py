@@ -12,6 +12,7 @@ import random
 import tracemalloc
 from collections.abc import Callable, Iterator
 
+import numpy as np
 import pytest
 
 from petitcom_shim import Machine
@@ -133,3 +134,19 @@ def test_extreme_graphics_call_works_in_proportion_to_the_page(
     finally:
         tracemalloc.stop()
     assert peak < 4_000_000, f"{name} peaked at {peak} bytes"
+
+
+def test_gpset_plots_one_pixel_on_the_page_and_xors(m: Machine) -> None:
+    m.gcls(0)
+    page = m.grp_pages[0]
+    version = page.version
+    m.gpset(-1, 5, 3)
+    m.gpset(256, 5, 3)
+    m.gpset(BIG, -BIG, 3)
+    assert not page.pixels.any() and page.version == version
+    m.gpset(255, 191, 3)
+    m.gdrawmd(True)
+    m.gpset(0, 0, 6)
+    m.gpset(0, 0, 5)
+    assert page.pixels[191, 255] == 3 and page.pixels[0, 0] == 3
+    assert int(np.count_nonzero(page.pixels)) == 2 and page.version == version + 3

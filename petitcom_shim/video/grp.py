@@ -158,6 +158,17 @@ class GrpPage:
         self.empty = False
         self.version += 1
 
+    def point(self, x: int, y: int, c: int, xor: bool) -> None:
+        """GPSET: one pixel (nothing off the page), without the arrays of :meth:`plot`:
+        programs plot hundreds a frame (issue 23 §4)."""
+        if 0 <= x < GRP_W and 0 <= y < GRP_H:
+            if xor:
+                self.pixels[y, x] ^= c & 0xFF
+            else:
+                self.pixels[y, x] = c & 0xFF
+            self.empty = False
+            self.version += 1
+
     def load(self, x: int, y: int, indices: npt.NDArray[np.uint8]) -> None:
         """GLOAD: copy a 2-D array of colour indices to (x, y), clipped (never XOR)."""
         rows, cols = indices.shape
