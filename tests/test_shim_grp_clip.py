@@ -150,3 +150,42 @@ def test_gpset_plots_one_pixel_on_the_page_and_xors(m: Machine) -> None:
     m.gpset(0, 0, 5)
     assert page.pixels[191, 255] == 3 and page.pixels[0, 0] == 3
     assert int(np.count_nonzero(page.pixels)) == 2 and page.version == version + 3
+
+
+def _reference_fill(pixels: np.ndarray, x: int, y: int, border: int | None) -> np.ndarray:
+    """The 4-connected region GPAINT fills, by breadth-first search."""
+    inside = pixels != border if border is not None else pixels == pixels[y, x]
+    region = np.zeros_like(inside)
+    todo = [(x, y)]
+    while todo:
+        px, py = todo.pop()
+        if 0 <= px < GRP_W and 0 <= py < GRP_H and inside[py, px] and not region[py, px]:
+            region[py, px] = True
+            todo += [(px + 1, py), (px - 1, py), (px, py + 1), (px, py - 1)]
+    return region
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_gpaint_fills_the_connected_region(m: Machine, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    page = m.grp_pages[0]
+    noise = (rng.random((GRP_H, GRP_W)) < 0.3 + 0.05 * seed).astype(np.uint8) * 2
+    page.pixels[:] = noise
+    x, y = int(rng.integers(GRP_W)), int(rng.integers(GRP_H))
+    border = 2 if seed % 2 else None
+    expected = np.where(_reference_fill(noise, x, y, border), 7, noise)
+    if border is not None and noise[y, x] == 2:
+        expected = noise
+    m.gpaint(x, y, 7, border)
+    assert np.array_equal(page.pixels, expected)
+
+
+def test_gpaint_of_a_comb_fills_every_tooth(m: Machine) -> None:
+    """The worst region for a scanline fill: 128 one-pixel teeth, 24,000 spans."""
+    page = m.grp_pages[0]
+    cols = np.arange(GRP_W)
+    comb = np.zeros((GRP_H, GRP_W), np.uint8)
+    comb[1:, cols % 2 == 1] = 1  # walls hanging from a free top row
+    page.pixels[:] = comb
+    m.gpaint(0, 0, 5)
+    assert int((page.pixels == 5).sum()) == GRP_W * GRP_H - int(comb.sum())
