@@ -8,7 +8,7 @@ only the rows that changed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -164,11 +164,14 @@ class Console:
         return _grid(self._bgs)
 
     # -- printing ------------------------------------------------------------
-    def print_items(self, items: Iterable[object], sep: str, end: str) -> None:
+    def print_items(self, items: Sequence[object], sep: str, end: str) -> None:
         """PRINT: items joined by ``;`` (no gap) or ``,`` (tab), then ``end``.
 
         ``end`` is ``"\\n"`` (new line), ``""``/``";"`` (stay) or ``","`` (tab, stay).
         """
+        if end == "" and len(items) == 1 and isinstance(first := items[0], bytes):
+            self._write(first)  # the interpreter's PRINT: one item at a time
+            return
         if sep not in (";", ","):
             raise ValueError(f"sep must be ';' or ',', got {sep!r}")
         if end not in ("\n", "", ";", ","):
