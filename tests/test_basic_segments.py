@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import tracemalloc
 
+import pytest
+
 from petitcom_shim import Machine
-from petitcom_shim.basic import Interpreter, RunResult
+from petitcom_shim.basic import Interpreter, RunResult, compiler
 from petitcom_shim.basic.compiler import SEGMENT_LINES, Program
 from petitcom_shim.basic.consoletext import console_text
+from petitcom_shim.basic.parser import Line
 
 #: PTC's largest program (bytes).
 PTC_PROGRAM_LIMIT = 524_288
@@ -91,3 +94,32 @@ def test_labels_in_the_middle_start_segments() -> None:
     program = Program(b"A=1\r@ONE\rA=2\r  @TWO:A=3\r@ONE\rGOTO @TWO\r")
     assert program.labels == {"@ONE": (1, 2), "@TWO": (2, 4)}
     assert program.end == 4  # the first lines, @ONE, @TWO, the second @ONE
+
+
+def test_a_loop_round_the_whole_program_starts_without_pairing_every_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """28,000 loops inside one round the program: the FOR of line 1 is compiled before
+    the NEXT that closes it is found; the lines between are parsed only if needed."""
+    inner = b"FOR I=0 TO 1:NEXT\r" * 28000
+    body = b'FOR L=0 TO 0:?"FIRST":END\r' + inner + b"NEXT\r"
+    assert len(body) < PTC_PROGRAM_LIMIT
+    parsed = []
+    real = compiler.parse_line
+
+    def counting(raw: bytes) -> Line:
+        parsed.append(raw)
+        return real(raw)
+
+    monkeypatch.setattr(compiler, "parse_line", counting)
+    result, lines, _ = run(body)
+    assert (result.status, lines) == ("ended", ["FIRST"])
+    assert len(parsed) <= 2 * SEGMENT_LINES  # segment 0, parsed to pair and to compile
+
+
+def test_a_loop_that_never_enters_finds_its_next_far_ahead() -> None:
+    inner = b"FOR I=0 TO 1:NEXT\r" * 1000
+    result, lines, _ = run(b"FOR L=1 TO 0\r" + inner + b'NEXT:?"OUT";L;I\r')
+    assert (result.status, lines) == ("ended", ["OUT10"])
+    result, lines, _ = run(b"FOR L=1 TO 0\r" + inner + b'?"NO NEXT"\r')
+    assert (result.status, result.error, result.line) == ("error", "FOR without NEXT", 1)

@@ -447,8 +447,7 @@ class _Compiler:
         step_code = "4096" if step is None else self.num(step)
         end_code = self.num(end)
         body = self.index(len(self.blocks))
-        skip = self.program.closer.get(event)
-        after = "-1" if skip is None else f"\x00NEXT{skip[0]},{skip[1]}\x00"
+        after = f"\x00FOR{event[0]},{event[1]}\x00"  # the block after its NEXT
         again = "None, None"
         if not (_constant(end) and _constant(step)):
             fid = self.program.fid(event)
@@ -735,7 +734,9 @@ class Program:
     label and every :data:`SEGMENT_LINES` lines start a segment. Block ``k`` is
     segment ``k``'s entry, block ``end`` (the number of segments) the end of the
     program, and the blocks inside segments follow. Which NEXT closes which FOR
-    is worked out in program order as far as the segments compiled so far need.
+    is worked out in program order as far as the segments compiled so far need; a
+    FOR whose NEXT is not compiled yet carries its own key instead of the block
+    after that NEXT, and the runtime looks it up only if the loop does not enter.
 
     Attributes:
         unit: the unit's name (its keyword table is the global ``_K_<unit>``).
@@ -825,10 +826,10 @@ class Program:
 
     # -- FOR and NEXT --------------------------------------------------------
     def _pair(self, stop: int) -> None:
-        """Pair the FORs and NEXTs of the lines up to ``stop`` (exclusive), then on
-        until every FOR met so far is closed or the program ends ([SBC]: a loop that
-        never enters skips to the NEXT that closes it, nesting counted)."""
-        while self._paired < len(self.lines) and (self._paired < stop or self._open):
+        """Pair the FORs and NEXTs of the lines up to ``stop`` (exclusive), in program
+        order ([SBC]: a loop that never enters skips to the NEXT that closes it,
+        nesting counted)."""
+        while self._paired < min(stop, len(self.lines)):
             i = self._paired
             raw = self.lines[i]
             self._paired += 1
@@ -845,6 +846,21 @@ class Program:
                     opener = self._open.pop()
                     self.closer[opener[0]] = event
                     self.opener[event] = opener
+
+    def after_for(self, event: EventKey) -> int | None:
+        """The block after the NEXT that closes the FOR ``event``, if that NEXT's
+        segment is compiled; -1 if no NEXT closes it (pairing goes on to the end for
+        that, so only a loop that never enters asks when its NEXT lies far ahead)."""
+        while event not in self.closer and self._paired < len(self.lines):
+            self._pair(self._paired + SEGMENT_LINES)
+        closer = self.closer.get(event)
+        if closer is None:
+            return -1
+        return self.after_next.get(closer)
+
+    def next_line(self, event: EventKey) -> int:
+        """The line index of the NEXT that closes the FOR ``event`` (it has one)."""
+        return self.closer[event][0]
 
     # -- compiling -----------------------------------------------------------
     def compile_segment(self, segment: int) -> Compiled:
@@ -883,10 +899,12 @@ def _generate(comp: _Compiler) -> Compiled:
 
     def resolve(what: str) -> str:
         """A placeholder's block index: a label's block or the block after a NEXT."""
-        if what.startswith("NEXT"):
-            line, number = (int(x) for x in what[4:].split(","))
-            after = program.after_next.get((line, number))
-            return str(after) if after is not None else f"_after({line}, {number})"
+        if what.startswith("FOR"):
+            line, number = (int(x) for x in what[3:].split(","))
+            closer = program.closer.get((line, number))
+            if closer is not None and closer in program.after_next:
+                return str(program.after_next[closer])
+            return f"({line}, {number})"  # found when the loop does not enter
         label = what[5:]
         if label in program.labels:
             return str(program.labels[label][0])

@@ -277,7 +277,7 @@ class Runtime:
             _restore=self.restore, _pr=self.print_text, _prn=self.print_number,
             _tab=self.print_tab, _nl=self.print_newline, _sys=self.get_sys,
             _setsys=self.set_sys, _ref=self.ref, _aref=ArrRef, _resume=self.set_resume,
-            _on=self.on, _sort=sort_arrays, _after=self.after_next,
+            _on=self.on, _sort=sort_arrays,
         )  # fmt: skip
         for name in dir(functions):
             if name.startswith("f_"):
@@ -332,13 +332,18 @@ class Runtime:
         program.commit(compiled)
         unit.codes[name] = (compiled.source, compiled.pylines)
 
-    def after_next(self, line: int, number: int) -> int:
-        """The block after a NEXT of a segment not compiled when its FOR was (compiled now)."""
+    def after_for(self, event: tuple[int, int]) -> int:
+        """The block after the NEXT closing the FOR ``event`` of the running unit (its
+        segment compiled now if need be), -1 if none: for a loop that does not enter
+        and whose NEXT was not compiled with it."""
         assert self.unit is not None
         unit = self.unit
         program = unit.compiled
-        self.load_segment(unit, program.segment_of(line))
-        return program.after_next.get((line, number), -1)
+        after = program.after_for(event)
+        if after is None:
+            self.load_segment(unit, program.segment_of(program.next_line(event)))
+            after = program.after_for(event)
+        return -1 if after is None else after
 
     def clear(self) -> None:
         """CLEAR: every variable 0 or "", every array gone, stacks emptied."""
@@ -403,7 +408,7 @@ class Runtime:
         limit: int,
         step: int,
         body: int,
-        after: int,
+        after: int | tuple[int, int],
         fid: int | None,
         again: Callable[[], tuple[int, int]] | None,
     ) -> None:
@@ -423,6 +428,8 @@ class Runtime:
         value = self.ns[key]
         up = step >= 0
         if (up and value > limit) or (not up and value < limit):
+            if isinstance(after, tuple):  # its NEXT was not compiled with it
+                after = self.after_for(after)
             if after < 0:
                 raise BasicError("FOR without NEXT")
             raise _Jump(after)
