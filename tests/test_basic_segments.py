@@ -123,3 +123,24 @@ def test_a_loop_that_never_enters_finds_its_next_far_ahead() -> None:
     assert (result.status, lines) == ("ended", ["OUT10"])
     result, lines, _ = run(b"FOR L=1 TO 0\r" + inner + b'?"NO NEXT"\r')
     assert (result.status, result.error, result.line) == ("error", "FOR without NEXT", 1)
+
+
+def test_data_is_read_only_as_far_as_needed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A program of DATA at PTC's size limit: its first READ parses one chunk of it."""
+    data = b"DATA " + b",".join(str(i).encode() for i in range(20)) + b"\r"
+    body = b'READ A,B:RESTORE @LAST:READ C:?"FIRST";A;B;C:END\r'
+    body += data * ((PTC_PROGRAM_LIMIT - 200) // len(data)) + b"@LAST\rDATA 99\r"
+    assert len(body) < PTC_PROGRAM_LIMIT
+    parsed = []
+    real = compiler.parse_line
+
+    def counting(raw: bytes) -> Line:
+        parsed.append(raw)
+        return real(raw)
+
+    monkeypatch.setattr(compiler, "parse_line", counting)
+    result, lines, _ = run(b'READ A,B:?"FIRST";A;B:END\r' + body.split(b"\r", 1)[1])
+    assert (result.status, lines) == ("ended", ["FIRST01"])
+    assert len(parsed) <= 2 * SEGMENT_LINES
+    result, lines, _ = run(body)  # RESTORE to the last line scans all of it
+    assert (result.status, lines) == ("ended", ["FIRST0199"])

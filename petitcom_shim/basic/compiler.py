@@ -780,7 +780,8 @@ class Program:
         self._fids: dict[EventKey, int] = {}
         self._paired = 0  # lines whose FORs and NEXTs are paired
         self._open: list[tuple[EventKey, Stmt]] = []  # FORs not yet closed
-        self._data: tuple[list[tuple[int, bytes]], dict[int, int]] | None = None
+        self._data: list[bytes] = []  # DATA items of the lines scanned so far
+        self._first_item: list[int] = []  # per line scanned: the items before it
 
     def keyword_index(self, kw: registry.Keyword) -> int:
         """The index of ``kw`` in the unit's keyword table (added when new)."""
@@ -801,28 +802,26 @@ class Program:
         return bisect.bisect_right(self.starts, line) - 1
 
     # -- DATA ----------------------------------------------------------------
-    def _scan_data(self) -> tuple[list[tuple[int, bytes]], dict[int, int]]:
-        if self._data is None:
-            data: list[tuple[int, bytes]] = []
-            lines: dict[int, int] = {}
-            for i, raw in enumerate(self.lines):
-                if b"DATA" in raw.upper():
-                    items = parse_line(raw).data
-                    if items:
-                        lines.setdefault(i + 1, len(data))
-                        data.extend((i + 1, item) for item in items)
-            self._data = data, lines
-        return self._data
+    def _scan_data(self, stop: int) -> None:
+        """Collect the DATA items of the lines up to index ``stop`` (exclusive): READ
+        and RESTORE look only as far ahead as they need, so a program of DATA at
+        PTC's size limit does not parse it all before its first READ."""
+        for raw in self.lines[len(self._first_item) : stop]:
+            self._first_item.append(len(self._data))
+            if b"DATA" in raw.upper():
+                self._data.extend(parse_line(raw).data)
 
-    @property
-    def data(self) -> list[tuple[int, bytes]]:
-        """DATA items in program order, each (line number, item bytes)."""
-        return self._scan_data()[0]
+    def data_item(self, index: int) -> bytes | None:
+        """DATA item ``index`` in program order (as written), None past the last."""
+        while index >= len(self._data) and len(self._first_item) < len(self.lines):
+            self._scan_data(len(self._first_item) + SEGMENT_LINES)
+        return self._data[index] if index < len(self._data) else None
 
-    @property
-    def data_lines(self) -> dict[int, int]:
-        """Line number -> index of the first DATA item at or after it."""
-        return self._scan_data()[1]
+    def data_index(self, line: int) -> int:
+        """The index of the first DATA item on line number ``line`` or after it (the
+        number of items before that line): where RESTORE to a label's line reads."""
+        self._scan_data(line)
+        return self._first_item[line - 1] if line - 1 < len(self._first_item) else len(self._data)
 
     # -- FOR and NEXT --------------------------------------------------------
     def _pair(self, stop: int) -> None:

@@ -464,10 +464,9 @@ class Runtime:
     def data_item(self) -> bytes:
         """The next DATA item as written (quoted items keep their quotes); Out of DATA."""
         assert self.program is not None
-        data = self.program.compiled.data
-        if self.data_ptr >= len(data):
+        item = self.program.compiled.data_item(self.data_ptr)
+        if item is None:
             raise BasicError("Out of DATA")
-        item = data[self.data_ptr][1]
         self.data_ptr += 1
         return item
 
@@ -499,9 +498,7 @@ class Runtime:
         found = compiled.labels.get(name)
         if found is None:
             raise BasicError("Undefined label")
-        line = found[1]
-        starts = [i for ln, i in compiled.data_lines.items() if ln >= line]
-        self.data_ptr = min(starts) if starts else len(compiled.data)
+        self.data_ptr = compiled.data_index(found[1])
 
     # -- console -------------------------------------------------------------
     def print_text(self, text: bytes) -> None:
