@@ -26,7 +26,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pygame
-from PIL import Image
 
 from petitcom_shim import files
 from petitcom_shim.input import Input
@@ -122,6 +121,8 @@ class Animation:
         """
         if not self._frames:
             raise ValueError("no frame to write")
+        from PIL import Image  # only here: nothing on petitcom's start-up path imports PIL
+
         images = [Image.frombytes("RGB", _SIZE, zlib.decompress(p)) for p, _ in self._frames]
         # Durations on a 1/30 s grid, rounded to what the format can time (GIF: 10 ms).
         unit = 10 if kind == "gif" else 1

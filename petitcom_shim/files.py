@@ -15,6 +15,9 @@ import stat
 import tempfile
 from pathlib import Path
 
+#: File name endings of the images a QR code is read from (lower case).
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".tif", ".tiff")
+
 
 class FileRefused(OSError):
     """A file that cannot be read as data; the message is one line without the path."""

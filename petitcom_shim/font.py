@@ -82,11 +82,17 @@ def glyphs_from_sheet(sheet: NDArray[np.uint8]) -> NDArray[np.uint8]:
 
 
 def decode_font_png(data: bytes) -> NDArray[np.uint8]:
-    """Decode font PNG bytes (white = ink) into a (256, 8, 8) glyph array."""
-    from PIL import Image  # imported here so importing the shim stays cheap
+    """Decode font PNG bytes (white = ink) into a (256, 8, 8) glyph array.
 
-    with Image.open(io.BytesIO(data)) as image:
-        grey = np.asarray(image.convert("L"), dtype=np.uint8)
+    Read with pygame, which every Machine has loaded anyway, rather than PIL, whose
+    import was a tenth of ``petitcom run``'s start-up (issue 23 §4); a pixel's
+    grey level is PIL's ``convert("L")``: (R*19595 + G*38470 + B*7471 + 32768) >> 16.
+    """
+    import pygame  # imported here so importing this module stays cheap
+
+    surface = pygame.image.load(io.BytesIO(data), "font.png")
+    rgb = pygame.surfarray.array3d(surface).transpose(1, 0, 2).astype(np.uint32)
+    grey = (rgb[..., 0] * 19595 + rgb[..., 1] * 38470 + rgb[..., 2] * 7471 + 32768) >> 16
     return glyphs_from_sheet((grey >= 128).astype(np.uint8))
 
 

@@ -778,8 +778,7 @@ class Machine:
 
     def gpset(self, x: int, y: int, c: int | None = None) -> None:
         """GPSET: plot one pixel."""
-        xs, ys = line_points(to_int(x), to_int(y), to_int(x), to_int(y))
-        self._page.plot(xs, ys, self._c(c), self._xor)
+        self._page.point(to_int(x), to_int(y), self._c(c), self._xor)
 
     def gline(self, x1: int, y1: int, x2: int, y2: int, c: int | None = None) -> None:
         """GLINE: a line, both ends included."""

@@ -213,9 +213,13 @@ class Song:
             found = [v for pos, var, v in self.variables if var == n and pos >= self.loop_from]
         return found[-1] if found else -1
 
-    @property
+    @cached_property
     def duration(self) -> float:
-        """Length of one play in seconds (for a looping song: up to the loop's end)."""
+        """Length of one play in seconds (for a looping song: up to the loop's end).
+
+        Worked out once: BGMCHK asks for it on every call and every frame, and the
+        tempo map's arithmetic is on fractions (0.8 s of one program's run, issue 23 §4).
+        """
         return self.seconds(self.end)
 
     @property
@@ -223,7 +227,7 @@ class Song:
         """True when the song repeats forever."""
         return self.loop_from is not None
 
-    @property
+    @cached_property
     def loop_start(self) -> float:
         """Seconds where the repeating part starts (the duration when it does not loop)."""
         return self.seconds(self.loop_from) if self.loop_from is not None else self.duration

@@ -73,7 +73,7 @@ MIN_IMAGE_SIDE = 21
 #: refused unread: a code arrives as a PNG, a JPEG or a screenshot.
 IMAGE_FORMATS = ("PNG", "JPEG", "MPO", "GIF", "BMP", "WEBP", "TIFF", "PPM")
 #: File name endings taken as images when a folder is searched for codes.
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".tif", ".tiff")
+IMAGE_SUFFIXES = files.IMAGE_SUFFIXES
 #: Light modules required around the code on every side (ISO/IEC 18004 asks for 4).
 QUIET_ZONE = 4
 #: Smallest number of screen pixels per module that draw_qr accepts.

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from petitcom_shim import files, ptcfile, ptcqr
+from petitcom_shim.cliargs import int_range
 from petitcom_shim.qr import (
     MAX_BORDER,
     MAX_MODULE_PX,
@@ -32,23 +33,6 @@ def _hex_bytes(text: str) -> bytes:
         return bytes.fromhex(cleaned)
     except ValueError as err:
         raise argparse.ArgumentTypeError(f"not an even-length hex string: {text!r}") from err
-
-
-def int_range(low: int, high: int) -> Callable[[str], int]:
-    """An argparse type: a whole number from ``low`` to ``high``, in ASCII digits (Python's
-    ``int`` also takes Arabic-Indic and full-width digits, and underscores)."""
-
-    def parse(text: str) -> int:
-        body = text.strip()
-        digits = body[1:] if body[:1] in "+-" else body
-        if not (digits.isascii() and digits.isdigit()):
-            raise argparse.ArgumentTypeError(f"not a whole number: {text[:20]!r}")
-        value = int(body)
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be from {low} to {high}, not {value}")
-        return value
-
-    return parse
 
 
 def _path_arg(text: str) -> Path:

@@ -12,7 +12,9 @@ already holds another file; a file that is saved again keeps its host name.
 Writes are atomic (:func:`petitcom_shim.files.write_atomic`) and never
 replace anything but a regular file. Files that cannot be read or are not
 Petit Computer files are simply not part of the area (as on PTC, a damaged
-file is not listed); reading a found file checks it completely.
+file is not listed); reading a found file checks it completely. Opening an
+area removes the temporary files of writes that were interrupted (a kill during
+SAVE leaves ``.NAME.PTC.xxxxxxxx.tmp``), as the game does with its own folder.
 
 The module sits below ``Machine`` (which holds one as ``Machine.files``) and
 knows nothing of the interpreter: RESULT, MEM$ and the statements are the
@@ -22,6 +24,8 @@ knows nothing of the interpreter: RESULT, MEM$ and the statements are the
 from __future__ import annotations
 
 import os
+import re
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +40,12 @@ KIND_NAMES = ("PRG", "MEM", "GRP", "CHR", "SCR", "COL")
 #: How much of a file the scan reads: the header and the internal file's tag.
 _HEAD = ptcfile.HEADER_SIZE + ptcfile.TAG_SIZE
 _TAGS = {kind.tag: name for name, kind in ptcfile.KINDS.items()}
+#: The name :func:`petitcom_shim.files.write_atomic` gives a save's temporary file
+#: (``tempfile.mkstemp``: the target's name, 8 random characters).
+_TEMP_NAME = re.compile(r"\..+\.PTC\.[a-z0-9_]{8}\.tmp", re.IGNORECASE)
+#: A temporary file is stale once it is this old (seconds): a younger one may be
+#: another petitcom's SAVE into the same folder, still being written.
+STALE_AFTER = 60.0
 
 
 @dataclass(frozen=True)
@@ -63,6 +73,8 @@ class SaveArea:
 
     def __init__(self, folder: str | os.PathLike[str]) -> None:
         self.folder = Path(folder)
+        self.cleaned = _clean_temp_files(self.folder)
+        """Temporary files of interrupted SAVEs removed when the area was opened."""
 
     def __repr__(self) -> str:
         return f"SaveArea({str(self.folder)!r})"
@@ -186,6 +198,33 @@ def _read_head(path: Path) -> tuple[str, str] | None:
         return ptcfile.check_name(data[12:20].rstrip(b"\0").decode("ascii")), kind
     except (UnicodeDecodeError, PtcFileError):
         return None
+
+
+def _clean_temp_files(folder: Path) -> list[Path]:
+    """Remove the stale temporary files of interrupted writes in ``folder``; returns them.
+
+    Only regular files named as :func:`petitcom_shim.files.write_atomic` names them
+    and older than :data:`STALE_AFTER` go; anything that cannot be looked at or
+    removed is left alone, so this never fails.
+    """
+    removed: list[Path] = []
+    try:
+        with os.scandir(folder) as it:
+            entries = [e for e in it if _TEMP_NAME.fullmatch(e.name)]
+    except OSError:
+        return removed
+    now = time.time()
+    for entry in entries:
+        try:
+            if (
+                entry.is_file(follow_symlinks=False)
+                and now - entry.stat(follow_symlinks=False).st_mtime >= STALE_AFTER
+            ):
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+        except OSError:
+            continue
+    return removed
 
 
 def _write(path: Path, data: bytes) -> None:

@@ -254,7 +254,7 @@ def test_bad_input_script_and_resources_exit_2(
         "UP DOWN LEFT RIGHT A B X Y L R START SELECT, joined by +)\n"
     )
     code, _, err = run(capsys, "run", src, "--headless", "--resources", tmp_path / "none")
-    assert code == 2 and "not a folder" in err
+    assert code == 2 and "--resources" in err and "no such folder (it is missing)" in err
     code, _, err = run(capsys, "run", src, "--headless", "--files", tmp_path / "none")
     assert code == 2 and "no such folder (it is missing)" in err
 

@@ -150,3 +150,55 @@ def test_run_profile_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     captured = capsys.readouterr()
     assert captured.out.count("\n") == 1  # --json: one line on stdout, the profile on stderr
     assert "line profile:" in captured.err and "FOR I=0 TO 500" in captured.err
+
+
+#: Three segments (a program compiles a label's lines, or 128 lines, when first entered):
+#: lines 1-128, 129-203 (never run, so never compiled) and @FAR's, reached by GOSUB.
+SEGMENTS = (
+    "GOSUB @FAR\n?B\nEND\n"
+    + "A=A+1\n" * 200
+    + "@FAR\n'a comment\nDATA 1,2\nFOR K=1 TO 2:B=B+K:NEXT\nRETURN\n"
+)
+
+
+def test_the_debugger_works_across_lazily_compiled_segments(tmp_path: Path) -> None:
+    """A breakpoint in a segment not compiled yet moves past a comment and a DATA line
+    to the next statement; step, where and frame see the segment's own blocks."""
+    code, out = debug(
+        tmp_path,
+        ["break 205", "run", "step", "step", "where", "frame", "print B", "continue"],
+        program=SEGMENTS,
+    )
+    assert out[1:] == [
+        "breakpoint at line 205: 'a comment",
+        "breakpoint at line 207",
+        "line 207: FOR K=1 TO 2:B=B+K:NEXT",
+        "line 207 statement 2: FOR K=1 TO 2:B=B+K:NEXT",
+        "line 207 statement 3: FOR K=1 TO 2:B=B+K:NEXT",
+        "line 207 statement 3: FOR K=1 TO 2:B=B+K:NEXT",  # where
+        "GOSUB stack (innermost last):",
+        "  returns to line 1",
+        "FOR stack (innermost last):",
+        "  FOR K TO 2 STEP 1 (line 207, K is 1)",
+        # 9700 less GOSUB's block (12), @FAR's entry block (24) and the loop's body (26)
+        "MAINCNTL 0, MAINCNTH 0, 0 frames since RUN; budget left this frame 9638 of 9700"
+        " units (--speed dsi)",
+        "B = 1",
+        "the program ended after 0 frames",
+        "bye",
+    ]
+    assert code == 0
+
+
+def test_profile_counts_the_lines_of_every_segment() -> None:
+    machine = Machine(headless=True)
+    it = Interpreter(machine, speed="dsi")
+    lines = ["GOTO @L", *["A=A+1"] * 140, "@L", "FOR I=0 TO 99:K=K+I:NEXT", "GOSUB @S", "END"]
+    lines += ["@S", "FOR J=0 TO 9:K=K+1:NEXT", "RETURN"]
+    source = "\r".join(lines).encode() + b"\r"
+    it.load(source)
+    result, profile = profile_run(it, it.run)
+    assert result.status == "ended"
+    assert profile.runs == {1: 1, 143: 1 + 2 * 100, 144: 1, 145: 1, 147: 1 + 2 * 10, 148: 1}
+    assert all(profile.units[line] > 0 for line in profile.runs)
+    assert profile.report(source).splitlines()[2].split()[0] == "143"

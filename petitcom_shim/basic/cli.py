@@ -65,6 +65,7 @@ from petitcom_shim import capture, files, ptcfile
 from petitcom_shim.basic import Interpreter, RunResult, direct, kw_files, progfile
 from petitcom_shim.basic.consoletext import console_text
 from petitcom_shim.basic.debugger import Debugger, profile_run
+from petitcom_shim.cliargs import int_range
 from petitcom_shim.config import ShimConfig
 from petitcom_shim.input import Button
 from petitcom_shim.inputscript import (
@@ -75,7 +76,6 @@ from petitcom_shim.inputscript import (
     read_script,
 )
 from petitcom_shim.machine import Machine
-from petitcom_shim.qrcli import int_range
 from petitcom_shim.romres import ResourceError
 
 __all__ = ["main"]
@@ -326,8 +326,8 @@ def make_machine(*, headless: bool, files_dir: Path, resources: Path | None, tit
         UsageError: the resources folder is missing or holds a bad file, or a
             window is asked for and there is no display to show it on.
     """
-    if resources is not None and not resources.is_dir():
-        raise UsageError(f"--resources {resources}: not a folder")
+    if resources is not None:
+        _check_folder("--resources", resources)
     try:
         machine = Machine(
             headless=headless,
@@ -344,6 +344,25 @@ def make_machine(*, headless: bool, files_dir: Path, resources: Path | None, tit
             "no display to open a window on (is DISPLAY or WAYLAND_DISPLAY set?); use --headless"
         )
     return machine
+
+
+def _check_folder(option: str, folder: Path) -> None:
+    """``folder`` (given with ``option``) is a folder that can be looked into.
+
+    Raises:
+        UsageError: it is no folder, or it cannot be reached (a folder on its way
+            cannot be read, its name is too long, a loop of links...).
+    """
+    try:
+        os.scandir(folder).close()
+    except NotADirectoryError:
+        raise UsageError(f"{option} {folder}: not a folder") from None
+    except FileNotFoundError:
+        if os.path.lexists(folder):  # a link to nothing
+            raise UsageError(f"{option} {folder}: not a folder") from None
+        raise UsageError(f"{option} {folder}: no such folder (it is missing)") from None
+    except OSError as err:
+        raise UsageError(f"{option} {folder}: cannot be read ({err.strerror or err})") from None
 
 
 def _invisible() -> bool:
@@ -431,7 +450,7 @@ def _run(args: argparse.Namespace) -> int:
         raise UsageError(f"--captures {args.captures}: not a folder")
     files_dir = args.files if args.files is not None else args.program.resolve().parent
     if args.files is not None:
-        _check_folder(args.files)
+        _check_folder("--files", args.files)
     machine = make_machine(
         headless=args.headless,
         files_dir=files_dir,
@@ -501,7 +520,7 @@ def _debug(args: argparse.Namespace) -> int:
     events = _read_events(args.input)
     files_dir = args.files if args.files is not None else args.program.resolve().parent
     if args.files is not None:
-        _check_folder(args.files)
+        _check_folder("--files", args.files)
     machine = make_machine(
         headless=args.headless,
         files_dir=files_dir,
@@ -518,14 +537,6 @@ def _debug(args: argparse.Namespace) -> int:
     finally:
         machine.close()
     return 1 if result is not None and result.status == "error" else 0
-
-
-def _check_folder(folder: Path) -> None:
-    """The save area named by ``--files`` must be a folder that is there."""
-    if not os.path.lexists(folder):
-        raise UsageError(f"--files {folder}: no such folder (it is missing)")
-    if not folder.is_dir():
-        raise UsageError(f"--files {folder}: not a folder")
 
 
 def _read_program(path: Path) -> progfile.Program:
@@ -556,7 +567,7 @@ def _pack(args: argparse.Namespace) -> int:
 
 def _direct(args: argparse.Namespace) -> int:
     files_dir = args.files if args.files is not None else Path.cwd()
-    _check_folder(files_dir)
+    _check_folder("--files", files_dir)
     if args.headless and args.input is None:
         raise UsageError("DIRECT mode --headless needs --input FILE (it ends with the recording)")
     if args.record is not None and (args.headless or args.input is not None):

@@ -11,10 +11,20 @@ module (``v_A`` number, ``s_A`` string, ``a_A``/``t_A`` arrays), so the
 runtime keeps them across DIRECT lines and CONT. Each generated source line
 remembers its PTC line, so an error reports PTC's line without any per-line
 bookkeeping at run time.
+
+A program is compiled lazily, a *segment* at a time (:class:`Program`): a
+segment is the lines from one label to the next, or :data:`SEGMENT_LINES` lines
+at most, and it is compiled when it is first entered. A program at PTC's size
+limit (524,288 bytes, 87,000 statements) then starts at once instead of after
+28 s and a gigabyte of compiling (issue 23 §5). Every segment's first block has
+the segment's number as its index, so a label's block and a segment's fall-through
+are known before anything is compiled; the other blocks are numbered as segments
+are compiled.
 """
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 from dataclasses import dataclass, field
@@ -26,8 +36,8 @@ from petitcom_shim.basic.parser import BUILTIN_FUNCTIONS, Expr, Line, Stmt, pars
 __all__ = [
     "Compiled",
     "CompiledExpression",
+    "Program",
     "compile_expression",
-    "compile_program",
     "split_lines",
     "var_key",
 ]
@@ -50,6 +60,10 @@ _PLACEHOLDER = re.compile("\x00([^\x00]*)\x00")
 #: Numbers the FORs whose TO/STEP NEXT evaluates again, across every compiled unit
 #: (a DIRECT line's loop and the program's share one FOR stack).
 _FOR_IDS = itertools.count(1)
+#: The most lines a segment (the unit of lazy compiling) holds.
+SEGMENT_LINES = 128
+#: A FOR or NEXT statement: (line index, its number among the line's FORs and NEXTs).
+EventKey = tuple[int, int]
 
 
 def _constant(e: Expr | None) -> bool:
@@ -86,27 +100,22 @@ def arr_key(name: str) -> str:
 
 @dataclass
 class Compiled:
-    """A compiled program (or DIRECT line).
+    """A compiled segment of a :class:`Program`.
 
     Attributes:
-        source: the generated Python source (for debugging and tests).
-        nblocks: number of blocks; block ``nblocks`` is the end of the program.
-        labels: label -> (block index, line number).
-        data: DATA items in program order, each (line number, item bytes).
-        data_lines: line number -> index of the first DATA item at or after it.
+        source: the generated Python source (for debugging and tests): functions
+            ``b0``... and ``B``, their list; ``B[0]`` is the segment's entry block.
+        nblocks: number of blocks.
         pylines: generated source line (1-based) -> PTC line number.
         scalars: the variable keys the code uses (created as 0 / "" when missing).
         arrays: the array keys the code uses.
         keywords: the registered keywords the code calls, by index (the generated
-            code reads them from the global ``_K_<unit>``).
+            code reads them from the global ``_K_<unit>``; the program's list).
         unit: the unit's name.
     """
 
     source: str
     nblocks: int
-    labels: dict[str, tuple[int, int]]
-    data: list[tuple[int, bytes]]
-    data_lines: dict[int, int]
     pylines: list[int]
     scalars: set[str] = field(default_factory=set)
     arrays: set[str] = field(default_factory=set)
@@ -120,6 +129,15 @@ class Compiled:
     #: statement's work units (0 inside an IF, whose cost counts it): where the
     #: debugger and the line profiler stop and count; nothing reads it at run time.
     statements: dict[int, int] = field(default_factory=dict)
+    #: The segment's number (the index of its entry block).
+    segment: int = 0
+    #: Where the segment's other blocks are numbered from.
+    base: int = 0
+
+    def block_index(self, local: int) -> int:
+        """The program's block index of this segment's block ``b<local>`` (as
+        ``_Compiler.index``): what a traceback or a trace hook sees is the local one."""
+        return self.segment if local == 0 else self.base + local - 1
 
 
 class _Block:
@@ -193,30 +211,49 @@ def _if_depth(stmts: list[Stmt]) -> int:
     return deepest
 
 
+def _events(
+    stmts: list[Stmt], line: int, out: dict[int, EventKey] | None = None
+) -> dict[int, EventKey]:
+    """The FOR and NEXT statements of a line, in program order (an IF's THEN part before
+    its ELSE part): id of the statement -> its :data:`EventKey`."""
+    found: dict[int, EventKey] = {} if out is None else out
+    for s in stmts:
+        if s[0] in ("for", "next"):
+            found[id(s)] = (line, len(found))
+        elif s[0] == "if":
+            _events(s[2], line, found)
+            _events(s[3], line, found)
+    return found
+
+
 class _Compiler:
-    def __init__(self, lines: list[Line], unit: str) -> None:
+    """Compiles the lines of one segment of ``program``: block 0 gets index
+    ``segment``, the others ``base``, ``base + 1``...; the last falls through to
+    segment ``segment + 1`` (the program's end after the last segment)."""
+
+    def __init__(
+        self, lines: list[Line], program: Program, segment: int, first: int, base: int
+    ) -> None:
         self.lines = lines
-        self.kw_list = f"_K_{unit}"
+        self.program = program
+        self.segment = segment
+        self.first = first
+        self.base = base
+        self.kw_list = f"_K_{program.unit}"
         self.blocks: list[_Block] = []
-        self.labels: dict[str, tuple[int, int]] = {}
-        self.data: list[tuple[int, bytes]] = []
-        self.data_lines: dict[int, int] = {}
         self.scalars: set[str] = set()
         self.arrays: set[str] = set()
-        self.keywords: list[registry.Keyword] = []
-        self._kw_index: dict[str, int] = {}
+        self.keys: dict[int, EventKey] = {}
         self.ln = 0
         self.nesting = 0
         self.depth = 0
         self.indent = 0
         self.tmp = 0
-        # FOR skip targets: id of a FOR statement -> the NEXT statement that closes it
-        self.for_next: dict[int, int] = {}
-        self.after_next: dict[int, int] = {}  # id(NEXT stmt) -> block after it
-        self.next_opener: dict[int, Stmt] = {}  # id(NEXT stmt) -> the FOR it closes
-        self.dynamic: dict[int, int] = {}  # id(FOR stmt) -> its fid (TO/STEP not literal)
-        self.fixups: list[tuple[_Block, int, str, int]] = []
         self._stmt_cost: int | None = None  # the next line emitted starts a statement of this cost
+
+    def index(self, local: int) -> int:
+        """The block index of the segment's ``local``-th block."""
+        return self.segment if local == 0 else self.base + local - 1
 
     # -- blocks ----------------------------------------------------------------
     @property
@@ -231,7 +268,7 @@ class _Compiler:
 
     def new_block(self) -> int:
         """Close the current block (falling through) and start the next one."""
-        index = len(self.blocks)
+        index = self.index(len(self.blocks))
         if self.blocks:
             saved, starting = self.indent, self._stmt_cost
             self.indent, self._stmt_cost = 0, None
@@ -245,52 +282,20 @@ class _Compiler:
         return f"_t{self.tmp}"
 
     def kw_ref(self, kw: registry.Keyword) -> str:
-        if kw.name + kw.kind not in self._kw_index:
-            self._kw_index[kw.name + kw.kind] = len(self.keywords)
-            self.keywords.append(kw)
-        return f"{self.kw_list}[{self._kw_index[kw.name + kw.kind]}]"
+        return f"{self.kw_list}[{self.program.keyword_index(kw)}]"
 
     # -- program -----------------------------------------------------------
     def compile(self) -> None:
-        self._pair_for_next()
-        self.blocks.append(_Block(1))
-        for number, line in enumerate(self.lines, start=1):
+        """Compile the lines; a label starts a segment, so only its first line has one."""
+        self.blocks.append(_Block(self.first))
+        for number, line in enumerate(self.lines, start=self.first):
             self.ln = number
-            if line.data:
-                self.data_lines.setdefault(number, len(self.data))
-                self.data.extend((number, item) for item in line.data)
-            if line.label is not None:
-                if self.cur.code:
-                    self.new_block()
-                self.labels.setdefault(line.label, (len(self.blocks) - 1, number))
+            self.keys = _events(line.stmts, number - 1)
             self.stmts(line.stmts)
-        self.ln = len(self.lines)
-        self.new_block()  # the end block index; never run (the runtime ends there)
-        self.blocks.pop()
-
-    def _pair_for_next(self) -> None:
-        """Each FOR's closing NEXT in program order ([SBC]: the loop that never
-        enters skips to the matching NEXT, nesting counted)."""
-        flat: list[Stmt] = []
-
-        def walk(stmts: list[Stmt]) -> None:
-            for s in stmts:
-                if s[0] in ("for", "next"):
-                    flat.append(s)
-                elif s[0] == "if":
-                    walk(s[2])
-                    walk(s[3])
-
-        for line in self.lines:
-            walk(line.stmts)
-        stack: list[Stmt] = []
-        for s in flat:
-            if s[0] == "for":
-                stack.append(s)
-            elif stack:
-                opener = stack.pop()
-                self.for_next[id(opener)] = id(s)
-                self.next_opener[id(s)] = opener
+        self.ln = self.first + len(self.lines) - 1 if self.lines else self.first
+        self.indent = 0
+        self._stmt_cost = None  # a last DATA emits nothing: the fall-through starts no statement
+        self.emit(f"return {self.segment + 1}")  # the next segment, or the program's end
 
     # -- statements ------------------------------------------------------------
     def stmts(self, stmts: list[Stmt]) -> None:
@@ -418,7 +423,7 @@ class _Compiler:
 
     def s_gosub(self, s: Stmt) -> None:
         dest = self.jump_code(s[1])
-        ret = len(self.blocks)
+        ret = self.index(len(self.blocks))
         self.emit(f"_gosub({ret})")
         self.emit(f"return {dest}")
         self.new_block()
@@ -431,7 +436,7 @@ class _Compiler:
         self.emit(f"if 0 <= {t} < {len(s[3])}:")
         self.indent += 1
         if s[2] == "gosub":
-            ret = len(self.blocks)
+            ret = self.index(len(self.blocks))
             self.emit(f"_gosub({ret})")
         self.emit(f"return _on(({dests},), {t})")
         self.indent -= 1
@@ -445,14 +450,14 @@ class _Compiler:
         self.emit("_end()")
 
     def s_stop(self, s: Stmt) -> None:
-        self.emit(f"_stop({len(self.blocks)})")
+        self.emit(f"_stop({self.index(len(self.blocks))})")
         self.new_block()
 
     def s_clear(self, s: Stmt) -> None:
         self.emit("_clear()")
 
     def s_vsync(self, s: Stmt) -> None:
-        self.emit(f"_vsync({self.num(s[1])}, {len(self.blocks)})")
+        self.emit(f"_vsync({self.num(s[1])}, {self.index(len(self.blocks))})")
         self.new_block()
 
     def s_for(self, s: Stmt) -> None:
@@ -464,29 +469,29 @@ class _Compiler:
         gives ``(limit, step)`` for the slow path of NEXT.
         """
         _, name, start, end, step = s
+        event = self.keys[id(s)]
         key = var_key(name)
         self.scalars.add(key)
         self.cur.globals.add(key)
         self.emit(f"{key} = {self.num(start)}")
         step_code = "4096" if step is None else self.num(step)
         end_code = self.num(end)
-        body = len(self.blocks)
-        skip = self.for_next.get(id(s))
-        after = "-1" if skip is None else f"\x00NEXT{skip}\x00"
+        body = self.index(len(self.blocks))
+        after = f"\x00FOR{event[0]},{event[1]}\x00"  # the block after its NEXT
         again = "None, None"
         if not (_constant(end) and _constant(step)):
-            fid = next(_FOR_IDS)
-            self.dynamic[id(s)] = fid
+            fid = self.program.fid(event)
             again = f"{fid}, lambda: ({end_code}, {step_code})"
         self.emit(f"_for({key!r}, {end_code}, {step_code}, {body}, {after}, {again})")
         self.new_block()
 
     def s_next(self, s: Stmt) -> None:
         name = s[1]
-        after = len(self.blocks)
-        self.after_next[id(s)] = after
-        opener = self.next_opener.get(id(s))
-        guess = name if name is not None else (None if opener is None else str(opener[1]))
+        event = self.keys[id(s)]
+        after = self.index(len(self.blocks))
+        self.program.after_next[event] = after
+        opener = self.program.opener.get(event)
+        guess = name if name is not None else (None if opener is None else str(opener[1][1]))
         fast = guess is not None and self.next_fast(var_key(str(guess)), opener)
         slow = "None" if name is None else repr(var_key(name))
         self.emit(f"return _next({slow}, {after})")
@@ -494,17 +499,19 @@ class _Compiler:
             self.indent -= 1
         self.new_block()
 
-    def next_fast(self, key: str, opener: Stmt | None) -> bool:
+    def next_fast(self, key: str, opener: tuple[EventKey, Stmt] | None) -> bool:
         """The inline fast path of a NEXT, for when the innermost loop is the expected
         variable's (nearly always); leaves the code inside its ``else:`` (True), or
         emits nothing (False).
 
-        A FOR of ``self.dynamic`` (TO/STEP evaluated again) is matched by its fid and
+        A FOR whose TO/STEP is not a literal (evaluated again) is matched by its fid and
         its TO/STEP are evaluated here; it gets no fast path if the loop variable
         differs or the expressions do not compile (the FOR reports that error itself).
         Any other loop steps with the limit and step ``_for`` stored.
         """
-        again = opener if opener is not None and id(opener) in self.dynamic else None
+        again = None
+        if opener is not None and not (_constant(opener[1][3]) and _constant(opener[1][4])):
+            again = opener[1]
         if again is not None and var_key(str(again[1])) != key:
             return False
         code = self.cur.code
@@ -519,7 +526,8 @@ class _Compiler:
         else:
             _, _name, _start, end_expr, step_expr = again
             limit, step = self.temp(), self.temp()
-            fid = self.dynamic[id(again)]
+            assert opener is not None
+            fid = self.program.fid(opener[0])
             self.emit(f"if _FS and ({e} := _FS[-1])[0] == {key!r} and {e}[5] == {fid}:")
             self.indent += 1
             try:
@@ -592,7 +600,7 @@ class _Compiler:
         if waiting:  # a stop while it waits resumes at the statement itself: CONT asks again
             if self.cur.code:
                 self.new_block()
-            self.emit(f"_resume({len(self.blocks) - 1})")
+            self.emit(f"_resume({self.index(len(self.blocks) - 1)})")
         extra = f", {seps!r}" if kw.seps else ""
         self.emit(f"{ref}.handler(_rt, [{', '.join(codes)}]{extra})")
         if waiting:
@@ -749,32 +757,201 @@ class _Compiler:
         return f"{fname}({', '.join(codes)})"
 
 
-def compile_lines(lines: list[Line], unit: str = "program") -> Compiled:
-    """Compile parsed lines (see :func:`compile_program`)."""
-    comp = _Compiler(lines, unit)
-    comp.compile()
+class Program:
+    """A program (or DIRECT line) compiled a segment at a time, when first entered.
+
+    Loading scans the lines once for labels (a line starting with ``@``); each
+    label and every :data:`SEGMENT_LINES` lines start a segment. Block ``k`` is
+    segment ``k``'s entry, block ``end`` (the number of segments) the end of the
+    program, and the blocks inside segments follow. Which NEXT closes which FOR
+    is worked out in program order as far as the segments compiled so far need; a
+    FOR whose NEXT is not compiled yet carries its own key instead of the block
+    after that NEXT, and the runtime looks it up only if the loop does not enter.
+
+    Attributes:
+        unit: the unit's name (its keyword table is the global ``_K_<unit>``).
+        end: the index of the end block (= the number of segments).
+        labels: label -> (block index, line number).
+        keywords: the registered keywords the compiled code calls, by index.
+        costs: work units of each block for ``--speed dsi`` (segments not yet
+            compiled and the end cost 0).
+        block_lines: the PTC line each block starts on.
+        closer: a FOR -> the NEXT that closes it; opener: a NEXT -> its FOR.
+        after_next: a compiled NEXT -> the block after it.
+    """
+
+    def __init__(self, source: bytes, unit: str = "program") -> None:
+        self.unit = unit
+        self.lines = split_lines(source)
+        self.starts: list[int] = [0]
+        self.labels: dict[str, tuple[int, int]] = {}
+        found: list[tuple[int, str]] = []
+        for i, raw in enumerate(self.lines):
+            if raw.lstrip(b" \t")[:1] == b"@":
+                label = parse_line(raw).label
+                if label is not None:
+                    if i != self.starts[-1]:
+                        self.starts.append(i)
+                    found.append((len(self.starts) - 1, label))
+                    continue
+            if i - self.starts[-1] >= SEGMENT_LINES:
+                self.starts.append(i)
+        for segment, label in found:
+            self.labels.setdefault(label, (segment, self.starts[segment] + 1))
+        self.end = len(self.starts)
+        self.keywords: list[registry.Keyword] = []
+        self._kw_index: dict[str, int] = {}
+        self.costs = [0] * (self.end + 1)
+        self.block_lines = [start + 1 for start in self.starts] + [max(len(self.lines), 1)]
+        self.compiled: set[int] = set()
+        self.closer: dict[EventKey, EventKey] = {}
+        self.opener: dict[EventKey, tuple[EventKey, Stmt]] = {}
+        self.after_next: dict[EventKey, int] = {}
+        self._fids: dict[EventKey, int] = {}
+        self._paired = 0  # lines whose FORs and NEXTs are paired
+        self._open: list[tuple[EventKey, Stmt]] = []  # FORs not yet closed
+        self._data: list[bytes] = []  # DATA items of the lines scanned so far
+        self._first_item: list[int] = []  # per line scanned: the items before it
+
+    def keyword_index(self, kw: registry.Keyword) -> int:
+        """The index of ``kw`` in the unit's keyword table (added when new)."""
+        name = kw.name + kw.kind
+        if name not in self._kw_index:
+            self._kw_index[name] = len(self.keywords)
+            self.keywords.append(kw)
+        return self._kw_index[name]
+
+    def fid(self, event: EventKey) -> int:
+        """The number of a FOR whose TO/STEP NEXT evaluates again."""
+        if event not in self._fids:
+            self._fids[event] = next(_FOR_IDS)
+        return self._fids[event]
+
+    def segment_of(self, line: int) -> int:
+        """The segment holding line index ``line``."""
+        return bisect.bisect_right(self.starts, line) - 1
+
+    # -- DATA ----------------------------------------------------------------
+    def _scan_data(self, stop: int) -> None:
+        """Collect the DATA items of the lines up to index ``stop`` (exclusive): READ
+        and RESTORE look only as far ahead as they need, so a program of DATA at
+        PTC's size limit does not parse it all before its first READ."""
+        for raw in self.lines[len(self._first_item) : stop]:
+            self._first_item.append(len(self._data))
+            if b"DATA" in raw.upper():
+                self._data.extend(parse_line(raw).data)
+
+    def data_item(self, index: int) -> bytes | None:
+        """DATA item ``index`` in program order (as written), None past the last."""
+        while index >= len(self._data) and len(self._first_item) < len(self.lines):
+            self._scan_data(len(self._first_item) + SEGMENT_LINES)
+        return self._data[index] if index < len(self._data) else None
+
+    def data_index(self, line: int) -> int:
+        """The index of the first DATA item on line number ``line`` or after it (the
+        number of items before that line): where RESTORE to a label's line reads."""
+        self._scan_data(line)
+        return self._first_item[line - 1] if line - 1 < len(self._first_item) else len(self._data)
+
+    # -- FOR and NEXT --------------------------------------------------------
+    def _pair(self, stop: int) -> None:
+        """Pair the FORs and NEXTs of the lines up to ``stop`` (exclusive), in program
+        order ([SBC]: a loop that never enters skips to the NEXT that closes it,
+        nesting counted)."""
+        while self._paired < min(stop, len(self.lines)):
+            i = self._paired
+            raw = self.lines[i]
+            self._paired += 1
+            upper = raw.upper()
+            if b"FOR" not in upper and b"NEXT" not in upper:
+                continue
+            line = parse_line(raw)
+            statements = {id(s): s for s in _flat(line.stmts)}
+            for sid, event in _events(line.stmts, i).items():
+                s = statements[sid]
+                if s[0] == "for":
+                    self._open.append((event, s))
+                elif self._open:
+                    opener = self._open.pop()
+                    self.closer[opener[0]] = event
+                    self.opener[event] = opener
+
+    def after_for(self, event: EventKey) -> int | None:
+        """The block after the NEXT that closes the FOR ``event``, if that NEXT's
+        segment is compiled; -1 if no NEXT closes it (pairing goes on to the end for
+        that, so only a loop that never enters asks when its NEXT lies far ahead)."""
+        while event not in self.closer and self._paired < len(self.lines):
+            self._pair(self._paired + SEGMENT_LINES)
+        closer = self.closer.get(event)
+        if closer is None:
+            return -1
+        return self.after_next.get(closer)
+
+    def next_line(self, event: EventKey) -> int:
+        """The line index of the NEXT that closes the FOR ``event`` (it has one)."""
+        return self.closer[event][0]
+
+    # -- compiling -----------------------------------------------------------
+    def compile_segment(self, segment: int) -> Compiled:
+        """Compile segment ``segment`` (its other blocks numbered from ``len(costs)``);
+        :meth:`commit` records it once its code is loaded."""
+        first = self.starts[segment]
+        stop = self.starts[segment + 1] if segment + 1 < self.end else len(self.lines)
+        self._pair(stop)
+        lines = [parse_line(raw) for raw in self.lines[first:stop]]
+        comp = _Compiler(lines, self, segment, first + 1, len(self.costs))
+        comp.compile()
+        return _generate(comp)
+
+    def commit(self, compiled: Compiled) -> None:
+        """Record a compiled segment's blocks (after the runtime loaded its code)."""
+        self.compiled.add(compiled.segment)
+        self.costs[compiled.segment] = compiled.costs[0]
+        self.costs.extend(compiled.costs[1:])
+        self.block_lines[compiled.segment] = compiled.block_lines[0]
+        self.block_lines.extend(compiled.block_lines[1:])
+
+
+def _flat(stmts: list[Stmt]) -> list[Stmt]:
+    """Every statement of a list, those inside IFs included."""
+    out: list[Stmt] = []
+    for s in stmts:
+        out.append(s)
+        if s[0] == "if":
+            out += _flat(s[2]) + _flat(s[3])
+    return out
+
+
+def _generate(comp: _Compiler) -> Compiled:
+    """The Python source of a compiled segment."""
+    program = comp.program
 
     def resolve(what: str) -> str:
         """A placeholder's block index: a label's block or the block after a NEXT."""
-        if what.startswith("NEXT"):
-            return str(comp.after_next.get(int(what[4:]), -1))
+        if what.startswith("FOR"):
+            line, number = (int(x) for x in what[3:].split(","))
+            closer = program.closer.get((line, number))
+            if closer is not None and closer in program.after_next:
+                return str(program.after_next[closer])
+            return f"({line}, {number})"  # found when the loop does not enter
         label = what[5:]
-        if label in comp.labels:
-            return str(comp.labels[label][0])
+        if label in program.labels:
+            return str(program.labels[label][0])
         return f"_L({label!r})"  # not in this unit: found (or not) at run time
 
     out: list[str] = []
     pylines: list[int] = [0]
     statements: dict[int, int] = {}
-    for index, block in enumerate(comp.blocks):
-        out.append(f"def b{index}():")
+    for local, block in enumerate(comp.blocks):
+        out.append(f"def b{local}():")
         pylines.append(block.line)
         if block.globals:
             out.append(f"    global {', '.join(sorted(block.globals))}")
             pylines.append(block.line)
         if not block.code or not block.code[-1][1].startswith("return"):
+            target = comp.index(local + 1) if local + 1 < len(comp.blocks) else comp.segment + 1
             block.code.append((block.code[-1][0] if block.code else block.line,
-                               f"return {index + 1}"))  # fmt: skip
+                               f"return {target}"))  # fmt: skip
         for i, (ln, text) in enumerate(block.code):
             out.append("    " + _PLACEHOLDER.sub(lambda m: resolve(m.group(1)), text))
             pylines.append(ln)
@@ -782,21 +959,19 @@ def compile_lines(lines: list[Line], unit: str = "program") -> Compiled:
                 statements[len(out)] = block.starts[i]
     out.append(f"B = [{', '.join(f'b{i}' for i in range(len(comp.blocks)))}]")
     pylines.append(0)
-    labels = comp.labels
     return Compiled(
         source="\n".join(out) + "\n",
         nblocks=len(comp.blocks),
-        labels=labels,
-        data=comp.data,
-        data_lines=comp.data_lines,
         pylines=pylines,
         scalars=comp.scalars,
         arrays=comp.arrays,
-        keywords=comp.keywords,
-        unit=unit,
+        keywords=program.keywords,
+        unit=program.unit,
         costs=[b.cost for b in comp.blocks],
         block_lines=[b.line for b in comp.blocks],
         statements=statements,
+        segment=comp.segment,
+        base=comp.base,
     )
 
 
@@ -818,6 +993,9 @@ class CompiledExpression:
 def compile_expression(text: bytes, unit: str) -> CompiledExpression:
     """Compile a PTC expression (``A*2``, ``A$[3]``, ``BUTTON()``, ``MAINCNTL``).
 
+    It is compiled as an expression of an empty program named ``unit`` (whose
+    keyword table it gets), so it reads and calls exactly as a program's code does.
+
     Raises:
         BasicError: a syntax error, or more than one expression.
     """
@@ -827,15 +1005,7 @@ def compile_expression(text: bytes, unit: str) -> CompiledExpression:
     items = line.stmts[0][1]
     if len(items) != 1 or items[0] in (";", ","):
         raise BasicError("Syntax error")
-    comp = _Compiler([], unit)
+    program = Program(b"", unit)
+    comp = _Compiler([], program, 0, 1, program.end + 1)
     code = comp.ex(items[0])
-    return CompiledExpression(code, _is_str(items[0]), comp.keywords, comp.scalars, comp.arrays)
-
-
-def compile_program(source: bytes, unit: str = "program") -> Compiled:
-    """Compile a whole program (PTC bytes, CR/LF/CRLF line endings).
-
-    ``unit`` names the compiled unit: units loaded into one runtime (the
-    program, DIRECT lines) keep their keyword tables apart by it.
-    """
-    return compile_lines([parse_line(raw) for raw in split_lines(source)], unit)
+    return CompiledExpression(code, _is_str(items[0]), program.keywords, comp.scalars, comp.arrays)

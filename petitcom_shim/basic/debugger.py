@@ -5,7 +5,11 @@ generated code, so the interpreter carries no hook of its own: a run without
 them is the same code at the same speed. The compiler records, as metadata,
 where each statement's generated code starts and what it costs
 (:attr:`~petitcom_shim.basic.compiler.Compiled.statements`); the generated line
-gives the PTC line (``Compiled.pylines``). A ``line`` event at a statement's
+gives the PTC line (``Compiled.pylines``). A program compiles a segment at a
+time (:class:`~petitcom_shim.basic.compiler.Program`), each with a code file of
+its own (``_Unit.codes``), so a frame's file name finds its segment's metadata,
+and a block function ``b<N>`` is the segment's ``N``-th block
+(``Compiled.block_index`` numbers it in the program). A ``line`` event at a statement's
 start is a point where the debugger may stop and the profiler counts; an
 ``exception`` event in the generated code is an error caught where it happens,
 with every variable and stack still as they were.
@@ -24,8 +28,14 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from petitcom_shim.basic import numbers
-from petitcom_shim.basic.compiler import CompiledExpression, compile_expression, split_lines
+from petitcom_shim.basic.compiler import (
+    Compiled,
+    CompiledExpression,
+    compile_expression,
+    split_lines,
+)
 from petitcom_shim.basic.errors import BasicError
+from petitcom_shim.basic.parser import parse_line
 from petitcom_shim.basic.runtime import (
     DSI_BUDGET,
     ExecProgram,
@@ -67,10 +77,13 @@ class _Quit(BaseException):
     interpreter does not turn it into a PTC error)."""
 
 
-def _block(frame: types.FrameType) -> int:
-    """The block a frame of generated code runs (its function is ``b<N>``), or -1."""
+def _block(frame: types.FrameType, segment: Compiled) -> int:
+    """The program's block a frame of a segment's code runs (its function is the
+    segment's ``b<N>``), or -1."""
     name = frame.f_code.co_name
-    return int(name[1:]) if name[:1] == "b" and name[1:].isdigit() else -1
+    if name[:1] == "b" and name[1:].isdigit():
+        return segment.block_index(int(name[1:]))
+    return -1
 
 
 def _show(value: int | bytes) -> str:
@@ -84,6 +97,7 @@ class _Where:
     """The statement about to run."""
 
     unit: _Unit
+    segment: Compiled  # the compiled segment the statement is in
     pyline: int
     line: int
     block: int  # the block running it (its cost is taken from the budget as it starts)
@@ -116,7 +130,10 @@ class Debugger:
         self.next_from: tuple[int, int] = (0, 0)  # line and GOSUB depth a "next" started at
         self.here: _Where | None = None
         self.result: RunResult | None = None
-        self._first: dict[int, dict[int, int]] = {}  # id(unit) -> PTC line -> its first pyline
+        # id(segment) -> (the segment, PTC line -> its first statement's pyline)
+        self._first: dict[int, tuple[Compiled, dict[int, int]]] = {}
+        self._stop_key: tuple[int, int, tuple[int, ...]] | None = None
+        self._stop_lines: set[int] = set()
         self._seen_error: BaseException | None = None
         self._compiled: dict[str, tuple[CompiledExpression, types.CodeType]] = {}
 
@@ -182,61 +199,85 @@ class Debugger:
             return self._local_trace
         return None
 
-    def _unit_of(self, frame: types.FrameType) -> _Unit | None:
+    def _unit_of(self, frame: types.FrameType) -> tuple[_Unit, Compiled] | None:
+        """The running unit and the segment whose code ``frame`` runs, if it is the unit's."""
         unit = self.it.rt.unit
-        if unit is not None and frame.f_code.co_filename == f"<basic {unit.name}>":
-            return unit
+        if unit is not None:
+            segment = unit.codes.get(frame.f_code.co_filename)
+            if segment is not None:
+                return unit, segment
         return None
 
     def _local_trace(self, frame: types.FrameType, event: str, arg: Any) -> Any:
-        unit = self._unit_of(frame)
-        if unit is None:
+        found = self._unit_of(frame)
+        if found is None:
             return self._local_trace
+        unit, segment = found
         if event == "line":
-            cost = unit.compiled.statements.get(frame.f_lineno)
+            cost = segment.statements.get(frame.f_lineno)
             if cost is not None:
-                self._statement(unit, frame.f_lineno, _block(frame))
+                self._statement(unit, segment, frame.f_lineno, _block(frame, segment))
         elif event == "exception" and self.catch:
             exc = arg[1]
             if not isinstance(exc, _FLOW) and exc is not self._seen_error:
                 self._seen_error = exc
-                line = unit.compiled.pylines[frame.f_lineno]
-                self.here = _Where(unit, frame.f_lineno, line, _block(frame))
+                line = segment.pylines[frame.f_lineno]
+                self.here = _Where(unit, segment, frame.f_lineno, line, _block(frame, segment))
                 message = _as_basic_error(exc).message
                 self.say(f"error: {message} at line {line}: {self._source(line)}")
                 self._pause()
         return self._local_trace
 
-    def _first_pyline(self, unit: _Unit, line: int) -> int | None:
-        table = self._first.get(id(unit))
-        if table is None:
-            table = {}
-            for pyline in sorted(unit.compiled.statements):
-                table.setdefault(unit.compiled.pylines[pyline], pyline)
-            self._first[id(unit)] = table
-        return table.get(line)
+    def _first_pyline(self, segment: Compiled, line: int) -> int | None:
+        """Where the first statement of PTC line ``line`` starts in ``segment``'s code
+        (a line lies in one segment), None if it has no statement there."""
+        return self._firsts(segment).get(line)
+
+    def _firsts(self, segment: Compiled) -> dict[int, int]:
+        """PTC line -> its first statement's pyline, for the lines of ``segment``."""
+        found = self._first.get(id(segment))
+        if found is None or found[0] is not segment:
+            table: dict[int, int] = {}
+            for pyline in sorted(segment.statements):
+                table.setdefault(segment.pylines[pyline], pyline)
+            found = self._first[id(segment)] = (segment, table)
+        return found[1]
 
     @staticmethod
-    def _nth(unit: _Unit, pyline: int, line: int) -> str:
+    def _nth(segment: Compiled, pyline: int, line: int) -> str:
         """Which statement of its line a statement is (" statement 2"), when not the first."""
-        compiled = unit.compiled
-        before = [p for p in compiled.statements if p < pyline and compiled.pylines[p] == line]
+        before = [p for p in segment.statements if p < pyline and segment.pylines[p] == line]
         return f" statement {len(before) + 1}" if before else ""
+
+    def _has_statement(self, unit: _Unit, line: int) -> bool:
+        """Whether PTC line ``line`` of ``unit`` has a statement to stop at: from its
+        segment's code once compiled, else from the line itself (segments compile
+        when first entered, so a breakpoint may lie in one not yet run)."""
+        program = unit.compiled
+        if not 0 < line <= len(program.lines):
+            return False
+        segment = unit.segments.get(program.segment_of(line - 1))
+        if segment is not None:
+            return line in self._firsts(segment)
+        return any(s[0] != "data" for s in parse_line(program.lines[line - 1]).stmts)
 
     def _stops(self, unit: _Unit) -> set[int]:
         """The lines the breakpoints stop at: each one's line, or the next line with a
         statement when it has none (a label alone, a comment), as gdb moves them."""
-        self._first_pyline(unit, 1)
-        lines = sorted(self._first[id(unit)])
-        stops = set()
-        for wanted in self.breaks:
-            later = [line for line in lines if line >= wanted]
-            if later:
-                stops.add(later[0])
-        return stops
+        key = (id(unit), len(unit.segments), tuple(sorted(self.breaks)))
+        if key != self._stop_key:
+            stops = set()
+            for wanted in self.breaks:
+                line = wanted
+                while line <= len(unit.compiled.lines) and not self._has_statement(unit, line):
+                    line += 1
+                if line <= len(unit.compiled.lines):
+                    stops.add(line)
+            self._stop_key, self._stop_lines = key, stops
+        return self._stop_lines
 
-    def _statement(self, unit: _Unit, pyline: int, block: int) -> None:
-        line = unit.compiled.pylines[pyline]
+    def _statement(self, unit: _Unit, segment: Compiled, pyline: int, block: int) -> None:
+        line = segment.pylines[pyline]
         program = unit is self.it.rt.program
         reason = ""
         for expr, old in self.watches.items():
@@ -252,16 +293,16 @@ class Debugger:
             self.mode == "next"
             and len(self.it.rt.gosubs) <= self.next_from[1]
             # another line, or this line run again from its start (a loop on one line)
-            and (line != self.next_from[0] or self._first_pyline(unit, line) == pyline)
+            and (line != self.next_from[0] or self._first_pyline(segment, line) == pyline)
         ):
             reason = reason or "next"
-        if program and self._first_pyline(unit, line) == pyline and line in self._stops(unit):
+        if program and self._first_pyline(segment, line) == pyline and line in self._stops(unit):
             reason = reason or f"breakpoint at line {line}"
         if reason:
-            self.here = _Where(unit, pyline, line, block)
+            self.here = _Where(unit, segment, pyline, line, block)
             if not reason.startswith(("step", "next")):
                 self.say(reason)
-            self.say(f"line {line}{self._nth(unit, pyline, line)}: {self._source(line)}")
+            self.say(f"line {line}{self._nth(segment, pyline, line)}: {self._source(line)}")
             self._pause()
 
     def _pause(self) -> None:
@@ -411,7 +452,7 @@ class Debugger:
         rt = self.it.rt
         here = self.here
         if here is not None:
-            nth = self._nth(here.unit, here.pyline, here.line)
+            nth = self._nth(here.segment, here.pyline, here.line)
             self.say(f"line {here.line}{nth}: {self._source(here.line)}")
         elif self.result is not None and self.result.line is not None:
             self.say(f"{self.result.status} at line {self.result.line}")
@@ -531,14 +572,15 @@ def profile_run(it: Interpreter, run: Callable[[], RunResult]) -> tuple[RunResul
     def local(frame: types.FrameType, event: str, arg: Any) -> Any:
         if event == "line":
             unit = it.rt.unit
-            if unit is None or frame.f_code.co_filename != f"<basic {unit.name}>":
+            segment = None if unit is None else unit.codes.get(frame.f_code.co_filename)
+            if segment is None:
                 return local
-            cost = unit.compiled.statements.get(frame.f_lineno)
+            cost = segment.statements.get(frame.f_lineno)
             if cost is not None:
                 now = clock()
                 if last[0] is not None:
                     seconds[last[0]] = seconds.get(last[0], 0.0) + now - last[1]
-                line = unit.compiled.pylines[frame.f_lineno]
+                line = segment.pylines[frame.f_lineno]
                 runs[line] = runs.get(line, 0) + 1
                 units[line] = units.get(line, 0) + cost
                 last[0], last[1] = line, now

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from petitcom_shim import charset, files, ptcfile, ptcqr, qr
+from petitcom_shim import charset, files, ptcfile
 from petitcom_shim.errors import PetitcomError
 
 __all__ = ["Program", "ProgramError", "from_text", "name_from", "read_program", "source_text"]
@@ -80,14 +80,16 @@ def from_text(text: str, where: str = "<text>") -> bytes:
     else:
         text = text.replace("\r\n", "\r").replace("\n", "\r")
     lines = text.split("\r")
+    # each distinct character checked once: a program at PTC's size limit has 500,000
+    unmappable = {char for char in set(text) if not charset.is_mappable(char)}
     for number, line in enumerate(lines, 1):
         if (bad := _CONTROL.search(line)) is not None:
             raise ProgramError(
                 f"{where}: line {number}: control character U+{ord(bad.group()):04X} "
                 "(binary data, not program text)"
             )
-        for column, char in enumerate(line, 1):
-            if not charset.is_mappable(char):
+        for column, char in enumerate(line, 1) if unmappable else ():
+            if char in unmappable:
                 raise ProgramError(
                     f"{where}: line {number}, column {column}: {char!r} (U+{ord(char):04X}) "
                     "is not a Petit Computer character"
@@ -112,6 +114,25 @@ def _from_file(file: ptcfile.PtcFile, where: str, origin: str) -> Program:
     return Program(file.name, ptcfile.prg_text(payload), origin, ptcfile.prg_package(payload))
 
 
+def _refused(err: Exception, where: str) -> ProgramError:
+    message = str(err)
+    return ProgramError(message if message.startswith(where) else f"{where}: {message}")
+
+
+def _read_qr_set(path: str | os.PathLike[str], where: str) -> Program:
+    """A program from a QR set (a folder or an image of codes).
+
+    The QR modules are imported here, not at the top: they bring in qrcode, zxing
+    and PIL, a sixth of ``petitcom run``'s start-up, and only a QR set needs them.
+    """
+    from petitcom_shim import ptcqr, qr
+
+    try:
+        return _from_file(ptcqr.read_set([path]), where, "QR")
+    except qr.QRError as err:
+        raise _refused(err, where) from None
+
+
 def read_program(path: str | os.PathLike[str]) -> Program:
     """Read PROGRAM as a .PTC file, raw PRG, QR set (folder or image) or UTF-8 text.
 
@@ -120,16 +141,13 @@ def read_program(path: str | os.PathLike[str]) -> Program:
     """
     where = os.fspath(path)
     try:
-        if Path(path).is_dir() or Path(path).suffix.lower() in qr.IMAGE_SUFFIXES:
-            return _from_file(ptcqr.read_set([path]), where, "QR")
+        if Path(path).is_dir() or Path(path).suffix.lower() in files.IMAGE_SUFFIXES:
+            return _read_qr_set(path, where)
         data = files.read_file(path, ptcfile.MAX_FILE_BYTES)
     except FileNotFoundError:
         raise ProgramError(f"{where}: no such file") from None
-    except (OSError, qr.QRError, ptcfile.PtcFileError) as err:
-        message = str(err)
-        raise ProgramError(
-            message if message.startswith(where) else f"{where}: {message}"
-        ) from None
+    except (OSError, ptcfile.PtcFileError) as err:
+        raise _refused(err, where) from None
     try:
         if data.startswith(ptcfile.MAGIC):
             return _from_file(ptcfile.PtcFile.from_bytes(data, where), where, "PTC")

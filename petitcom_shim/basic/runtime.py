@@ -27,15 +27,8 @@ from typing import Any, Literal
 
 from petitcom_shim import Machine
 from petitcom_shim.basic import functions, numbers, registry
-from petitcom_shim.basic.compiler import (
-    Compiled,
-    compile_lines,
-    compile_program,
-    split_lines,
-    var_key,
-)
+from petitcom_shim.basic.compiler import Compiled, Program, split_lines, var_key
 from petitcom_shim.basic.errors import BasicError
-from petitcom_shim.basic.parser import parse_line
 from petitcom_shim.errors import Break, OutOfRange, PetitcomError
 
 __all__ = ["Arr", "ArrRef", "Interpreter", "RunResult", "Runtime", "VarRef"]
@@ -233,13 +226,19 @@ class ArrRef:
 
 
 class _Unit:
-    """A compiled program or DIRECT line, loaded into the runtime's namespace."""
+    """A program or DIRECT line loaded into the runtime's namespace: its blocks, each
+    segment's until it is compiled a stub that compiles it (``Runtime.load_segment``)."""
 
-    def __init__(self, compiled: Compiled, blocks: list[Callable[[], int]], name: str) -> None:
+    def __init__(self, compiled: Program, name: str) -> None:
         self.compiled = compiled
-        self.blocks = blocks
+        self.blocks: list[Callable[[], int]] = []
         self.name = name
-        self.costs: list[int] = []
+        self.costs = compiled.costs
+        #: Each compiled segment's code file name -> the segment (its source, generated
+        #: line -> PTC line, statement starts): what tracebacks and trace hooks look up.
+        self.codes: dict[str, Compiled] = {}
+        #: The compiled segments by number.
+        self.segments: dict[int, Compiled] = {}
 
 
 class Runtime:
@@ -308,8 +307,34 @@ class Runtime:
                 ns["_" + name] = getattr(functions, name)
         ns["_f_RND"] = self.rnd
 
-    def load_unit(self, compiled: Compiled, name: str) -> _Unit:
-        """Run a compiled unit's source into the namespace (variables kept)."""
+    def load_program(self, program: Program, name: str) -> _Unit:
+        """A program ready to run: each segment compiles when it is first entered."""
+        self.ns[f"_K_{program.unit}"] = program.keywords
+        unit = _Unit(program, name)
+        unit.blocks.extend(self._stub(unit, k) for k in range(program.end))
+        unit.blocks.append(self.end)
+        return unit
+
+    def _stub(self, unit: _Unit, segment: int) -> Callable[[], int]:
+        def enter() -> int:
+            self.load_segment(unit, segment)
+            return segment
+
+        return enter
+
+    def load_segment(self, unit: _Unit, segment: int) -> None:
+        """Compile a segment and run its source into the namespace (variables kept); its
+        blocks replace the stub and follow the blocks loaded so far. A segment too big
+        for Python is "Out of memory"."""
+        program = unit.compiled
+        if segment in program.compiled:
+            return
+        name = f"<basic {unit.name}:{segment}>"
+        try:
+            compiled = program.compile_segment(segment)
+            code = compile(compiled.source, name, "exec")
+        except (RecursionError, MemoryError, SyntaxError, ValueError):
+            raise BasicError("Out of memory") from None
         ns = self.ns
         for key in compiled.scalars:
             if key not in self.scalars:
@@ -321,16 +346,27 @@ class Runtime:
                           b"" if key.startswith("t_") else 0)  # fmt: skip
                 self.arrays[key] = arr
                 ns[key] = arr
-        ns[f"_K_{compiled.unit}"] = compiled.keywords
-        code = compile(compiled.source, f"<basic {name}>", "exec")
         exec(code, ns)
         blocks: list[Callable[[], int]] = list(ns.pop("B"))
         for i in range(compiled.nblocks):
             ns.pop(f"b{i}", None)
-        blocks.append(self.end)
-        unit = _Unit(compiled, blocks, name)
-        unit.costs = [*compiled.costs, 0]
-        return unit
+        unit.blocks[segment] = blocks[0]
+        unit.blocks.extend(blocks[1:])
+        program.commit(compiled)
+        unit.codes[name] = unit.segments[segment] = compiled
+
+    def after_for(self, event: tuple[int, int]) -> int:
+        """The block after the NEXT closing the FOR ``event`` of the running unit (its
+        segment compiled now if need be), -1 if none: for a loop that does not enter
+        and whose NEXT was not compiled with it."""
+        assert self.unit is not None
+        unit = self.unit
+        program = unit.compiled
+        after = program.after_for(event)
+        if after is None:
+            self.load_segment(unit, program.segment_of(program.next_line(event)))
+            after = program.after_for(event)
+        return -1 if after is None else after
 
     def clear(self) -> None:
         """RUN's fresh start: every variable and array cleared, stacks emptied, DATA rewound."""
@@ -407,7 +443,7 @@ class Runtime:
         limit: int,
         step: int,
         body: int,
-        after: int,
+        after: int | tuple[int, int],
         fid: int | None,
         again: Callable[[], tuple[int, int]] | None,
     ) -> None:
@@ -427,6 +463,8 @@ class Runtime:
         value = self.ns[key]
         up = step >= 0
         if (up and value > limit) or (not up and value < limit):
+            if isinstance(after, tuple):  # its NEXT was not compiled with it
+                after = self.after_for(after)
             if after < 0:
                 raise BasicError("FOR without NEXT")
             raise _Jump(after)
@@ -461,10 +499,9 @@ class Runtime:
     def data_item(self) -> bytes:
         """The next DATA item as written (quoted items keep their quotes); Out of DATA."""
         assert self.program is not None
-        data = self.program.compiled.data
-        if self.data_ptr >= len(data):
+        item = self.program.compiled.data_item(self.data_ptr)
+        if item is None:
             raise BasicError("Out of DATA")
-        item = data[self.data_ptr][1]
         self.data_ptr += 1
         return item
 
@@ -496,9 +533,7 @@ class Runtime:
         found = compiled.labels.get(name)
         if found is None:
             raise BasicError("Undefined label")
-        line = found[1]
-        starts = [i for ln, i in compiled.data_lines.items() if ln >= line]
-        self.data_ptr = min(starts) if starts else len(compiled.data)
+        self.data_ptr = compiled.data_index(found[1])
 
     # -- console -------------------------------------------------------------
     def print_text(self, text: bytes) -> None:
@@ -684,11 +719,11 @@ def _ptc_line(tb: types.TracebackType | None, unit: _Unit) -> tuple[int | None, 
     """
     line: int | None = None
     keyword = ""
-    source = unit.compiled.source.splitlines()
     while tb is not None:
-        if tb.tb_frame.f_code.co_filename == f"<basic {unit.name}>":
+        code = unit.codes.get(tb.tb_frame.f_code.co_filename)
+        if code is not None:
+            source, pylines = code.source.splitlines(), code.pylines
             lineno = tb.tb_lineno
-            pylines = unit.compiled.pylines
             if 0 < lineno < len(pylines):
                 line = pylines[lineno]
             found = _KW_CALL.search(source[lineno - 1]) if 0 < lineno <= len(source) else None
@@ -761,15 +796,8 @@ class Interpreter:
 
     def _compiled_program(self) -> _Unit:
         if self._program is None:
-            self._program = self._load(compile_program, self.source, "program")
+            self._program = self.rt.load_program(Program(self.source), "program")
         return self._program
-
-    def _load(self, compiler: Callable[[Any], Compiled], what: Any, name: str) -> _Unit:
-        """Compile and load a unit; a program too big for Python is "Out of memory"."""
-        try:
-            return self.rt.load_unit(compiler(what), name)
-        except (RecursionError, MemoryError, SyntaxError, ValueError):
-            raise BasicError("Out of memory") from None
 
     def run(self, *, max_frames: int | None = None) -> RunResult:
         """RUN: clear the variables and run the program from the top."""
@@ -790,11 +818,7 @@ class Interpreter:
     def direct(self, line: bytes, *, max_frames: int | None = None) -> RunResult:
         """Run one DIRECT-mode line in the current variables."""
         raw = split_lines(line)
-        try:
-            line_tree = [parse_line(raw[0] if raw else b"")]
-            unit = self._load(lambda lines: compile_lines(lines, "direct"), line_tree, "direct")
-        except BasicError as err:
-            return self._failed(err)
+        unit = self.rt.load_program(Program(raw[0] if raw else b"", "direct"), "direct")
         if self.rt.program is None and self._program is not None:
             self.rt.program = self._program
         if self.rt.program is None:

@@ -112,21 +112,30 @@ def _bg_bank(two_tone: bool) -> npt.NDArray[np.uint8]:
     return tiles
 
 
+@functools.cache
 def _sprite_banks(first: int, outline: bool) -> npt.NDArray[np.uint8]:
     """Two banks (128 16x16 characters = 512 tiles): shapes ``first``..``first + 7``,
-    each in the 16 pixel values; ``outline`` draws their edges only."""
+    each in the 16 pixel values; ``outline`` draws their edges only.
+
+    Made once per pair (both banks of a pair, and SPU/SPS/SPD, share them) and
+    each shape outlined once: making them was 40 % of ``petitcom run``'s start-up.
+    """
     tiles = np.zeros((512, 8, 8), np.uint8)
-    shapes = _shapes()
+    shapes = _shapes()[first : first + 8]
+    edges = [_outline(shape) for shape in shapes]
+    grids = edges if outline else shapes
+    # the shape in value 0 would not show: its outline in 15 (dotted in the outline banks)
+    zero_grids = [edge & ((_X16 + _Y16) % 2 == 0) for edge in edges] if outline else edges
     for chr_ in range(128):
-        shape = shapes[first + chr_ // 16]
-        grid = _outline(shape) if outline else shape
         value = chr_ % 16
-        if value == TRANSPARENT:  # the shape in value 0 would not show: its outline in 15
-            grid = _outline(shape) & ((_X16 + _Y16) % 2 == 0) if outline else _outline(shape)
-            value = ZERO_OUTLINE
+        if value == TRANSPARENT:
+            grid, value = zero_grids[chr_ // 16], ZERO_OUTLINE
+        else:
+            grid = grids[chr_ // 16]
         image = np.where(grid, value, 0).astype(np.uint8)
         quads = image.reshape(2, 8, 2, 8).swapaxes(1, 2).reshape(4, 8, 8)  # TL, TR, BL, BR
         tiles[4 * chr_ : 4 * chr_ + 4] = quads
+    tiles.setflags(write=False)
     return tiles
 
 

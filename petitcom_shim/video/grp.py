@@ -22,44 +22,111 @@ GRP_W = 256
 GRP_H = 192
 
 
+def _span(start: int, sign: int, limit: int) -> tuple[int, int]:
+    """The steps ``k`` for which ``start + sign * k`` lies in ``0 .. limit-1``."""
+    if sign > 0:
+        return -start, limit - 1 - start
+    return start - limit + 1, start
+
+
 def line_points(x1: int, y1: int, x2: int, y2: int) -> tuple[npt.NDArray[np.intp], ...]:
-    """Bresenham line from (x1, y1) to (x2, y2) inclusive, each pixel once."""
-    dx, dy = abs(x2 - x1), -abs(y2 - y1)
-    sx = 1 if x1 < x2 else -1
-    sy = 1 if y1 < y2 else -1
-    err = dx + dy
-    xs, ys = [], []
-    x, y = x1, y1
-    while True:
-        xs.append(x)
-        ys.append(y)
-        if x == x2 and y == y2:
-            break
-        e2 = 2 * err
-        if e2 >= dy:
-            err += dy
-            x += sx
-        if e2 <= dx:
-            err += dx
-            y += sy
-    return np.array(xs, np.intp), np.array(ys, np.intp)
+    """Bresenham line from (x1, y1) to (x2, y2) inclusive, each pixel once, clipped to
+    the page: only its visible pixels are made, so a line between far-off ends costs
+    what its part on the page costs (issue 23 §5).
+
+    The ``k``-th pixel along the major axis (the longer of the two distances ``n``;
+    x when they are equal) is ``k`` steps along it and ``(2*k*d + n) // (2*n)``
+    along the other (``d`` its distance): the pixels of the step-by-step algorithm
+    (Zingl's error-term Bresenham) this replaced, checked equal on every line up to
+    60 pixels long (tests/test_shim_video.py).
+    """
+    dx, dy = x2 - x1, y2 - y1
+    if abs(dx) >= abs(dy):
+        major, minor, n, d = (
+            (x1, 1 if dx >= 0 else -1, GRP_W),
+            (y1, 1 if dy >= 0 else -1, GRP_H),
+            abs(dx),
+            abs(dy),
+        )
+    else:
+        major, minor, n, d = (
+            (y1, 1 if dy >= 0 else -1, GRP_H),
+            (x1, 1 if dx >= 0 else -1, GRP_W),
+            abs(dy),
+            abs(dx),
+        )
+    low, high = _span(*major)
+    low, high = max(low, 0), min(high, n)
+    q_low, q_high = _span(*minor)
+    if d == 0:
+        if not q_low <= 0 <= q_high:
+            high = low - 1
+    else:
+        # q(k) = (2kd + n) // 2n is non-decreasing: the k with q_low <= q(k) <= q_high
+        low = max(low, -((n - 2 * n * q_low) // (2 * d)))
+        high = min(high, -((n - 2 * n * (q_high + 1)) // (2 * d)) - 1)
+    if low > high:
+        empty = np.zeros(0, np.intp)
+        return empty, empty
+    ks = np.arange(low, high + 1, dtype=np.int64)
+    q = (2 * ks * d + n) // (2 * n) if n else np.zeros_like(ks)
+    along = (major[0] + major[1] * ks).astype(np.intp)
+    across = (minor[0] + minor[1] * q).astype(np.intp)
+    return (along, across) if abs(dx) >= abs(dy) else (across, along)
 
 
 def circle_points(cx: int, cy: int, r: int) -> tuple[npt.NDArray[np.intp], ...]:
-    """Midpoint circle outline of radius r, each pixel once."""
-    pts: set[tuple[int, int]] = set()
-    x, y, d = r, 0, 1 - r
-    while x >= y:
-        for px, py in ((x, y), (y, x), (-y, x), (-x, y), (-x, -y), (-y, -x), (y, -x), (x, -y)):
-            pts.add((cx + px, cy + py))
-        y += 1
-        if d < 0:
-            d += 2 * y + 1
-        else:
-            x -= 1
-            d += 2 * (y - x) + 1
-    ordered = sorted(pts)
-    return np.array([p[0] for p in ordered], np.intp), np.array([p[1] for p in ordered], np.intp)
+    """Midpoint circle outline of radius r, each pixel once, clipped to the page: a
+    circle costs what its visible pixels cost, whatever its radius (issue 23 §5).
+
+    In the first octant the midpoint algorithm (``x=r, y=0, d=1-r``; keep ``x``
+    while ``x*x - x + y*y - r*r < 0``) puts at row ``y`` the largest ``x`` with
+    ``x*(x-1) < r*r - y*y``, that is ``(1 + isqrt(4*(r*r - y*y) - 3)) // 2``, for
+    as long as ``x >= y``; the other seven octants mirror it. Each octant mirrors
+    ``y`` onto one page axis, so only the rows whose mirror lands on the page
+    (at most 256 per octant) are worked out. Checked equal to the step-by-step
+    algorithm for every radius up to 300 (tests/test_shim_video.py).
+    """
+    if r < 0:
+        empty = np.zeros(0, np.intp)
+        return empty, empty
+    keys: list[npt.NDArray[np.int64]] = []
+    # (which axis y runs along, its sign, the sign of x on the other axis)
+    for y_on_x in (False, True):
+        centre_y, centre_x = (cx, cy) if y_on_x else (cy, cx)
+        limit_y = GRP_W if y_on_x else GRP_H
+        for sign_y in (1, -1):
+            low, high = _span(centre_y, sign_y, limit_y)
+            low, high = max(low, 0), min(high, r)
+            if low > high:
+                continue
+            ys = np.arange(low, high + 1, dtype=np.int64)
+            xs = _octant_x(r, ys)
+            keep = xs >= ys
+            ys, xs = ys[keep], xs[keep]
+            for sign_x in (1, -1):
+                along_y = centre_y + sign_y * ys
+                along_x = centre_x + sign_x * xs
+                px, py = (along_y, along_x) if y_on_x else (along_x, along_y)
+                visible = (px >= 0) & (px < GRP_W) & (py >= 0) & (py < GRP_H)
+                keys.append(py[visible] * GRP_W + px[visible])
+    if not keys:
+        empty = np.zeros(0, np.intp)
+        return empty, empty
+    flat = np.unique(np.concatenate(keys))
+    return (flat % GRP_W).astype(np.intp), (flat // GRP_W).astype(np.intp)
+
+
+def _octant_x(r: int, ys: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """The midpoint circle's x at rows ``ys`` of its first octant (see :func:`circle_points`)."""
+    rest = r * r - ys * ys
+    if r == 0:
+        return np.where(ys == 0, 0, -1).astype(np.int64)
+    value = 4 * rest - 3
+    root = np.floor(np.sqrt(np.maximum(value, 0).astype(np.float64))).astype(np.int64)
+    root -= root * root > value  # float sqrt may be one off near a square
+    root += (root + 1) * (root + 1) <= value
+    return np.where(value >= 0, (1 + root) // 2, -1)
 
 
 def on_arc(
@@ -106,6 +173,17 @@ class GrpPage:
         self.empty = False
         self.version += 1
 
+    def point(self, x: int, y: int, c: int, xor: bool) -> None:
+        """GPSET: one pixel (nothing off the page), without the arrays of :meth:`plot`:
+        programs plot hundreds a frame (issue 23 §4)."""
+        if 0 <= x < GRP_W and 0 <= y < GRP_H:
+            if xor:
+                self.pixels[y, x] ^= c & 0xFF
+            else:
+                self.pixels[y, x] = c & 0xFF
+            self.empty = False
+            self.version += 1
+
     def load(self, x: int, y: int, indices: npt.NDArray[np.uint8]) -> None:
         """GLOAD: copy a 2-D array of colour indices to (x, y), clipped (never XOR)."""
         rows, cols = indices.shape
@@ -137,16 +215,20 @@ class GrpPage:
         """GBOX: rectangle outline, each pixel once (so XOR corners are not undone)."""
         left, right = sorted((x1, x2))
         top, bottom = sorted((y1, y2))
-        pts: set[tuple[int, int]] = set()
-        for x in range(left, right + 1):
-            pts.add((x, top))
-            pts.add((x, bottom))
-        for y in range(top, bottom + 1):
-            pts.add((left, y))
-            pts.add((right, y))
-        xs = np.array([p[0] for p in pts], np.intp)
-        ys = np.array([p[1] for p in pts], np.intp)
-        self.plot(xs, ys, c, xor)
+        # only the page's part of each edge: far-off corners cost nothing (issue 23 §5)
+        keys: list[npt.NDArray[np.int64]] = []
+        cols = np.arange(max(left, 0), min(right, GRP_W - 1) + 1, dtype=np.int64)
+        rows = np.arange(max(top, 0), min(bottom, GRP_H - 1) + 1, dtype=np.int64)
+        for y in (top, bottom):
+            if 0 <= y < GRP_H:
+                keys.append(y * GRP_W + cols)
+        for x in (left, right):
+            if 0 <= x < GRP_W:
+                keys.append(rows * GRP_W + x)
+        if not keys:
+            return
+        flat = np.unique(np.concatenate(keys))
+        self.plot((flat % GRP_W).astype(np.intp), (flat // GRP_W).astype(np.intp), c, xor)
 
     def get(self, x: int, y: int) -> int:
         """GSPOIT: the pixel, or -1 off the page."""
@@ -173,29 +255,33 @@ class GrpPage:
             inside = px != (border & 0xFF)
             if not inside[y, x]:
                 return
-        done = np.zeros_like(inside)
+        # One bytearray per row of the pixels still to fill (1): byte searches in C
+        # find a span's ends and the runs beside it, where a numpy call per span
+        # made a comb-shaped region (24,000 spans) take 300 ms (issue 23 §5).
+        flat = inside.astype(np.uint8).tobytes()
+        free = [bytearray(flat[row * GRP_W : (row + 1) * GRP_W]) for row in range(GRP_H)]
         stack = [(x, y)]
         while stack:
             sx, sy = stack.pop()
-            if done[sy, sx] or not inside[sy, sx]:
-                continue
-            row = inside[sy]
-            left = sx
-            while left > 0 and row[left - 1]:
-                left -= 1
-            right = sx
-            while right < GRP_W - 1 and row[right + 1]:
-                right += 1
-            done[sy, left : right + 1] = True
+            row = free[sy]
+            if not row[sx]:
+                continue  # filled since it was pushed
+            left = row.rfind(0, 0, sx) + 1
+            right = row.find(0, sx)
+            right = GRP_W if right < 0 else right
+            row[left:right] = bytes(right - left)
             for ny in (sy - 1, sy + 1):
                 if not 0 <= ny < GRP_H:
                     continue
-                span = inside[ny, left : right + 1] & ~done[ny, left : right + 1]
-                if not span.any():
-                    continue
-                # one seed per run of fillable pixels
-                starts = np.flatnonzero(span & ~np.concatenate(([False], span[:-1])))
-                stack.extend((left + int(s), ny) for s in starts)
+                beside = free[ny]
+                at = beside.find(1, left, right)
+                while at >= 0:  # one seed per run of fillable pixels
+                    stack.append((at, ny))
+                    gap = beside.find(0, at, right)
+                    if gap < 0:
+                        break
+                    at = beside.find(1, gap, right)
+        done = inside & (np.frombuffer(b"".join(free), np.uint8).reshape(GRP_H, GRP_W) == 0)
         px[done] = c
         self.version += 1
         if c:

@@ -96,8 +96,13 @@ class TweenArray:
         """Columns ``cols`` of a row go to ``target`` now (frames <= 0) or over ``frames``
         frames, starting from where they are (mid-move included)."""
         if frames <= 0:
-            self.value[row, cols] = self.start[row, cols] = self.end[row, cols] = target
-            self.frames[row, cols] = self.left[row, cols] = 0
+            # One element at a time: a slice assignment costs several times more, and
+            # SPOFS (every sprite, every frame) comes here (issue 23 §4).
+            value, start, end, left = self.value, self.start, self.end, self.left
+            for col, x in zip(range(cols.start or 0, cols.stop), target, strict=True):
+                value[row, col] = start[row, col] = end[row, col] = x
+                if self._moving:  # at rest everywhere, every ``left`` is 0 already
+                    left[row, col] = self.frames[row, col] = 0
         else:
             self.start[row, cols] = self.value[row, cols]
             self.end[row, cols] = target
