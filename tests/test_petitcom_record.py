@@ -185,3 +185,63 @@ def test_direct_mode_records_and_replays(
 def test_direct_headless_needs_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["direct", "--headless", "--files", str(tmp_path)]) == 2
     assert "needs --input" in capsys.readouterr().err
+
+
+#: Our own program: the date and time it starts with, and after two seconds of frames.
+CLOCK_PROGRAM = b'?DATE$;" ";TIME$\rVSYNC 120\r?TIME$\r'
+
+
+def test_clock_starts_date_and_time_and_frames_advance_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--clock gives DATE$/TIME$ at frame 0; headless without it, the machine's fixed start."""
+    prog = tmp_path / "clock.txt"
+    prog.write_bytes(CLOCK_PROGRAM)
+    out = tmp_path / "c.txt"
+    base = ["run", str(prog), "--headless", "--console", str(out)]
+    assert cli.main([*base, "--clock", "2013/07/04 23:59:59"]) == 0
+    assert out.read_text().splitlines()[:2] == [
+        "2013/07/04 23:59:59".ljust(32),
+        "00:00:01".ljust(32),
+    ]
+    assert cli.main(base) == 0  # no host clock headless, whatever the day
+    assert out.read_text().splitlines()[:2] == [
+        "2000/01/01 00:00:00".ljust(32),
+        "00:00:02".ljust(32),
+    ]
+
+
+@pytest.mark.parametrize(
+    "clock",
+    ["2013/13/01 00:00:00", "2013/02/30 00:00:00", "1999/01/01 00:00:00", "2013/07/04",
+     "２０１３/07/04 00:00:00", "2013/07/04 24:00:00", ""],
+)  # fmt: skip
+def test_a_bad_clock_is_one_line_and_one_json_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: str
+) -> None:
+    prog = tmp_path / "clock.txt"
+    prog.write_bytes(CLOCK_PROGRAM)
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["run", str(prog), "--headless", "--json", "--clock", clock])
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert len(out.splitlines()) == 1 and json.loads(out)["status"] == "usage"
+    assert "--clock" in err and "Traceback" not in err
+
+
+def test_a_recording_gives_its_clock_and_the_replay_reads_the_same_times() -> None:
+    """A window's recording starts the machine's clock at a moment its header names."""
+    args = cli._parser().parse_args(["run", "p.txt", "--record", "r.txt"])
+    clock = cli._recording_clock(args)
+    assert clock is not None and clock.microsecond == 0
+    header = cli._recording_header("petitcom run p.txt", 9, " --speed dsi", clock)
+    replay = header[2].split(" --clock ")[1].strip('"')
+    assert cli.clock_arg(replay) == clock
+    machine = Machine(headless=False, config=cli._config(), clock=clock)
+    try:
+        machine.frontend = HeadlessFrontend()
+        assert machine.date == clock.strftime("%Y/%m/%d")
+    finally:
+        machine.close()
+    plain = cli._parser().parse_args(["run", "p.txt"])
+    assert cli._recording_clock(plain) is None  # a window not recording reads the host's clock

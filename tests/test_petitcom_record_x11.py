@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -121,8 +122,10 @@ def test_a_session_in_a_window_replays_headless(xserver: xservers.XServer, tmp_p
     assert [e[2] == "OFF" for e in events if e[1] == "T"][-1], script
     # The replay command the recording's header gives, as it is.
     told = next(line for line in script.splitlines() if "--input THIS_FILE" in line)
-    words = [str(rec) if w == "THIS_FILE" else w for w in told.lstrip("# ").split()]
+    # (a shell command: its --clock "YYYY/MM/DD HH:MM:SS" is one quoted word)
+    words = [str(rec) if w == "THIS_FILE" else w for w in shlex.split(told.lstrip("# "))]
     assert words[:2] == ["petitcom", "run"] and "--seed" in words and "dsi" in words
+    assert "--clock" in words
     replay = subprocess.run(
         [
             *[sys.executable, "-m", "petitcom_shim.basic.cli", *words[1:], "--json"],

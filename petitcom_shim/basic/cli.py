@@ -8,14 +8,16 @@ contract is exact (issue 14; other tools rely on it)::
                          [--files DIR] [--resources DIR] [--speed dsi|max]
                          [--console FILE] [--screenshot FILE] [--json]
                          [--record FILE] [--profile] [--capture FILE]
-                         [--captures DIR]
+                         [--captures DIR] [--clock "YYYY/MM/DD HH:MM:SS"]
     petitcom debug PROGRAM [--headless] [--frames N] [--input FILE] [--seed N]
                            [--files DIR] [--resources DIR] [--speed dsi|max]
+                           [--clock "YYYY/MM/DD HH:MM:SS"]
     petitcom list FILE.PTC
     petitcom pack SOURCE.txt -o NAME.PTC
     petitcom                      DIRECT mode in a window
     petitcom direct [--files DIR] [--resources DIR] [--record FILE]
                     [--input FILE --headless] [--console FILE] [--screenshot FILE]
+                    [--clock "YYYY/MM/DD HH:MM:SS"]
 
 ``--record FILE`` (in a window) writes what the player did, by frame, in the
 ``--input`` format (:class:`~petitcom_shim.inputscript.ScriptRecorder`); the
@@ -27,7 +29,10 @@ pdb-style prompt on the terminal (:mod:`petitcom_shim.basic.debugger`).
 ``--capture FILE`` writes both screens of the run as an animated GIF (``.gif``)
 or PNG (``.png``) (:mod:`petitcom_shim.capture`); in a window F12 saves a PNG of
 both screens and F10 starts and stops a GIF, in ``--captures DIR`` (default: the
-current folder).
+current folder). ``--clock`` starts DATE$ and TIME$ at a given moment, advancing a
+second every 60 frames; headless the clock starts at 2000/01/01 00:00:00 unless
+given, and a recording gives its own start in its header, so no run that can be
+replayed reads the host's clock.
 
 Exit status: 0 the program ended or was stopped (``--frames``), 1 it stopped
 with an error, 2 bad usage or a file that cannot be read -- always with one
@@ -52,8 +57,10 @@ replaced atomically, a FIFO or device written into, nothing else replaced;
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -87,6 +94,9 @@ _TYPING_KEYS = ("return", "enter", "backspace")
 CURSOR_TOGGLE_KEY = "f9"
 #: The most frames ``--frames`` takes: about 97 days of handheld time.
 MAX_FRAMES = 500_000_000
+#: How ``--clock`` and a recording's header write a moment (DATE$ "/" TIME$).
+CLOCK_FORMAT = "%Y/%m/%d %H:%M:%S"
+_CLOCK = re.compile(r"20\d\d/\d\d/\d\d \d\d:\d\d:\d\d", re.ASCII)
 
 
 class UsageError(Exception):
@@ -197,6 +207,7 @@ def _parser() -> argparse.ArgumentParser:
         f"(every second frame, at most {capture.MAX_SECONDS} s)",
     )
     _add_captures_option(run)
+    _add_clock_option(run)
     run.add_argument(
         "--profile",
         action="store_true",
@@ -217,6 +228,7 @@ def _parser() -> argparse.ArgumentParser:
     debug.add_argument(
         "--speed", choices=("dsi", "max"), default="dsi", help="as for run (default: dsi)"
     )
+    _add_clock_option(debug)
     listing = commands.add_parser("list", help="print a program's source as UTF-8")
     listing.add_argument("file", type=Path, metavar="FILE.PTC")
     pack = commands.add_parser("pack", help="write UTF-8 source as a PRG file a DSi loads")
@@ -228,6 +240,7 @@ def _parser() -> argparse.ArgumentParser:
         "--record", type=Path, metavar="FILE", help="write the session's input by frame"
     )
     _add_captures_option(direct_mode)
+    _add_clock_option(direct_mode)
     direct_mode.add_argument(
         "--input", type=Path, metavar="FILE", help="play a recorded session (ends with it)"
     )
@@ -245,6 +258,26 @@ def _parser() -> argparse.ArgumentParser:
         help="write both screens as PNG at the end (FILE - is a file named -, not stdout)",
     )
     return parser
+
+
+def clock_arg(text: str) -> datetime.datetime:
+    """``--clock``: "YYYY/MM/DD HH:MM:SS" in ASCII digits, a year of the DS clock (2000-2099)."""
+    if not _CLOCK.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not YYYY/MM/DD HH:MM:SS (ASCII digits)")
+    try:
+        return datetime.datetime.strptime(text, CLOCK_FORMAT)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a real date and time") from None
+
+
+def _add_clock_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--clock",
+        type=clock_arg,
+        metavar='"YYYY/MM/DD HH:MM:SS"',
+        help="DATE$ and TIME$ at the first frame, a second every 60 frames after (headless "
+        "default: 2000/01/01 00:00:00; in a window the host's clock, unless recording)",
+    )
 
 
 def _add_captures_option(parser: argparse.ArgumentParser) -> None:
@@ -319,8 +352,18 @@ def _config() -> ShimConfig:
     return config
 
 
-def make_machine(*, headless: bool, files_dir: Path, resources: Path | None, title: str) -> Machine:
+def make_machine(
+    *,
+    headless: bool,
+    files_dir: Path,
+    resources: Path | None,
+    title: str,
+    clock: datetime.datetime | None = None,
+) -> Machine:
     """A Machine for the command: its save area and the user's ROM resources (``--resources``).
+
+    ``clock`` starts DATE$/TIME$ (``Machine(clock=...)``); None headless is the
+    machine's fixed start, None in a window the host's clock.
 
     Raises:
         UsageError: the resources folder is missing or holds a bad file, or a
@@ -335,6 +378,7 @@ def make_machine(*, headless: bool, files_dir: Path, resources: Path | None, tit
             title=title,
             config=_config(),
             resources=resources,
+            clock=clock,
         )
     except ResourceError as err:
         raise UsageError(f"--resources: {err}") from None
@@ -413,13 +457,27 @@ def _run_speed(args: argparse.Namespace) -> str:
     return "dsi"
 
 
-def _recording_header(command: str, seed: int | None, speed: str) -> list[str]:
+def _recording_clock(args: argparse.Namespace) -> datetime.datetime | None:
+    """The clock a session starts with: ``--clock``, or now when it is recorded.
+
+    A recording's DATE$/TIME$ advance by frames from a start its header gives,
+    so the replay reads the same times however fast the window ran.
+    """
+    if args.clock is not None or args.record is None:
+        return args.clock  # type: ignore[no-any-return]
+    return datetime.datetime.now().replace(microsecond=0)
+
+
+def _recording_header(
+    command: str, seed: int | None, speed: str, clock: datetime.datetime | None = None
+) -> list[str]:
     """The comment lines a recording starts with: what it is and how to replay it."""
     seed_text = "" if seed is None else f" --seed {seed}"
+    clock_text = "" if clock is None else f' --clock "{clock.strftime(CLOCK_FORMAT)}"'
     return [
         "petitcom recording, the --input format: FRAME B buttons | T X Y / T OFF stylus |",
         "K keys | Q the window closed. Frames pass by work (--speed dsi), so replay with:",
-        f"  {command} --input THIS_FILE --headless{speed}{seed_text}",
+        f"  {command} --input THIS_FILE --headless{speed}{seed_text}{clock_text}",
         f"seed: {'none (RND starts the same every run)' if seed is None else seed}",
     ]
 
@@ -451,11 +509,13 @@ def _run(args: argparse.Namespace) -> int:
     files_dir = args.files if args.files is not None else args.program.resolve().parent
     if args.files is not None:
         _check_folder("--files", args.files)
+    clock = _recording_clock(args)
     machine = make_machine(
         headless=args.headless,
         files_dir=files_dir,
         resources=args.resources,
         title=f"petitcom - {program.name}",
+        clock=clock,
     )
     recorder: ScriptRecorder | None = None
     try:
@@ -471,7 +531,9 @@ def _run(args: argparse.Namespace) -> int:
         if events:
             ScriptFeeder(events).attach(machine)
         if args.record is not None:
-            header = _recording_header(f"{PROG} run {args.program}", args.seed, " --speed dsi")
+            header = _recording_header(
+                f"{PROG} run {args.program}", args.seed, " --speed dsi", clock
+            )
             recorder = ScriptRecorder([*header, f"program: {program.name}"])
             recorder.attach(machine)
         if args.profile:
@@ -526,6 +588,7 @@ def _debug(args: argparse.Namespace) -> int:
         files_dir=files_dir,
         resources=args.resources,
         title=f"petitcom debug - {program.name}",
+        clock=args.clock,
     )
     try:
         it = Interpreter(machine, speed="max" if args.speed == "max" else "dsi", seed=args.seed)
@@ -576,8 +639,13 @@ def _direct(args: argparse.Namespace) -> int:
     for out in (args.console, args.screenshot, args.record):
         if out is not None:
             _check_output(out)
+    clock = _recording_clock(args)
     machine = make_machine(
-        headless=args.headless, files_dir=files_dir, resources=args.resources, title="petitcom"
+        headless=args.headless,
+        files_dir=files_dir,
+        resources=args.resources,
+        title="petitcom",
+        clock=clock,
     )
     if args.captures is not None and not args.captures.is_dir():
         raise UsageError(f"--captures {args.captures}: not a folder")
@@ -587,7 +655,7 @@ def _direct(args: argparse.Namespace) -> int:
         if args.input is not None:
             ScriptFeeder(events, close_at_end=True).attach(machine)
         if args.record is not None:
-            recorder = ScriptRecorder(_recording_header(f"{PROG} direct", None, ""))
+            recorder = ScriptRecorder(_recording_header(f"{PROG} direct", None, "", clock))
             recorder.attach(machine)
         try:
             # A session recorded or replayed runs at dsi: frames pass by work in a window too.
@@ -622,7 +690,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = args.command or "direct"
     if args.command is None:
         args.files = args.resources = args.record = args.input = None
-        args.console = args.screenshot = args.captures = None
+        args.console = args.screenshot = args.captures = args.clock = None
         args.headless = False
     handlers = {"run": _run, "debug": _debug, "list": _list, "pack": _pack, "direct": _direct}
     try:
