@@ -527,6 +527,11 @@ class Machine:
         """
         self._con.print_items(items, sep, end)
 
+    def print_codes(self, codes: bytes) -> None:
+        """PRINT of PTC codes staying on the line, ``print(codes, end="")`` with
+        fewer layers: the interpreter prints each item so."""
+        self.screens[self._cpage].console.write(codes)
+
     def locate(self, x: int, y: int) -> None:
         """LOCATE x,y (ignored when outside 0-31, 0-23)."""
         self._con.locate(x, y)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from petitcom_shim import Button, Machine
-from petitcom_shim.basic import BasicError, Interpreter, RunResult, statement
+from petitcom_shim.basic import BasicError, Interpreter, RunResult, numbers, statement
 from petitcom_shim.basic.consoletext import console_text
 from petitcom_shim.basic.progfile import from_text
 from petitcom_shim.basic.registry import KEYWORDS
@@ -297,3 +299,41 @@ def test_keyword_state_belongs_to_one_interpreter() -> None:
     run(b"SYSBEEP=0\r")
     _, machine, _ = run(b"?SYSBEEP\r")
     assert screen(machine)[0] == "1"
+
+
+def _raw_literal(raw: int) -> bytes:
+    """A PTC expression whose value is exactly the word ``raw``."""
+    whole, frac = divmod(raw, 4096)
+    return b"(%d+%d/4096)" % (whole, frac) if whole >= 0 else b"(0-%d+%d/4096)" % (-whole, frac)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    a=st.integers(-(2**31) + 4096, 2**31 - 4097),
+    b=st.integers(-(2**31) + 4096, 2**31 - 4097),
+    m=st.integers(1, 2**31 - 4097),
+)
+def test_compiled_mul_and_mod_match_the_numbers_module(a: int, b: int, m: int) -> None:
+    """``*`` and ``%`` by a positive literal are compiled inline (issue 23 item 4):
+    the same words, the same Overflow, as numbers.mul and numbers.mod."""
+    lit = b"%d" % (m >> 12) if m >= 4096 else b"1"  # a literal: whole, positive
+    lines = [
+        b"A=" + _raw_literal(a) + b":B=" + _raw_literal(b),
+        b"C=A%" + lit + b':?FLOOR(C);" ";(C-FLOOR(C))*4096',
+        b'C=A%B:?FLOOR(C);" ";(C-FLOOR(C))*4096' if b else b'?0;" ";0',
+        b'C=A*B:?FLOOR(C);" ";(C-FLOOR(C))*4096',
+    ]
+    result, machine, _ = run(b"\r".join(lines) + b"\r")
+    out = screen(machine)
+
+    def word(line: str) -> int:
+        whole, frac = line.split()
+        return int(whole) * 4096 + int(frac)
+
+    assert word(out[0]) == numbers.mod(a, int(lit) << 12)
+    assert word(out[1]) == (numbers.mod(a, b) if b else 0)
+    product = (a * b) >> 12
+    if -(2**31 - 1) <= product <= 2**31 - 1:
+        assert result.status == "ended" and word(out[2]) == numbers.mul(a, b)
+    else:
+        assert (result.status, result.error, result.line) == ("error", "Overflow", 4)

@@ -172,3 +172,19 @@ def test_errors_are_value_errors() -> None:
 def test_close_stops_running(m: Machine) -> None:
     m.close()
     assert not m.running
+
+
+def test_print_codes_is_print_staying_on_the_line() -> None:
+    """``print_codes`` (the interpreter's PRINT of one item) leaves the console as
+    ``print(codes, end="")`` does: fitting runs, wraps, the bottom-right cell, scrolls."""
+    runs = [b"HI", b"X" * 31, b"\r\x0a", b"Y" * 40, b"", b"Z" * 200, b"END", b"Q" * 29]
+    a, b = Machine(headless=True), Machine(headless=True)
+    for m in (a, b):
+        m.color(3, 5)
+    for codes in runs:
+        a.print_codes(codes)
+        b.print(codes, end="")
+        con_a, con_b = a.screens[0].console, b.screens[0].console
+        assert (con_a.csrx, con_a.csry) == (con_b.csrx, con_b.csry)
+        assert (con_a.codes == con_b.codes).all() and (con_a.fg_cells == con_b.fg_cells).all()
+        assert (con_a.bg_cells == con_b.bg_cells).all()

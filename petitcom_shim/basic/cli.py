@@ -71,7 +71,6 @@ import pygame
 from petitcom_shim import capture, files, ptcfile
 from petitcom_shim.basic import Interpreter, RunResult, direct, kw_files, progfile
 from petitcom_shim.basic.consoletext import console_text
-from petitcom_shim.basic.debugger import Debugger, profile_run
 from petitcom_shim.cliargs import int_range
 from petitcom_shim.config import ShimConfig
 from petitcom_shim.input import Button
@@ -537,6 +536,9 @@ def _run(args: argparse.Namespace) -> int:
             recorder = ScriptRecorder([*header, f"program: {program.name}"])
             recorder.attach(machine)
         if args.profile:
+            # imported here: a plain run never needs the debugger's module
+            from petitcom_shim.basic.debugger import profile_run
+
             result, profile = profile_run(it, lambda: it.run(max_frames=args.frames))
             print(profile.report(program.text), file=sys.stderr if args.json else sys.stdout)
         else:
@@ -596,6 +598,8 @@ def _debug(args: argparse.Namespace) -> int:
         kw_files.set_program(it, program.name, program.text, program.package)
         if events:
             ScriptFeeder(events).attach(machine)
+        from petitcom_shim.basic.debugger import Debugger  # only `petitcom debug` needs it
+
         result = Debugger(it, sys.stdin, sys.stdout, args.frames).session()
     finally:
         machine.close()

@@ -717,6 +717,13 @@ class _Compiler:
         if op in ("+", "-"):
             t = self.temp()
             return f"({t} if {_LO} <= ({t} := {x} {op} {y}) <= {_HI} else _ovf())"
+        if op == "*":  # inline numbers.mul: a call per product was a game loop's cost
+            t = self.temp()
+            return f"({t} if {_LO} <= ({t} := ({x} * {y}) >> 12) <= {_HI} else _ovf())"
+        if op == "%" and b[0] == "num" and isinstance(b[1], int) and b[1] > 0:
+            # inline numbers.mod by a positive literal (``X%256``): the sign of ``a``
+            t = self.temp()
+            return f"({t} % {y} if ({t} := {x}) >= 0 else -(-{t} % {y}))"
         names = {"*": "_mul", "/": "_div", "%": "_mod", "AND": "_and", "OR": "_or", "XOR": "_xor"}
         return f"{names[op]}({x}, {y})"
 

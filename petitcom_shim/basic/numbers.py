@@ -167,6 +167,8 @@ def to_float(raw: int) -> float:
 
 def text(raw: int) -> bytes:
     """PRINT/STR$ text of a number as PTC character bytes."""
+    if not raw & 4095 and raw != -2147483648:  # a whole number (the word &H80000 is "-0")
+        return b"%d" % (raw >> 12)
     return fixed_text(raw).encode("ascii")
 
 

@@ -537,10 +537,10 @@ class Runtime:
 
     # -- console -------------------------------------------------------------
     def print_text(self, text: bytes) -> None:
-        self.machine.print(text, end="")
+        self.machine.print_codes(text)
 
     def print_number(self, raw: int) -> None:
-        self.machine.print(numbers.text(raw), end="")
+        self.machine.print_codes(numbers.text(raw))
 
     def print_tab(self) -> None:
         self.machine.print(end=",")

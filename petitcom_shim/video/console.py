@@ -252,6 +252,10 @@ class Console:
             if self.csrx == COLS:
                 self._newline(scroll=False)
 
+    #: PRINT of one item of PTC codes staying on the line (``print_items((codes,),
+    #: ";", "")``) without its checks: the interpreter's PRINT, one call per item.
+    write = _write
+
     def settle(self) -> None:
         """Scroll now if the cursor waits below the last row (after the bottom-right
         cell was filled), so the cursor is on a row of the console."""
