@@ -629,6 +629,40 @@ def test_tween_array_matches_tween(
         assert bool(table.left[1, 1]) == one.moving
 
 
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 1),
+            st.integers(0, 1),
+            st.floats(-1000, 1000),
+            st.integers(0, 6),
+            st.integers(0, 5),
+        ),
+        max_size=30,
+    )
+)
+def test_tween_array_cells_move_and_rest_independently(
+    ops: list[tuple[int, int, float, int, int]],
+) -> None:
+    """Each cell of a TweenArray is its own Tween, whatever its neighbours do: a cell
+    set at rest while others in its row or table move (a set at rest writes only
+    the value, issue 23 item 4) and a move started after a rest."""
+    from petitcom_shim.video.interp import Tween, TweenArray
+
+    cells = {(r, c): Tween(0.0) for r in range(2) for c in range(2)}
+    table = TweenArray([0.0, 0.0], 2)
+    for row, col, target, frames, steps in ops:
+        cells[row, col].set(target, frames)
+        table.set(row, slice(col, col + 1), (target,), frames)
+        for _ in range(steps):
+            for tween in cells.values():
+                tween.step()
+            table.step()
+            for (r, c), tween in cells.items():
+                assert table.value[r, c] == tween.value
+                assert bool(table.left[r, c]) == tween.moving
+
+
 def test_bgclip_and_gcircle_validate(m: Machine) -> None:
     with pytest.raises(OutOfRange):
         m.bgclip(0, 0, 32, 23)

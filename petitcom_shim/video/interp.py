@@ -97,10 +97,12 @@ class TweenArray:
         frames, starting from where they are (mid-move included)."""
         if frames <= 0:
             # One element at a time: a slice assignment costs several times more, and
-            # SPOFS (every sprite, every frame) comes here (issue 23 §4).
-            value, start, end, left = self.value, self.start, self.end, self.left
+            # SPOFS (every sprite, every frame) comes here (issue 23 §4). ``start`` and
+            # ``end`` are read only where ``left`` > 0, and a move writes both when it
+            # begins, so a value at rest needs neither.
+            value, left = self.value, self.left
             for col, x in zip(range(cols.start or 0, cols.stop), target, strict=True):
-                value[row, col] = start[row, col] = end[row, col] = x
+                value[row, col] = x
                 if self._moving:  # at rest everywhere, every ``left`` is 0 already
                     left[row, col] = self.frames[row, col] = 0
         else:
