@@ -83,6 +83,22 @@ def test_rules_pages_turn_with_pad_and_stylus(tmp_path: Path) -> None:
     assert isinstance(app.scene, TitleScene)
 
 
+def test_left_and_right_turn_the_rules_pages_as_on_history(tmp_path: Path) -> None:
+    """The d-pad's Left/Right turn the page (they moved the button cursor instead)."""
+    app = make_app(tmp_path)
+    tap_item(app, "rules")
+    scene = app.scene
+    assert isinstance(scene, RulesScene) and scene.page == 0
+    press(app, Button.RIGHT)
+    assert scene.page == 1
+    press(app, Button.RIGHT)
+    press(app, Button.LEFT)
+    assert scene.page == 1
+    press(app, Button.DOWN)  # the cursor shows on ">" (Up/Down move it) and A takes it
+    press(app, Button.A)
+    assert scene.page == 2 and isinstance(app.scene, RulesScene)
+
+
 def test_pad_only_reaches_a_match(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     press(app, Button.DOWN)  # shows the cursor on VS CPU
