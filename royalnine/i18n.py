@@ -207,6 +207,7 @@ TEXTS: dict[str, Text] = {
     "opt_off": Text("OFF", "OFF", 10),
     "opt_auto": Text("AUTO", "ｼﾞﾄﾞｳ", 10),
     "opt_fit": Text("FIT", "ﾌｨｯﾄ", 10),
+    "opt_no_audio": Text("No audio device: no sound", "ｵｰﾃﾞｨｵ ｿｳﾁ ﾅｼ: ｵﾄﾊ ﾃﾞﾅｲ", 30),
     "opt_restart": Text("Screens/scale: next start", "ｶﾞﾒﾝ ﾉ ｾｯﾃｲﾊ ﾂｷﾞﾉ ｷﾄﾞｳｶﾗ", 32),
     "lay_vertical": Text("VERTICAL", "ﾀﾃ", 10),
     "lay_side": Text("SIDE", "ﾖｺ", 10),
