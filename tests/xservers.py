@@ -142,7 +142,11 @@ def start(kind: str) -> XServer | None:
         monitors = [(0, 0, w, h), (0, h, w, h)]
     else:
         screens = 1 if kind == "one" else 2
-        cmd = ["Xvfb", "-nolisten", "tcp"]
+        # -noreset: by default Xvfb resets when its last client leaves, and a client that
+        # connects during the reset is refused ("x11 not available"): a test that closes
+        # its window and opens one again, or runs the game after a child exited, lost
+        # that race on a busy machine (29 of 200 reconnections on a quiet one)
+        cmd = ["Xvfb", "-noreset", "-nolisten", "tcp"]
         for screen in range(screens):
             cmd += ["-screen", str(screen), f"{w}x{h}x24"]
         monitors = [(0, 0, w, h)] * screens
