@@ -76,7 +76,13 @@ class XServer:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def _read_display_number(fd: int, timeout: float = 20.0) -> int | None:
+PATIENCE = 120.0
+"""Time limits of the waits below: each waits for an event (the server's display number,
+a tool's answer), and the limit only stops a hang; it allows for a machine busy with other
+work, where a server that did not start in time would skip its tests."""
+
+
+def _read_display_number(fd: int, timeout: float = PATIENCE) -> int | None:
     """The display number an X server started with ``-displayfd`` writes (then a
     newline) once it listens; None if it wrote nothing in time or died."""
     data = b""
@@ -101,7 +107,7 @@ def _wait_ready(display: str, proc: subprocess.Popen[bytes]) -> bool:
         if proc.poll() is not None:
             return False
         ok = subprocess.run(
-            ["xdpyinfo", "-display", display], capture_output=True, timeout=10
+            ["xdpyinfo", "-display", display], capture_output=True, timeout=PATIENCE
         ).returncode
         if ok == 0:
             return True
@@ -178,7 +184,7 @@ def start(kind: str) -> XServer | None:
             xr,  # a full query: SDL reads the server's cached outputs, which this refreshes
         ]  # fmt: skip
         for step in steps:
-            if subprocess.run(step, capture_output=True, timeout=30).returncode != 0:
+            if subprocess.run(step, capture_output=True, timeout=PATIENCE).returncode != 0:
                 server.stop()
                 return None
     server.env = {"DISPLAY": display, "SDL_VIDEODRIVER": "x11", "SDL_AUDIODRIVER": "dummy"}
@@ -200,7 +206,10 @@ def window_id(display: str, ending: str) -> str:
 def viewable(display: str, wid: str) -> bool:
     """Whether window ``wid`` is mapped and visible (not iconified or unmapped)."""
     out = subprocess.run(
-        ["xwininfo", "-display", display, "-id", wid], capture_output=True, text=True, timeout=10
+        ["xwininfo", "-display", display, "-id", wid],
+        capture_output=True,
+        text=True,
+        timeout=PATIENCE,
     ).stdout
     return "Map State: IsViewable" in out
 
@@ -211,7 +220,7 @@ def _listed(display: str, tree: bool = False) -> dict[str, tuple[str, tuple[int,
         ["xwininfo", "-display", display, "-root", "-tree" if tree else "-children"],
         capture_output=True,
         text=True,
-        timeout=10,
+        timeout=PATIENCE,
     ).stdout
     found: dict[str, tuple[str, tuple[int, int, int, int]]] = {}
     for line in out.splitlines():
