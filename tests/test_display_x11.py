@@ -224,6 +224,9 @@ def separate(xserver: xservers.XServer) -> Iterator[Child]:
     try:
         # until both windows are up and over their monitors (the child says so)
         assert child.until(lambda s: "touch" in s and s["uncovered"] == []), child.proc.stderr
+        # and until the X server lists them (a listing without the bottom window failed a
+        # test once, under load, right after the child said its windows were in place)
+        assert wait_for(lambda: listed(xserver, "(top)", "(bottom)"))
         yield child
     finally:
         child.stop()
@@ -249,9 +252,16 @@ def managed(server: xservers.XServer) -> list[str]:
     return out.split("#", 1)[1].replace(",", " ").split() if "#" in out else []
 
 
-def bottom_window(server: xservers.XServer) -> tuple[int, int, int, int]:
+def bottom_window(server: xservers.XServer) -> tuple[int, int, int, int] | None:
+    """The bottom window's geometry as xwininfo lists it now (None while it is not listed)."""
     found = xservers.windows(server.display)
-    return next(g for t, g in found.items() if t.endswith("(bottom)"))
+    return next((g for t, g in found.items() if t.endswith("(bottom)")), None)
+
+
+def listed(server: xservers.XServer, *endings: str) -> bool:
+    """Whether xwininfo lists a window for each title ending (top-level or framed)."""
+    titles = [title for title in xservers.windows(server.display, tree=True)]
+    return all(any(t.endswith(e) for t in titles) for e in endings)
 
 
 def test_separate_windows_cover_their_monitors(xserver: xservers.XServer, separate: Child) -> None:
@@ -260,6 +270,7 @@ def test_separate_windows_cover_their_monitors(xserver: xservers.XServer, separa
     found = xservers.windows(xserver.display)
     top = next(g for t, g in found.items() if t.endswith("(top)"))
     bottom = bottom_window(xserver)
+    assert bottom is not None
     assert separate.state["two"] is two_monitors(xserver)
     if two_monitors(xserver):
         assert (top, bottom) == (xserver.monitors[1], xserver.monitors[0])
@@ -273,7 +284,9 @@ def test_separate_windows_cover_their_monitors(xserver: xservers.XServer, separa
 def test_a_tap_lands_on_the_ds_pixel_under_it(xserver: xservers.XServer, separate: Child) -> None:
     """A real pointer press on the bottom monitor reaches the stylus at the right DS pixel
     (scale 5 on 1280x1024: the screen is 1280x960 at y 32)."""
-    x, y, w, h = bottom_window(xserver)
+    shown = bottom_window(xserver)
+    assert shown is not None
+    x, y, w, h = shown
     scale = min(w // 256, h // 192)
     ox, oy = x + (w - 256 * scale) // 2, y + (h - 192 * scale) // 2
     for ds in ((10, 20), (255, 191), (128, 96)):
@@ -289,6 +302,7 @@ def test_a_hidden_or_moved_window_comes_back(xserver: xservers.XServer, separate
     or shrunk is put back over its monitor."""
     wid = xservers.window_id(xserver.display, "(bottom)")
     before = bottom_window(xserver)
+    assert before is not None
 
     def restored() -> int:
         return int(separate.read()["restored"][-1])  # type: ignore[index]
@@ -318,7 +332,7 @@ def test_a_window_iconified_by_a_window_manager_comes_back(xserver: xservers.XSe
         assert child.until(lambda s: "restored" in s and s["uncovered"] == [])
         # until openbox manages both windows (it lists them on the root window); a window
         # it has not taken yet cannot be iconified through it
-        assert wait_for(lambda: len(managed(xserver)) >= 2)
+        assert wait_for(lambda: len(managed(xserver)) >= 2 and listed(xserver, "(bottom)"))
         wid = xservers.window_id(xserver.display, "(bottom)")
         count = int(child.read()["restored"][-1])  # type: ignore[index]
         xdotool(xserver, "windowminimize", wid)

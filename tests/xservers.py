@@ -191,9 +191,10 @@ def start(kind: str) -> XServer | None:
     return server
 
 
-def windows(display: str) -> dict[str, tuple[int, int, int, int]]:
-    """Top-level windows by title: (x, y, w, h) on the root window, from xwininfo."""
-    return {title: geometry for title, (_, geometry) in _listed(display).items()}
+def windows(display: str, tree: bool = False) -> dict[str, tuple[int, int, int, int]]:
+    """Top-level windows by title: (x, y, w, h) on the root window, from xwininfo; with
+    ``tree`` also those a window manager has put in its frames."""
+    return {title: geometry for title, (_, geometry) in _listed(display, tree).items()}
 
 
 def window_id(display: str, ending: str) -> str:
