@@ -150,6 +150,10 @@ def canonical(cells: Sequence[int]) -> tuple[int, ...]:
     return min(tuple(int(SYMMETRIES[g][c]) for c in cells) for g in range(len(SYMMETRIES)))
 
 
+EXACT_ROWS = 1024
+"""(class, H2) pairs evaluated at a time by :meth:`FirstHalf.exact`: the float32 product of
+a block is rows x 24 x C(w, r), 27.5 MB for 4096 rows with tens (C(8, 4) = 70), which was
+most of a hint's peak memory (issue 26); 1024 rows cost 7 MB and no measurable time."""
 OUTER_ROWS = 630
 """Rows of the outer-line points computed at a time (a float32 product of 630 x n_h)."""
 
@@ -314,8 +318,8 @@ class FirstHalf:
         reps_arr = np.asarray(reps, dtype=np.int64)
         out = self.coef * np.where(self.open[reps_arr], 0, self.low_h[reps_arr]).sum(axis=1)
         k, h = np.nonzero(self.open[reps_arr])
-        for start in range(0, len(h), 4096):
-            hs, ks = h[start : start + 4096], k[start : start + 4096]
+        for start in range(0, len(h), EXACT_ROWS):
+            hs, ks = h[start : start + EXACT_ROWS], k[start : start + EXACT_ROWS]
             block = self._block(reps_arr[ks], hs).astype(np.float32)  # (N, 24, w)
             best = (block @ self.subsets).max(axis=1)  # (N, n_R)
             out += np.bincount(ks, weights=best.sum(axis=1), minlength=len(reps_arr)).astype(
