@@ -708,6 +708,9 @@ class Sound:
         self._playing: list[Any] = []
         self.system_sounds = True
         """SYSBEEP: whether the system's own sounds (key clicks, dialogs) play."""
+        self.unavailable: str | None = None
+        """Why sound was asked for but is off (no audio device...), for a program to show;
+        None when it plays or was not asked for."""
         self.enabled = enabled and self._open()
 
     def _open(self) -> bool:
@@ -719,12 +722,14 @@ class Sound:
             settings = pygame.mixer.get_init()
         except (pygame.error, OSError) as err:
             _log.warning("petitcom_shim: no audio device, sound is off (%s)", err)
+            self.unavailable = f"no audio device ({err})"
             return False
         if settings is None:  # pragma: no cover - init succeeded but reports nothing
             return False
         found = mixer_format()
         if found is None:
             _log.info("BEEP is silent: unsupported mixer format %s/%s", settings[1], settings[2])
+            self.unavailable = f"unsupported mixer format {settings[1]}/{settings[2]}"
             self._quit_mixer()
             return False
         self._rate, self._channels, self._dtype = found

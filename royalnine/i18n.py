@@ -11,6 +11,7 @@ that would overflow fails the test suite instead of the screen.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from petitcom_shim.charset import to_ptc
@@ -213,6 +214,7 @@ TEXTS: dict[str, Text] = {
     "opt_off": Text("OFF", "OFF", 10),
     "opt_auto": Text("AUTO", "ｼﾞﾄﾞｳ", 10),
     "opt_fit": Text("FIT", "ﾌｨｯﾄ", 10),
+    "opt_no_audio": Text("No audio device: no sound", "ｵｰﾃﾞｨｵ ｿｳﾁ ﾅｼ: ｵﾄﾊ ﾃﾞﾅｲ", 30),
     "opt_restart": Text("Screens/scale: next start", "ｶﾞﾒﾝ ﾉ ｾｯﾃｲﾊ ﾂｷﾞﾉ ｷﾄﾞｳｶﾗ", 32),
     "lay_vertical": Text("VERTICAL", "ﾀﾃ", 10),
     "lay_side": Text("SIDE", "ﾖｺ", 10),
@@ -400,6 +402,23 @@ def tr(key: str, lang: str = "en", **args: object) -> str:
     if used is not None:
         used.append((key, lang, out))
     return out
+
+
+def seat_names(meta: Mapping[str, object], lang: str = "en") -> tuple[str, str]:
+    """The names the game shows for seats 0 and 1 of a recorded match, from its ``meta``
+    (``mode``, and ``seat``: the seat of the player at this machine): YOU and CPU, YOU and
+    RIVAL, PLAYER 1 and PLAYER 2, or HOST and GUEST for a remote transcript, which does
+    not say whose side was whose. The review screen and ``royalnine review`` both use it."""
+    mode, seat = meta.get("mode"), meta.get("seat", 0)
+    if mode == "cpu":
+        you, cpu = tr("you", lang), tr("cpu", lang)
+        return (you, cpu) if seat != 1 else (cpu, you)
+    if mode == "remote" and "seat" not in meta:
+        return (tr("remote_role_host", lang), tr("remote_role_guest", lang))
+    if mode == "remote":
+        you, rival = tr("you", lang), tr("rival", lang)
+        return (you, rival) if seat != 1 else (rival, you)
+    return (tr("player1", lang), tr("player2", lang))
 
 
 def untracked(key: str, lang: str = "en", **args: object) -> str:

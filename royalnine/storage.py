@@ -21,6 +21,7 @@ from royalnine.core.errors import CorruptRecord, RoyalNineError
 from royalnine.core.files import UnreadableFile, clean_temp_files, load_json, write_atomic
 from royalnine.core.match import Match, MatchOutcome
 from royalnine.core.record import MatchRecord, MetaValue, load_record
+from royalnine.homelock import busy
 
 ENV_HOME = "ROYALNINE_HOME"
 LANGS = ("en", "ja")
@@ -211,7 +212,9 @@ class Storage:
         self.home = (home or default_home()).expanduser()
         self.notices: list[Notice] = []
         """Messages about files that were set aside or could not be written, to show."""
-        self.cleaned = clean_temp_files(self.home)
+        # while another program holds the folder, a temporary file may be its write in
+        # flight, not an interrupted one (royalnine.homelock)
+        self.cleaned = [] if busy(self.home) else clean_temp_files(self.home)
         """Temporary files of interrupted writes removed when the folder was opened."""
         self.unusable = os.path.exists(self.home) and not os.path.isdir(self.home)
         """The home folder is a file: nothing can be read or saved (said once, here, instead

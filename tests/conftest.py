@@ -1,10 +1,13 @@
-"""Shared pytest setup: headless SDL, the golden-image flag, and slow-test gating."""
+"""Shared pytest setup: headless SDL, the golden-image flag, slow-test gating, and a
+heartbeat line while no test finishes (so a long test never looks like a hung suite)."""
 
 from __future__ import annotations
 
 import importlib.util
 import os
 import sys
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -25,6 +28,74 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="rewrite the golden PNGs under tests/golden instead of comparing against them",
     )
+
+
+HEARTBEAT_S = 30.0
+"""After this long without a finished test, say which tests are still running."""
+
+
+class Heartbeat:
+    """On xdist's controller (the default run): every :data:`HEARTBEAT_S` in which no test
+    finished, one line with how many tests are done and the ones running longest. The dots
+    say the rest. (With ``-n0`` the line is captured with the running test's output.)"""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.running: dict[str, float] = {}
+        self.done = 0
+        self.last = time.monotonic()
+        self.lock = threading.Lock()
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self.beat, name="heartbeat", daemon=True)
+
+    def beat(self) -> None:
+        while not self.stopped.wait(HEARTBEAT_S / 6):
+            # (looked up here: the reporter registers after this conftest's configure)
+            reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+            with self.lock:
+                now = time.monotonic()
+                if now - self.last < HEARTBEAT_S or not self.running or reporter is None:
+                    continue
+                self.last = now
+                longest = sorted(self.running.items(), key=lambda item: item[1])[:2]
+                names = ", ".join(f"{nodeid} ({now - since:.0f} s)" for nodeid, since in longest)
+                reporter.write_line(f"[{self.done} tests done; still running: {names}]")
+
+    def started(self, nodeid: str) -> None:
+        with self.lock:
+            self.running.setdefault(nodeid, time.monotonic())
+
+    def finished(self, nodeid: str) -> None:
+        with self.lock:
+            if self.running.pop(nodeid, None) is not None:
+                self.done += 1
+            self.last = time.monotonic()
+
+
+_heartbeat: Heartbeat | None = None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    global _heartbeat
+    if hasattr(config, "workerinput"):  # an xdist worker: its controller reports
+        return
+    _heartbeat = Heartbeat(config)
+    _heartbeat.thread.start()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _heartbeat is not None:
+        _heartbeat.stopped.set()
+
+
+def pytest_runtest_logstart(nodeid: str, location: object) -> None:
+    if _heartbeat is not None:
+        _heartbeat.started(nodeid)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if _heartbeat is not None and report.when == "teardown":
+        _heartbeat.finished(report.nodeid)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -276,6 +276,7 @@ def test_same_rng_same_choices() -> None:
         assert a == b
 
 
+@pytest.mark.slow  # statistics over 300 rounds: some 15 s, run with the slow tests (CI)
 def test_easy_normal_hard_are_ordered_by_mean_score() -> None:
     """Paired over the same 100 seeded rounds: each level beats the one below well beyond noise."""
     scores = {}

@@ -17,6 +17,7 @@ from test_game_ui import console_row
 
 from petitcom_shim import Machine, qr
 from petitcom_shim.camera import FakeCamera, NoCamera
+from petitcom_shim.charset import to_ptc
 from petitcom_shim.qr_reader import QRReader, Reading
 from royalnine.app import App
 from royalnine.remote.textcode import from_text, to_text
@@ -208,13 +209,18 @@ def test_the_folders_are_on_screen_and_leave_room_for_the_status(tmp_path: Path)
     assert f"your codes: remote/{label}/" in text
     assert "put theirs in: remote/inbox/" in text
     lines = home_lines(home)
-    assert 1 <= len(lines) <= 2 and all(line in text for line in lines)
-    assert str(home).startswith(lines[0]) and str(home).endswith(lines[-1].removeprefix(".."))
+    shown = [line.replace("…", chr(to_ptc("…")[0])) for line in lines]  # as console codes
+    assert 1 <= len(lines) <= 2 and all(line in text for line in shown)
+    assert str(home).startswith(lines[0]) and str(home).endswith(lines[-1].removeprefix("…"))
     short = Path("/home/ann/.local/share/royalnine")
     assert home_lines(short) == ["/home/ann/.local/share/", "royalnine"]  # whole when it fits
     long = Path("/home/" + "a-very-long-folder-name/" * 9 + "royalnine")
     cut = home_lines(long)
-    assert len(cut) == 2 and cut[1].startswith("..") and str(long).endswith(cut[1][2:])
+    assert len(cut) == 2 and cut[1].startswith("…") and str(long).endswith(cut[1][1:])
+    # the end starts at a separator: no folder name is cut in two ("..-name/.local/...")
+    assert cut[1].startswith("…/")
+    for line in home_lines(Path("/tmp/tmpdtcxhq2s/home/someone-with-a-long-name/.local/r9")):
+        assert "someone" in line or "-name" not in line
     choose(host, "copy")
     assert "Copied as text" in " ".join(screen_text(host, 1).split())
 

@@ -340,3 +340,19 @@ def test_a_long_match_is_built_a_round_a_frame_and_each_step_finds_its_placement
             assert set(shown.new) == set(p.played)
             grid = shown.state.round.grids[shown.seat]
             assert all(grid[cell] == card for card, cell in p.played.items())
+
+
+def test_summary_colours_mean_good_and_bad_the_same_way() -> None:
+    """A negative LUCK was green and LOST 0.00 red: a value's colour now says whether it is
+    good (green) or bad (red) for its player, white when it is neither."""
+    from fractions import Fraction
+
+    from royalnine import art
+    from royalnine.screens.review import _judged
+
+    lost_nothing, lost_some = Fraction(0), -Fraction(741, 100)
+    assert _judged(lost_nothing, zero_is_good=True) == ("0.00", art.TEXT_GREEN)
+    assert _judged(lost_some, zero_is_good=True) == ("-7.41", art.TEXT_RED)
+    assert _judged(Fraction(-31, 100)) == ("-0.31", art.TEXT_RED)  # bad luck
+    assert _judged(Fraction(13, 10)) == ("+1.30", art.TEXT_GREEN)  # good luck
+    assert _judged(Fraction(1, 1000)) == ("0.00", art.TEXT_WHITE)  # shown as zero: neither

@@ -17,7 +17,9 @@ from royalnine.cli import main
 from royalnine.core.record import MatchRecord
 from royalnine.storage import Storage
 
-DECISION_FIELDS = ["round", "half", "seat", "played", "played_ev", "best", "best_ev", "loss"]
+DECISION_FIELDS = [
+    "round", "half", "seat", "name", "played", "played_ev", "best", "best_ev", "loss"
+]  # fmt: skip
 
 
 def review(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -79,7 +81,37 @@ def test_text_report_names_each_placement_and_the_summary(
     assert (code, err) == (0, "")
     lines = out.splitlines()
     assert len(lines) == 12 + 2
-    assert lines[-1].startswith("seat 1: points") and "no mistake" in lines[-1]
+    # the players by the names the game gives them (a record without a mode: two players)
+    assert lines[-1].startswith("PLAYER 2: points") and "no mistake" in lines[-1]
+    assert "seat" not in out and " PLAYER 1 " in lines[0]
+
+
+@pytest.mark.parametrize(
+    ("meta", "names"),
+    [
+        ({"mode": "cpu", "seat": 0}, ["YOU", "CPU"]),
+        ({"mode": "cpu", "seat": 1}, ["CPU", "YOU"]),
+        ({"mode": "local"}, ["PLAYER 1", "PLAYER 2"]),
+        ({"mode": "remote", "seat": 1}, ["RIVAL", "YOU"]),
+    ],
+)
+def test_the_review_names_the_players_as_the_game_does(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    meta: dict[str, Any],
+    names: list[str],
+) -> None:
+    """`royalnine review` called them "seat 0" and "seat 1"; JSON keeps ``seat`` and adds
+    the names."""
+    path = tmp_path / "match.json"
+    record = MatchRecord.of(play(("easy", "hard"), 11, rounds=1), meta=meta)
+    path.write_text(record.to_json())
+    doc = review_json(capsys, path)
+    assert doc["names"] == names
+    assert [(s["seat"], s["name"]) for s in doc["summary"]] == [(0, names[0]), (1, names[1])]
+    assert all(d["name"] == names[d["seat"]] for d in doc["decisions"])
+    code, out, _ = review(capsys, str(path))
+    assert code == 0 and out.splitlines()[-1].startswith(f"{names[1]}: points")
 
 
 def test_a_remote_transcript_is_reviewed_from_its_codes(
@@ -90,6 +122,7 @@ def test_a_remote_transcript_is_reviewed_from_its_codes(
     path.write_text("# a finished remote match\n" + "\n".join(c.hex() for c in codes) + "\n")
     doc = review_json(capsys, path)
     assert len(doc["decisions"]) == 2 * 4 and doc["rounds"] == 2
+    assert doc["names"] == ["HOST", "GUEST"]  # a transcript does not say whose side was whose
     # cut short by one code: a truncated transcript is refused in one line
     path.write_text("\n".join(c.hex() for c in codes[:-1]) + "\n")
     code, out, err = review(capsys, str(path))

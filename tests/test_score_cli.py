@@ -108,3 +108,49 @@ def test_a_blank_grid_argument_is_an_error_not_silence(
     assert captured.out == ""
     (line,) = captured.err.splitlines()
     assert line.startswith("royalnine score: grid 1: a grid needs 9 cards, got 0")
+
+
+def test_a_terminal_on_stdin_gets_a_usage_line_instead_of_silence() -> None:
+    """With no GRID and a terminal (not a pipe) on stdin, `score` said nothing and waited;
+    it prints the usage and how to end on stderr, then still reads grids typed there."""
+    import os
+    import pty
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    master, slave = pty.openpty()
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "royalnine.cli", "score"],
+        stdin=slave,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
+    os.close(slave)
+    try:
+        os.write(master, b"R1,R2,R3,B4,R5,B6,B7,B8,R9\n\x04")  # a grid, then Ctrl+D
+        out, err = proc.communicate(timeout=60)
+    finally:
+        os.close(master)
+    assert proc.returncode == 0
+    assert err.decode().startswith("usage: royalnine score") and "Ctrl+D" in err.decode()
+    assert out.decode().startswith("R1,R2,R3,B4,R5,B6,B7,B8,R9: ")
+
+
+def test_a_pipe_on_stdin_gets_no_usage_line() -> None:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run(
+        [sys.executable, "-m", "royalnine.cli", "score"],
+        input=b"R1,R2,R3,B4,R5,B6,B7,B8,R9\n",
+        capture_output=True,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        timeout=60,
+    )
+    assert done.returncode == 0 and done.stderr == b""

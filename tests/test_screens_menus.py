@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pygame
+import pytest
+
 from petitcom_shim import Button, Machine
 from petitcom_shim.charset import to_ptc
 from royalnine.app import App
@@ -83,6 +86,22 @@ def test_rules_pages_turn_with_pad_and_stylus(tmp_path: Path) -> None:
     assert isinstance(app.scene, TitleScene)
 
 
+def test_left_and_right_turn_the_rules_pages_as_on_history(tmp_path: Path) -> None:
+    """The d-pad's Left/Right turn the page (they moved the button cursor instead)."""
+    app = make_app(tmp_path)
+    tap_item(app, "rules")
+    scene = app.scene
+    assert isinstance(scene, RulesScene) and scene.page == 0
+    press(app, Button.RIGHT)
+    assert scene.page == 1
+    press(app, Button.RIGHT)
+    press(app, Button.LEFT)
+    assert scene.page == 1
+    press(app, Button.DOWN)  # the cursor shows on ">" (Up/Down move it) and A takes it
+    press(app, Button.A)
+    assert scene.page == 2 and isinstance(app.scene, RulesScene)
+
+
 def test_pad_only_reaches_a_match(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     press(app, Button.DOWN)  # shows the cursor on VS CPU
@@ -102,3 +121,32 @@ def test_rematch_starts_a_new_match_of_the_same_mode(tmp_path: Path) -> None:
     scene = app.scene
     assert isinstance(scene, MatchScene) and scene.mode == result.mode
     assert scene.match.results == () and scene.match.round.number == 1
+
+
+def test_options_say_on_screen_when_there_is_no_audio_device(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """MUSIC 80% and SOUND FX 100% showed with no audio device; only stderr said the sound
+    was off. The top screen says so now; a run without sound on purpose says nothing."""
+
+    def no_device(*_args: object, **_kwargs: object) -> None:
+        raise pygame.error("No available audio device")
+
+    quiet = make_app(tmp_path / "quiet")  # headless: sound off on purpose
+    tap_item(quiet, "options")
+    assert "audio" not in screen_text(quiet, 0)
+    monkeypatch.setattr(pygame.mixer, "get_init", lambda: None)
+    monkeypatch.setattr(pygame.mixer, "init", no_device)
+    m = Machine(headless=True, audio=True)
+    assert not m.sound.enabled and m.sound.unavailable is not None
+    app = new_game(m, Storage(tmp_path / "home"), Settings(sound=True), seed=3)
+    tap_item(app, "options")
+    assert isinstance(app.scene, OptionsScene)
+    assert tr("opt_no_audio") in screen_text(app, 0)
+
+
+def screen_text(app: App, screen: int) -> str:
+    app.m.cpage(screen)
+    return "\n".join(
+        bytes(app.m.chkchr(x, y) for x in range(32)).decode("latin-1") for y in range(24)
+    )

@@ -308,6 +308,10 @@ def walk(app: App, home: Path) -> Iterator[str]:
     for k in range(8):  # each value of the SCALE row, whatever they are, and round again
         tap(app, *scale.rect.centre)
         yield f"options (scale, {k + 1} taps)"
+    app.m.sound.unavailable = "no audio device (test)"
+    app.switch(OptionsScene())
+    yield "options (no audio device)"
+    app.m.sound.unavailable = None
     for k in range(len(PAGES)):
         app.switch(RulesScene(back=TitleScene(), page=k))
         yield f"rules page {k + 1}"

@@ -76,7 +76,13 @@ class XServer:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def _read_display_number(fd: int, timeout: float = 20.0) -> int | None:
+PATIENCE = 120.0
+"""Time limits of the waits below: each waits for an event (the server's display number,
+a tool's answer), and the limit only stops a hang; it allows for a machine busy with other
+work, where a server that did not start in time would skip its tests."""
+
+
+def _read_display_number(fd: int, timeout: float = PATIENCE) -> int | None:
     """The display number an X server started with ``-displayfd`` writes (then a
     newline) once it listens; None if it wrote nothing in time or died."""
     data = b""
@@ -101,7 +107,7 @@ def _wait_ready(display: str, proc: subprocess.Popen[bytes]) -> bool:
         if proc.poll() is not None:
             return False
         ok = subprocess.run(
-            ["xdpyinfo", "-display", display], capture_output=True, timeout=10
+            ["xdpyinfo", "-display", display], capture_output=True, timeout=PATIENCE
         ).returncode
         if ok == 0:
             return True
@@ -142,7 +148,11 @@ def start(kind: str) -> XServer | None:
         monitors = [(0, 0, w, h), (0, h, w, h)]
     else:
         screens = 1 if kind == "one" else 2
-        cmd = ["Xvfb", "-nolisten", "tcp"]
+        # -noreset: by default Xvfb resets when its last client leaves, and a client that
+        # connects during the reset is refused ("x11 not available"): a test that closes
+        # its window and opens one again, or runs the game after a child exited, lost
+        # that race on a busy machine (29 of 200 reconnections on a quiet one)
+        cmd = ["Xvfb", "-noreset", "-nolisten", "tcp"]
         for screen in range(screens):
             cmd += ["-screen", str(screen), f"{w}x{h}x24"]
         monitors = [(0, 0, w, h)] * screens
@@ -174,16 +184,17 @@ def start(kind: str) -> XServer | None:
             xr,  # a full query: SDL reads the server's cached outputs, which this refreshes
         ]  # fmt: skip
         for step in steps:
-            if subprocess.run(step, capture_output=True, timeout=30).returncode != 0:
+            if subprocess.run(step, capture_output=True, timeout=PATIENCE).returncode != 0:
                 server.stop()
                 return None
     server.env = {"DISPLAY": display, "SDL_VIDEODRIVER": "x11", "SDL_AUDIODRIVER": "dummy"}
     return server
 
 
-def windows(display: str) -> dict[str, tuple[int, int, int, int]]:
-    """Top-level windows by title: (x, y, w, h) on the root window, from xwininfo."""
-    return {title: geometry for title, (_, geometry) in _listed(display).items()}
+def windows(display: str, tree: bool = False) -> dict[str, tuple[int, int, int, int]]:
+    """Top-level windows by title: (x, y, w, h) on the root window, from xwininfo; with
+    ``tree`` also those a window manager has put in its frames."""
+    return {title: geometry for title, (_, geometry) in _listed(display, tree).items()}
 
 
 def window_id(display: str, ending: str) -> str:
@@ -196,7 +207,10 @@ def window_id(display: str, ending: str) -> str:
 def viewable(display: str, wid: str) -> bool:
     """Whether window ``wid`` is mapped and visible (not iconified or unmapped)."""
     out = subprocess.run(
-        ["xwininfo", "-display", display, "-id", wid], capture_output=True, text=True, timeout=10
+        ["xwininfo", "-display", display, "-id", wid],
+        capture_output=True,
+        text=True,
+        timeout=PATIENCE,
     ).stdout
     return "Map State: IsViewable" in out
 
@@ -207,7 +221,7 @@ def _listed(display: str, tree: bool = False) -> dict[str, tuple[str, tuple[int,
         ["xwininfo", "-display", display, "-root", "-tree" if tree else "-children"],
         capture_output=True,
         text=True,
-        timeout=10,
+        timeout=PATIENCE,
     ).stdout
     found: dict[str, tuple[str, tuple[int, int, int, int]]] = {}
     for line in out.splitlines():

@@ -150,6 +150,14 @@ def canonical(cells: Sequence[int]) -> tuple[int, ...]:
     return min(tuple(int(SYMMETRIES[g][c]) for c in cells) for g in range(len(SYMMETRIES)))
 
 
+EXACT_ROWS = 1024
+"""(class, H2) pairs evaluated at a time by :meth:`FirstHalf.exact`: the float32 product of
+a block is rows x 24 x C(w, r), 27.5 MB for 4096 rows with tens (C(8, 4) = 70), which was
+most of a hint's peak memory (issue 26); 1024 rows cost 7 MB and no measurable time."""
+OUTER_ROWS = 630
+"""Rows of the outer-line points computed at a time (a float32 product of 630 x n_h)."""
+
+
 @cache
 def _class_numbers() -> dict[tuple[int, ...], int]:
     return {tuple(int(c) for c in rep): i for i, rep in enumerate(geometry().rep_cells)}
@@ -267,7 +275,13 @@ class FirstHalf:
         own8 = np.concatenate([np.broadcast_to(self.cards, (n_h, HAND)), self.hands2], axis=1)
         t = geo.triples
         tri = LINE_POINTS[own8[:, t[:, 0]], own8[:, t[:, 1]], own8[:, t[:, 2]]]  # (n_h, 56)
-        outer = (geo.tri_count.T @ tri.T.astype(np.float32)).astype(np.int8)  # (5040, n_h)
+        # (5040, n_h) int8, a block of rows at a time: the float32 product in one piece was a
+        # 10 MB temporary with tens (issue 26: a hint's peak memory)
+        tri_f = tri.T.astype(np.float32)
+        counts = geo.tri_count.T
+        outer = np.empty((counts.shape[0], n_h), dtype=np.int8)
+        for row in range(0, counts.shape[0], OUTER_ROWS):
+            outer[row : row + OUTER_ROWS] = counts[row : row + OUTER_ROWS] @ tri_f
         p = geo.pairs
         pair = (
             2
@@ -284,7 +298,7 @@ class FirstHalf:
         scores = np.take(through, geo.kappa_of, axis=0)  # (5040, n_h, w)
         scores += outer[:, :, None]
         totals = np.take(through_sum, geo.kappa_of, axis=0)
-        totals += w * outer.astype(np.int16)
+        totals += np.multiply(outer, w, dtype=np.int16)  # (one int16 temporary, not two)
         colours = COLOUR[own8]
         mono = (colours == colours[:, :1]).all(axis=1)
         for h in np.flatnonzero(mono):
@@ -304,8 +318,8 @@ class FirstHalf:
         reps_arr = np.asarray(reps, dtype=np.int64)
         out = self.coef * np.where(self.open[reps_arr], 0, self.low_h[reps_arr]).sum(axis=1)
         k, h = np.nonzero(self.open[reps_arr])
-        for start in range(0, len(h), 4096):
-            hs, ks = h[start : start + 4096], k[start : start + 4096]
+        for start in range(0, len(h), EXACT_ROWS):
+            hs, ks = h[start : start + EXACT_ROWS], k[start : start + EXACT_ROWS]
             block = self._block(reps_arr[ks], hs).astype(np.float32)  # (N, 24, w)
             best = (block @ self.subsets).max(axis=1)  # (N, n_R)
             out += np.bincount(ks, weights=best.sum(axis=1), minlength=len(reps_arr)).astype(

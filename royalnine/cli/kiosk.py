@@ -210,17 +210,32 @@ def world_readable_secret(path: Path) -> str:
 
 
 def run_kiosk(args: argparse.Namespace) -> int:
-    """Run the kiosk until the operator or a signal stops it."""
-    from royalnine.cli.play import PROGRAM_TABLES, SHIM_FILE
-    from royalnine.kiosk.config import KioskConfigError, load_lenient
-    from royalnine.kiosk.controller import KioskStorage
+    """Run the kiosk until the operator or a signal stops it; refused (one line, status 1)
+    while another program holds the data folder (:mod:`royalnine.homelock`).
+    ``--stats-csv`` and ``--set-pin`` need no hold: they work beside a running kiosk."""
+    from royalnine.homelock import HomeInUse, hold
+    from royalnine.storage import default_home
 
-    storage = KioskStorage(args.home)
-    home = storage.home
+    home = (args.home or default_home()).expanduser()
     if args.stats_csv is not None:
         return export_csv(home, args.stats_csv)
     if args.set_pin:
         return set_pin(home)
+    try:
+        lock = hold(home, "kiosk")
+    except HomeInUse as exc:
+        print(f"royalnine kiosk: {exc}", file=sys.stderr)
+        return 1
+    with lock:  # held while the kiosk runs (the process's end releases it in any case)
+        return _run_kiosk(args, home)
+
+
+def _run_kiosk(args: argparse.Namespace, home: Path) -> int:
+    from royalnine.cli.play import PROGRAM_TABLES, SHIM_FILE
+    from royalnine.kiosk.config import KioskConfigError, load_lenient
+    from royalnine.kiosk.controller import KioskStorage
+
+    storage = KioskStorage(home)
     overrides = {
         "top_display": args.top_display,
         "bottom_display": args.bottom_display,

@@ -244,7 +244,21 @@ def _fullscreen_separate(shim: Any) -> str:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    """Open the window and run the game until it is closed."""
+    """Open the window and run the game until it is closed; refused (one line, status 1)
+    while another program holds the data folder (:mod:`royalnine.homelock`)."""
+    from royalnine.homelock import HomeInUse, hold
+    from royalnine.storage import default_home
+
+    try:
+        lock = hold((getattr(args, "home", None) or default_home()).expanduser(), "game")
+    except HomeInUse as exc:
+        print(f"royalnine: {exc}", file=sys.stderr)
+        return 1
+    with lock:  # held until the game ends (the process's end releases it in any case)
+        return _run_play(args)
+
+
+def _run_play(args: argparse.Namespace) -> int:
     from petitcom_shim import Machine
     from royalnine.art import window_icon
     from royalnine.game import new_game

@@ -28,6 +28,7 @@ Every action on a match in progress takes ``--match ID`` (its 8 hex digits, as
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -42,6 +43,7 @@ from royalnine.core.cards import Card
 from royalnine.core.errors import BadCard, IllegalMove, RoyalNineError
 from royalnine.core.files import UnreadableFile, read_capped, write_atomic
 from royalnine.core.match import MatchConfig
+from royalnine.homelock import HomeInUse, HomeLock, hold
 from royalnine.remote.codec import BadCode, decode, match_label
 from royalnine.remote.files import (
     CURRENT_FILE,
@@ -69,7 +71,7 @@ from royalnine.remote.files import (
 )
 from royalnine.remote.session import Broken, RemoteSession, check_transcript
 from royalnine.remote.textcode import from_text, to_text
-from royalnine.storage import Storage
+from royalnine.storage import Storage, default_home
 
 MODE = "remote"
 ENDED_FILE = "remote/ended.json"
@@ -202,6 +204,30 @@ def check_out(path: Path | None) -> None:
 def run(args: argparse.Namespace) -> int:
     """Do one action; a refusal is one line on stderr and exit status 1 (with ``--json``,
     one JSON line on stdout too)."""
+    try:
+        lock = _hold(args)
+    except HomeInUse as exc:
+        if args.json:
+            print(json.dumps({"ok": False, "error": str(exc)}))
+        print(f"royalnine remote {args.action}: {exc}", file=sys.stderr)
+        return 1
+    with lock:
+        return _run(args)
+
+
+WRITES = frozenset({"host", "join", "read", "place", "rollback", "claim"})
+"""The actions that change the match, its save or the history: they hold the data folder."""
+
+
+def _hold(args: argparse.Namespace) -> HomeLock | contextlib.nullcontext[None]:
+    """The data folder held for an action that writes (:mod:`royalnine.homelock`); the
+    others only read and run beside the game."""
+    if args.action not in WRITES:
+        return contextlib.nullcontext()
+    return hold((args.home or default_home()).expanduser(), "command")
+
+
+def _run(args: argparse.Namespace) -> int:
     storage = Storage(args.home)
     try:
         check_out(getattr(args, "out", None))

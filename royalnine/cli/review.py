@@ -9,12 +9,18 @@ could see then (:mod:`royalnine.review`).
 ``--json`` prints one object::
 
     {"format": "royalnine.review", "version": 1, "rounds": 5, "tens": false,
-     "totals": [21, 25],
-     "decisions": [{"round": 1, "half": 1, "seat": 0, "played": {"R2": 0, ...},
-                    "played_ev": 4.1, "best": {"R2": 1, ...}, "best_ev": 4.69,
-                    "loss": 0.59}, ...],
-     "summary": [{"seat": 0, "loss": 3.2, "luck": -1.1, "points": 21,
+     "totals": [21, 25], "names": ["YOU", "CPU"],
+     "decisions": [{"round": 1, "half": 1, "seat": 0, "name": "YOU",
+                    "played": {"R2": 0, ...}, "played_ev": 4.1, "best": {"R2": 1, ...},
+                    "best_ev": 4.69, "loss": 0.59}, ...],
+     "summary": [{"seat": 0, "name": "YOU", "loss": 3.2, "luck": -1.1, "points": 21,
                   "expected": 22.1, "biggest_mistake": 3}, ...]}
+
+``names`` (and each entry's ``name``) are the seats' names as the game shows them
+(English): YOU and CPU, YOU and RIVAL (a remote match's ``session.json`` knows which seat
+was this player's), HOST and GUEST (a bare transcript does not), PLAYER 1 and PLAYER 2
+(two players on one machine, or a record that does not say). ``seat`` (0 or 1) stays for
+tools that read it; the text report uses the names only.
 
 ``decisions`` has one entry per placement in play order (round, half, seat),
 cells 0-8 row-major in the order the cards were dealt; EVs are expected final
@@ -45,6 +51,7 @@ from royalnine.core.errors import CorruptRecord
 from royalnine.core.files import UnreadableFile, parse_json, read_capped
 from royalnine.core.match import Match
 from royalnine.core.record import FORMAT, MatchRecord, MetaValue
+from royalnine.i18n import seat_names
 from royalnine.remote.session import SAVE_FORMAT as SESSION_FORMAT
 
 if TYPE_CHECKING:  # imported when run: it loads numpy, which the errors do not need
@@ -148,8 +155,11 @@ def ev(value: Fraction) -> float:
     return round(float(value), 4)
 
 
-def report(match: Match, analysis: Analysis) -> dict[str, Any]:
-    """The JSON document of a review (see the module docstring)."""
+def report(
+    match: Match, analysis: Analysis, names: tuple[str, str] = ("PLAYER 1", "PLAYER 2")
+) -> dict[str, Any]:
+    """The JSON document of a review (see the module docstring); ``names`` are the seats'
+    names as the game shows them (:func:`royalnine.i18n.seat_names`)."""
     from royalnine.review import summarise
 
     decisions = analysis.decisions
@@ -159,6 +169,7 @@ def report(match: Match, analysis: Analysis) -> dict[str, Any]:
         summary.append(
             {
                 "seat": s.seat,
+                "name": names[s.seat],
                 "loss": ev(s.loss),
                 "luck": ev(s.luck),
                 "points": s.points,
@@ -172,11 +183,13 @@ def report(match: Match, analysis: Analysis) -> dict[str, Any]:
         "rounds": match.config.rounds,
         "tens": match.config.tens,
         "totals": list(match.totals()),
+        "names": list(names),
         "decisions": [
             {
                 "round": d.round,
                 "half": d.half,
                 "seat": d.seat,
+                "name": names[d.seat],
                 "played": cells_json(d.played),
                 "played_ev": ev(d.played_ev),
                 "best": cells_json(d.best),
@@ -192,11 +205,12 @@ def report(match: Match, analysis: Analysis) -> dict[str, Any]:
 def text_report(doc: dict[str, Any]) -> str:
     """The review as lines of text."""
     halves = ("", "first", "second")
+    width = max(len(name) for name in doc["names"])
     lines = []
     for d in doc["decisions"]:
         verdict = "best" if d["loss"] == 0 else f"lost {d['loss']:.4f}"
         lines.append(
-            f"round {d['round']:>2} {halves[d['half']]:<6} half  seat {d['seat']}  "
+            f"round {d['round']:>2} {halves[d['half']]:<6} half  {d['name']:<{width}}  "
             f"played {d['played_ev']:7.4f}  best {d['best_ev']:7.4f}  {verdict}"
         )
     for s in doc["summary"]:
@@ -207,7 +221,7 @@ def text_report(doc: dict[str, Any]) -> str:
             d = doc["decisions"][k]
             worst = f"biggest mistake round {d['round']} {halves[d['half']]} half ({d['loss']:.4f})"
         lines.append(
-            f"seat {s['seat']}: points {s['points']}, expected {s['expected']:.4f}, "
+            f"{s['name']}: points {s['points']}, expected {s['expected']:.4f}, "
             f"lost {s['loss']:.4f}, luck {s['luck']:+.4f}; {worst}"
         )
     return "\n".join(lines)
@@ -276,7 +290,7 @@ def run(args: argparse.Namespace) -> int:
     analysis.run_here()
     if analysis.failed:  # a bug, not the input: say so in one line all the same
         return refuse("review", f"the analysis failed: {analysis.failed}", args.json)
-    doc = report(match, analysis)
+    doc = report(match, analysis, seat_names(meta))
     if args.out is not None:
         try:
             paths = screenshots(match, meta, analysis, args.out, args.lang)

@@ -27,7 +27,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("grids", nargs="*", metavar="GRID", help="9 comma-separated cards")
     p.add_argument("--json", action="store_true", help="print one JSON object per grid")
     p.add_argument("--tens", action="store_true", help="allow the tens (R10, B10)")
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, score_usage=p.format_usage().strip())
 
 
 ECHO_CELLS = 40
@@ -110,6 +110,14 @@ def run(args: argparse.Namespace) -> int:
             (f"grid {i}", text) for i, text in enumerate(args.grids, 1)
         )
     else:
+        if sys.stdin.isatty():  # someone at a terminal, not a pipe: say what it waits for
+            usage = getattr(args, "score_usage", "usage: royalnine score [GRID ...]")
+            print(
+                f"{usage}\nroyalnine score: no GRID given: type one grid a line "
+                "(e.g. R1,R2,R3,B4,R5,B6,B7,B8,R9), Ctrl+D to end",
+                file=sys.stderr,
+                flush=True,
+            )
         # the bytes under the text stream: a line that is not UTF-8 is reported, not fatal
         source = getattr(sys.stdin, "buffer", None)
         if source is None:  # a text-only stream (an embedding program, a test)

@@ -16,6 +16,7 @@ host's code 1), and the match screen's CODES button opens it during a match.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from petitcom_shim.camera import preview_indices
@@ -42,10 +43,12 @@ PREVIEW_RECT = Rect(0, 0, 256, 184)  # the camera picture: above the "show the c
 BUTTON_H = 24
 LEFT, RIGHT = 1, 31  # text columns 1-30: one cell of margin on both sides
 STATUS_ROWS = (10, 11, 12, 13, 14)
-"""The status lines (reading..., a refusal, a notice): three lines of text, a row apart
-where a Japanese voicing mark would run into the line above."""
+"""The status lines (reading..., a refusal, a notice, or else how else a code comes in):
+three lines of text, a row apart where a Japanese voicing mark would run into the line
+above."""
 STATUS_LINES = 3
-HOW_SEND_PX = 8  # the top screen's first row says how to send the code shown under it
+HOW_SEND_PX = 16  # the top screen's row 1 says how to send the code shown under it
+TITLE_ROW = 1  # not row 0: the font's ink starts at a cell's top row and would touch the edge
 _OPENER = FolderOpener()
 
 
@@ -66,13 +69,19 @@ def exchange_buttons(app: App, *, can_copy: bool, scanning: bool) -> list[MenuIt
 
 def home_lines(path: Path, width: int = 30, rows: int = 2) -> list[str]:
     """The data folder in at most ``rows`` lines: folded after separators, and when it is
-    longer still, its start and its end with ``..`` where the middle was cut (OPEN
-    FOLDER shows the rest)."""
+    longer still, its start and its end with ``…`` where the middle was cut (OPEN
+    FOLDER shows the rest; ``..`` read as the parent folder). The end starts at a
+    separator, so no folder name is cut in two (unless one name alone is longer than a
+    line)."""
     lines = folder_lines(path, width, rows=99)
     if len(lines) <= rows:
         return lines
     text = str(path)
-    return [*lines[: rows - 1], ".." + text[-(width - 2) :]]
+    tail = text[-(width - 1) :]
+    starts = [k for k, ch in enumerate(tail) if ch in (os.sep, "/")]
+    if starts:
+        tail = tail[starts[0] :]
+    return [*lines[: rows - 1], "…" + tail]
 
 
 def no_opener(app: App, folder: Path) -> str:
@@ -133,29 +142,31 @@ class ExchangeScene:
             title = app.t("remote_join_wait")
         else:
             title = app.t("remote_wait_code", n=len(self.link.session.transcript) + 1)
-        draw.text(m, BOTTOM, LEFT, 0, title, art.TEXT_YELLOW)
+        draw.text(m, BOTTOM, LEFT, TITLE_ROW, title, art.TEXT_YELLOW)
         if self.link is not None:
             label = self.link.session.label
-            draw.text(m, BOTTOM, RIGHT - len(label), 0, label, art.TEXT_GREY)
+            draw.text(m, BOTTOM, RIGHT - len(label), TITLE_ROW, label, art.TEXT_GREY)
         home = app.storage.home
         folder = self.link.folder if self.link is not None else home / REMOTE_DIR
         # the data folder on its own lines, then each folder within it: a long home path
         # never pushes the status lines off the screen
-        draw.text(m, BOTTOM, LEFT, 2, app.t("remote_data_folder"), art.TEXT_GREY)
+        # (a row below the title: a Japanese voicing mark would run into it)
+        draw.text(m, BOTTOM, LEFT, 3, app.t("remote_data_folder"), art.TEXT_GREY)
         for k, line in enumerate(home_lines(home)):
-            draw.text(m, BOTTOM, LEFT, 3 + k, line, art.TEXT_WHITE)
+            draw.text(m, BOTTOM, LEFT, 4 + k, line, art.TEXT_WHITE)
+        # a blank row between the groups (the data folder; the two folders in it; the
+        # status): lines packed at an 8-pixel pitch read as one block
         for row, key, path in (
-            (5, "remote_saved_in", folder),
-            (6, "remote_inbox_in", home / INBOX_DIR),
+            (7, "remote_saved_in", folder),
+            (8, "remote_inbox_in", home / INBOX_DIR),
         ):
             draw.text(m, BOTTOM, LEFT, row, app.t(key), art.TEXT_GREY)
             inside = path.relative_to(home).as_posix() + "/"
             inside = inside if len(inside) <= 16 else ".." + inside[-14:]
             draw.text(m, BOTTOM, RIGHT - len(inside), row, inside, art.TEXT_WHITE)
-        draw.text(m, BOTTOM, LEFT, 8, app.t("remote_or_drop"), art.TEXT_GREY)
         if app.layout == "single":  # the code and how to send it are on the other screen
             hint = app.t("swap_short")
-            draw.text(m, BOTTOM, RIGHT - len(hint), 1, hint, art.TEXT_GREY)
+            draw.text(m, BOTTOM, RIGHT - len(hint), 2, hint, art.TEXT_GREY)
         self.draw_status(app)
         self.menu = Menu(
             exchange_buttons(app, can_copy=shown is not None, scanning=intake.scanning)
@@ -178,7 +189,7 @@ class ExchangeScene:
             draw.centred(m, TOP, 8, app.t("remote_join_wait" if self.link is None else "waiting"))
             return
         # how to send it, for someone who has never done it: one line above the code
-        draw.centred(m, TOP, 0, app.t("remote_how_send"), art.TEXT_CYAN)
+        draw.centred(m, TOP, HOW_SEND_PX // 8 - 1, app.t("remote_how_send"), art.TEXT_CYAN)
         lines = text_lines(to_text(shown[1]), RIGHT - LEFT)
         space = 192 - 8 * len(lines) - 4 - HOW_SEND_PX
         size = screen_layout(shown[1], space, space)[1]
@@ -217,6 +228,9 @@ class ExchangeScene:
             lines, colour = draw.fold(error, RIGHT - LEFT, STATUS_LINES), art.TEXT_RED
         elif self.notice:
             lines = draw.fold(self.notice, RIGHT - LEFT, STATUS_LINES)
+        else:  # nothing to say: how else a code comes in (it had a row of its own, which
+            # the title's move off the screen's top row took)
+            lines, colour = [app.t("remote_or_drop")], art.TEXT_GREY
         first, last = STATUS_ROWS[0], STATUS_ROWS[-1]
         draw.paragraph(m, BOTTOM, LEFT, first, lines, colour, last_row=last)
 

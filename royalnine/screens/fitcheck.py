@@ -6,7 +6,8 @@ belongs in), each button or panel box and each GRP picture while a
 that log with the machine's console as it is now and names every text that
 
 * runs off the 32x24 console, or touches its left or right edge (a text placed
-  anywhere on the screen keeps one cell of margin there),
+  anywhere on the screen keeps one cell of margin there), or sits on its top row
+  (the font's ink starts at a cell's top pixel row, so it would touch the edge),
 * leaves its box (a button's label outside the button, a panel line outside the panel),
 * sits on a button or box that is not its own, under a GRP picture, or where a
   card (sprite) rests,
@@ -66,6 +67,10 @@ def problems(m: Machine, log: DrawLog, where: str = "") -> list[str]:
                 continue
             if t.box == SCREEN_RECT and (t.col < 1 or end > COLS - 1):
                 out.append(f"{say} touches the edge of the screen")
+            if t.row == 0:
+                # A glyph's ink starts at its cell's top row: on row 0 it touches the
+                # screen's top edge and reads as cut off there.
+                out.append(f"{say} touches the top edge of the screen")
             rect = text_rect(t)
             if not _inside(rect, t.box):
                 out.append(f"{say} leaves its box {t.box}")

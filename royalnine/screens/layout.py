@@ -86,6 +86,9 @@ BUTTON_RECTS: dict[Zone, Rect] = {
 PANEL_COL = 17
 PANEL_WIDTH = 14
 MESSAGE_ROWS = (6, 8, 10)
+# The player's name over each grid: row 1, not 0, since the font's ink starts at a cell's
+# top pixel row and a label on row 0 touches the screen's edge (it reads as cut off).
+NAME_ROW = 1
 REVEAL_ROWS = (17, 19, 21)  # the scoring show's lines, under the grid (full width)
 
 

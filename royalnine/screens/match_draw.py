@@ -26,6 +26,7 @@ from royalnine.screens.layout import (
     DECK_XY,
     HAND_RECTS,
     MESSAGE_ROWS,
+    NAME_ROW,
     PANEL_COL,
     REVEAL_ROWS,
     TOP,
@@ -241,7 +242,7 @@ def draw_top(scene: MatchState, app: App, v: PlayerView) -> None:
     title = names[opp]
     if scene.mode == "cpu":
         title += " (" + app.t("level_" + scene.level) + ")"
-    draw.text(m, TOP, 1, 0, title, art.TEXT_YELLOW)
+    draw.text(m, TOP, 1, NAME_ROW, title, art.TEXT_YELLOW)
     round_of = app.t("round_of", n=v.round_number, rounds=v.config.rounds)
     draw.text(m, TOP, PANEL_COL, TOP_ROWS["round"], round_of, art.TEXT_WHITE)
     me = scene.bottom_seat
@@ -308,9 +309,11 @@ def draw_bottom(scene: MatchState, app: App, v: PlayerView) -> None:
     for rect in HAND_RECTS:
         draw.felt_at(m, BOTTOM, rect)
     names = scene.names(app)
-    draw.text(m, BOTTOM, 1, 0, names[scene.bottom_seat], art.TEXT_CYAN)
+    draw.text(m, BOTTOM, 1, NAME_ROW, names[scene.bottom_seat], art.TEXT_CYAN)
     if app.layout == "single":
-        draw.text(m, BOTTOM, 10, 0, app.t("swap_short"), art.TEXT_GREY)
+        # under the hand: clear of the stars of a Royal Nine, the scoring show's prompt
+        # (row 23) and a remote match's panel and buttons
+        draw.text(m, BOTTOM, 1, 22, app.t("swap_short"), art.TEXT_GREY)
     if app.show_controls:
         draw.button(m, BOTTOM, BUTTON_RECTS[Zone.MENU], app.t("btn_menu"))
     placing = v.phase.is_place and not v.confirmed

@@ -5,7 +5,8 @@ and the choice is saved at once (only what the player chose here: options
 given on the command line stay that run's). Layout and scale apply at the
 next start (the window is opened before the title), as the screen says.
 MUSIC and SOUND FX each step through their volumes and OFF (on at 100% the
-next tap is OFF), and apply at once, so the player hears the change. BACK sits
+next tap is OFF), and apply at once, so the player hears the change; with no
+audio device the top screen says that nothing plays. BACK sits
 in the top-right corner so the rows keep a margin on every side.
 """
 
@@ -118,6 +119,10 @@ class OptionsScene:
         draw.reset_screens(m)
         draw.centred(m, TOP, 4, app.t("opt_title"), art.TEXT_YELLOW)
         draw.centred(m, TOP, 18, app.t("opt_restart"), art.TEXT_GREY)
+        if m.sound.unavailable is not None:
+            # MUSIC and SOUND FX keep their saved choice (a later start may have sound),
+            # but this run plays nothing: say so here, not only on stderr
+            draw.centred(m, TOP, 20, app.t("opt_no_audio"), art.TEXT_YELLOW)
         labels = {
             "lang": "opt_lang",
             "tens": "opt_tens",

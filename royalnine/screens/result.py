@@ -17,7 +17,7 @@ from royalnine.screens.menu import Menu, row
 from royalnine.screens.remote import RemoteLink, folder_lines
 from royalnine.screens.remote_io import copy_code
 
-CHART_X, CHART_Y, CHART_W, CHART_H = 24, 16, 216, 112
+CHART_X, CHART_Y, CHART_W, CHART_H = 24, 24, 216, 104  # under the legend on row 1
 GRP_AXIS, GRP_SEAT0, GRP_SEAT1, GRP_GRID = 1, 2, 3, 4
 GRP_COLOURS = {GRP_AXIS: "F8F8F8", GRP_SEAT0: "60D8F8", GRP_SEAT1: "F890C8", GRP_GRID: "3C8C5A"}
 
@@ -194,10 +194,11 @@ class MatchResultScene:
                 draw.text(m, BOTTOM, col, (base + 8) // 8, str(res.number), art.TEXT_WHITE)
         m.gline(CHART_X - 2, base, CHART_X + CHART_W + 2, base, GRP_AXIS)
         m.gline(CHART_X - 2, CHART_Y - 2, CHART_X - 2, base, GRP_AXIS)
-        draw.text(m, BOTTOM, 3, 0, "■", art.TEXT_CYAN)
-        draw.text(m, BOTTOM, 5, 0, self.names[0], art.TEXT_CYAN)
-        draw.text(m, BOTTOM, 16, 0, "■", art.TEXT_PINK)
-        draw.text(m, BOTTOM, 18, 0, self.names[1], art.TEXT_PINK)
+        # the legend on row 1 (row 0 would touch the screen's top edge), above the chart
+        draw.text(m, BOTTOM, 3, 1, "■", art.TEXT_CYAN)
+        draw.text(m, BOTTOM, 5, 1, self.names[0], art.TEXT_CYAN)
+        draw.text(m, BOTTOM, 16, 1, "■", art.TEXT_PINK)
+        draw.text(m, BOTTOM, 18, 1, self.names[1], art.TEXT_PINK)
 
     def frame(self, app: App, inp: InputFrame) -> Scene | None:
         """Rematch or back to the title."""

@@ -29,6 +29,7 @@ from royalnine.app import App, InputFrame, Scene
 from royalnine.core import CENTRE, Card, Match, placement_actions
 from royalnine.core.match import HAND_SIZE, SEATS, Deal, NextRound, Phase
 from royalnine.core.record import MetaValue
+from royalnine.i18n import cells, seat_names
 from royalnine.review import Analysis, summarise
 from royalnine.screens import draw, registry
 from royalnine.screens.draw import SpriteBoard, card_look
@@ -36,6 +37,7 @@ from royalnine.screens.layout import (
     BOTTOM,
     CELL_RECTS,
     HAND_RECTS,
+    NAME_ROW,
     PANEL_COL,
     REVEAL_ROWS,
     TOP,
@@ -126,6 +128,23 @@ class StepBuilder:
         return self.steps
 
 
+SUMMARY_ROWS = (5, 7, 9, 11)
+"""The summary table's rows on the top screen (points, expected, lost, luck): a row apart."""
+MISTAKE_ROWS = (17, 20)
+"""Each player's biggest mistake on the summary (its half on the next row, a blank row
+between the players; row 23 holds the single layout's hint)."""
+
+
+def _judged(value: Fraction, *, zero_is_good: bool = False) -> tuple[str, int]:
+    """``value`` as :func:`signed` writes it, in the colour of what it means for its player:
+    green above zero (good luck), red below (points lost, bad luck), and at zero (as
+    shown, two places) white, or green where nothing lost is good (LOST 0.00)."""
+    text = signed(value)
+    if text == "0.00":
+        return text, art.TEXT_GREEN if zero_is_good else art.TEXT_WHITE
+    return text, art.TEXT_GREEN if value > 0 else art.TEXT_RED
+
+
 def signed(value: Fraction) -> str:
     """``+1.25`` / ``-0.42`` / ``0.00`` (two places)."""
     text = f"{float(value):+.2f}"
@@ -156,18 +175,8 @@ class ReviewScene:
     # --- names ---
 
     def names(self, app: App) -> tuple[str, str]:
-        """Display names of the two seats, from the record's mode."""
-        mode, seat = self.meta.get("mode"), self.meta.get("seat", 0)
-        if mode == "cpu":
-            cpu = app.t("cpu")
-            return (app.t("you"), cpu) if seat != 1 else (cpu, app.t("you"))
-        if mode == "remote" and "seat" not in self.meta:
-            # a transcript does not say which side was this player's: the roles, not YOU
-            return (app.t("remote_role_host"), app.t("remote_role_guest"))
-        if mode == "remote":
-            you, rival = app.t("you"), app.t("rival")
-            return (you, rival) if seat != 1 else (rival, you)
-        return (app.t("player1"), app.t("player2"))
+        """Display names of the two seats, from the record's mode (:func:`seat_names`)."""
+        return seat_names(self.meta, app.lang)
 
     # --- scene protocol ---
 
@@ -273,7 +282,7 @@ class ReviewScene:
                     draw.slot(m, s, rect)
                 for rect in HAND_RECTS:
                     draw.felt_at(m, s, rect)
-                draw.text(m, s, 1, 0, names[seat], art.TEXT_PINK if seat else art.TEXT_CYAN)
+                draw.text(m, s, 1, NAME_ROW, names[seat], art.TEXT_PINK if seat else art.TEXT_CYAN)
             self.draw_cards(step, show=True)
             self.draw_panel(app, step, names)
         if app.layout == "single":  # one screen at a time: say how to see the other
@@ -372,7 +381,13 @@ class ReviewScene:
             draw.text(m, TOP, col, 15, loss, art.TEXT_RED)
 
     def draw_summary(self, app: App, names: tuple[str, str]) -> None:
-        """After the last round: each player's points, expected points, loss, luck, mistake."""
+        """After the last round, all on the top screen: each player's points, expected
+        points, loss and luck (a row apart), then each player's biggest mistake.
+
+        A value's colour says whether it is good or bad for its player, the same way
+        everywhere: green good, red bad, white neither (a loss of 0.00 is good, negative
+        luck bad); the labels stay white.
+        """
         m = app.m
         draw.centred(m, TOP, 1, app.t("review_summary"), art.TEXT_YELLOW)
         if not self.analysis.done:
@@ -380,33 +395,47 @@ class ReviewScene:
             draw.centred(m, TOP, 6, app.t(key), art.TEXT_GREY)
             return
         a, b = summarise(self.match, self.analysis.decisions)
-        draw.text(m, TOP, 1, 4, f"{'':<10}{names[0]:>9}{names[1]:>9}", art.TEXT_GREY)
+        draw.text(m, TOP, 1, 3, f"{'':<10}{names[0]:>9}{names[1]:>9}", art.TEXT_GREY)
         rows = (
-            ("review_points", str(a.points), str(b.points), art.TEXT_WHITE),
+            ("review_points", (str(a.points), art.TEXT_WHITE), (str(b.points), art.TEXT_WHITE)),
             (
                 "review_expected",
-                f"{float(a.expected):.2f}",
-                f"{float(b.expected):.2f}",
-                art.TEXT_WHITE,
+                (f"{float(a.expected):.2f}", art.TEXT_WHITE),
+                (f"{float(b.expected):.2f}", art.TEXT_WHITE),
             ),
-            ("review_lost", signed(-a.loss), signed(-b.loss), art.TEXT_RED),
-            ("review_luck", signed(a.luck), signed(b.luck), art.TEXT_GREEN),
+            (
+                "review_lost",
+                _judged(-a.loss, zero_is_good=True),
+                _judged(-b.loss, zero_is_good=True),
+            ),
+            ("review_luck", _judged(a.luck), _judged(b.luck)),
         )
-        for k, (key, x, y, colour) in enumerate(rows):
-            label = app.t(key)
-            draw.text(m, TOP, 1, 6 + 2 * k, label, colour)
-            draw.text(m, TOP, 11, 6 + 2 * k, f"{x:>9}{y:>9}", colour)
-        draw.text(m, TOP, 1, 15, app.t("review_luck_note"), art.TEXT_GREY)
-        draw.text(m, BOTTOM, 1, 6, app.t("review_biggest"), art.TEXT_YELLOW)
+        for k, (key, *values) in enumerate(rows):
+            row_ = SUMMARY_ROWS[k]
+            draw.text(m, TOP, 1, row_, app.t(key), art.TEXT_WHITE)
+            for col, (value, colour) in zip((11, 20), values, strict=True):
+                draw.text(m, TOP, col, row_, f"{value:>9}", colour)
+        draw.text(m, TOP, 1, 13, app.t("review_luck_note"), art.TEXT_GREY)
+        draw.text(m, TOP, 1, 15, app.t("review_biggest"), art.TEXT_YELLOW)
         for k, summary in enumerate((a, b)):
             who = names[summary.seat]
             d = summary.biggest
+            row_ = MISTAKE_ROWS[k]
+            colour = art.TEXT_CYAN if k == 0 else art.TEXT_PINK
             if d is None:
-                line = app.t("review_all_best", who=who)
-            else:
-                line = app.t("review_mistake", who=who, n=d.round, loss=f"-{float(d.loss):.2f}")
-                draw.text(m, BOTTOM, 3, 9 + 3 * k, app.t(f"half_{d.half}"), art.TEXT_GREY)
-            draw.text(m, BOTTOM, 1, 8 + 3 * k, line, art.TEXT_CYAN if k == 0 else art.TEXT_PINK)
+                draw.text(m, TOP, 1, row_, app.t("review_all_best", who=who), colour)
+                continue
+            loss = f"-{float(d.loss):.2f}"
+            draw.text(
+                m, TOP, 1, row_, app.t("review_mistake", who=who, n=d.round, loss=loss), colour
+            )
+            # the half under the round; where a Japanese voicing mark would run into the
+            # line above there, under the name's colon, so the mark is under the space
+            half = app.t(f"half_{d.half}")
+            col = 1 + cells(who) + 2
+            if draw.marks_collide(m, TOP, col, row_ + 1, half):
+                col = 1 + cells(who)
+            draw.text(m, TOP, col, row_ + 1, half, art.TEXT_GREY)
 
     def draw_controls(self, app: App) -> None:
         """The step counter, the help and the buttons on the touch screen."""

@@ -142,7 +142,9 @@ class RulesScene:
         for k, line in enumerate(page_text(app, self.page, config)):
             draw.text(m, BOTTOM, 1, 4 + 2 * k, line, art.TEXT_WHITE)
         items = [("prev", "<"), ("back", app.t("menu_back")), ("next", ">")]
-        self.menu = Menu(row(items, y=160, width=64, height=24, gap=16), horizontal=True, cursor=2)
+        # Left/Right turn the page (as on HISTORY and in the review), so the pad cursor
+        # over the three buttons moves with Up/Down
+        self.menu = Menu(row(items, y=160, width=64, height=24, gap=16), cursor=2)
         self.menu.draw(app)
 
     def frame(self, app: App, inp: InputFrame) -> Scene | None:
@@ -151,10 +153,10 @@ class RulesScene:
         choice = self.menu.handle(app, inp)
         if "b" in inp.keys or "select" in inp.keys or choice == "back":
             return self.back
-        if "l" in inp.keys or choice == "prev":
+        if "l" in inp.keys or "left" in inp.keys or choice == "prev":
             self.page = (self.page - 1) % len(PAGES)
             self.enter(app)
-        elif "r" in inp.keys or choice == "next":
+        elif "r" in inp.keys or "right" in inp.keys or choice == "next":
             self.page = (self.page + 1) % len(PAGES)
             self.enter(app)
         return None
