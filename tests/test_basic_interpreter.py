@@ -337,3 +337,55 @@ def test_compiled_mul_and_mod_match_the_numbers_module(a: int, b: int, m: int) -
         assert result.status == "ended" and word(out[2]) == numbers.mul(a, b)
     else:
         assert (result.status, result.error, result.line) == ("error", "Overflow", 4)
+
+
+def test_a_bound_keyword_gets_its_arguments_as_the_handler_gave_them() -> None:
+    """A keyword bound to a Machine verb is called directly by the compiled code (issue 23
+    item 4): a whole number arrives as int, another as its exact float, a string as
+    Latin-1 str, an empty argument as None, trailing empty ones dropped; a function's
+    result comes back as a PTC value."""
+    machine = Machine(headless=True)
+    calls: list[tuple[str, tuple[object, ...]]] = []
+
+    def spy(verb: str, value: object = None) -> object:
+        def call(*args: object) -> object:
+            calls.append((verb, args))
+            return value
+
+        return call
+
+    machine.gpset = spy("gpset")  # type: ignore[method-assign]
+    machine.bgput = spy("bgput")  # type: ignore[method-assign]
+    machine.chrinit = spy("chrinit")  # type: ignore[method-assign]
+    machine.spchk = spy("spchk", True)  # type: ignore[method-assign]
+    machine.bgmchk = spy("bgmchk", 2.5)  # type: ignore[method-assign]
+    basic = Interpreter(machine, seed=3)
+    basic.load(
+        b'X=5:A$="BG"\rGPSET 3,X/2\rGPSET 1,-2,\rGPSET X,X*2,X%3\rBGPUT 0,1,2,3,,1\r'
+        b'CHRINIT A$+"F0"\rCHRINIT "SPU"\rY=SPCHK(7)+BGMCHK(X-5)\r?Y\r'
+    )
+    assert basic.run(max_frames=60).status == "ended"
+    assert calls == [
+        ("gpset", (3, 2.5)),
+        ("gpset", (1, -2)),
+        ("gpset", (5, 10, 2)),
+        ("bgput", (0, 1, 2, 3, None, 1)),
+        ("chrinit", ("BGF0",)),
+        ("chrinit", ("SPU",)),
+        ("spchk", (7,)),
+        ("bgmchk", (0,)),
+    ]
+    assert screen(machine)[0] == "3.5"  # TRUE (1) + 2.5
+
+
+def test_an_error_inside_a_bound_keyword_names_it() -> None:
+    """The error line names the bound statement or function that failed, as PTC shows
+    ``Out of range (SPOFS:2)``, though the compiled code calls the Machine verb itself."""
+    for source, shown in (
+        (b"A=1\rSPOFS 200,1,1\r", "Out of range (SPOFS:2)"),
+        (b"A=1\rB=1+SPCHK(200)\r", "Out of range (SPCHK:2)"),
+        (b"A=1\rGPSET 0,0:GPAGE 9\r", "Out of range (GPAGE:2)"),
+    ):
+        result, machine, _ = run(source)
+        assert result.status == "error", source
+        assert screen(machine)[0] == shown, source

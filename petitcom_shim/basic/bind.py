@@ -57,16 +57,8 @@ def text(value: Value | None) -> str:
 
 
 def result(value: object) -> Value:
-    """A Machine result as a PTC value."""
-    if isinstance(value, bool):
-        return 4096 if value else 0
-    if isinstance(value, int):
-        return numbers.from_int(value)
-    if isinstance(value, float):
-        return numbers.from_float(value)
-    if isinstance(value, str):
-        return value.encode("latin-1", "replace")
-    raise BasicError("Type mismatch")
+    """A Machine result as a PTC value (:func:`petitcom_shim.basic.numbers.from_machine`)."""
+    return numbers.from_machine(value)
 
 
 def args_of(args: Sequence[Value | None]) -> list[Any]:
@@ -94,7 +86,7 @@ def bind_statement(name: str, verb: str, low: int, high: int | None) -> None:
         getattr(rt.machine, verb)(*args_of(args))
 
     handler.__name__ = f"kw_{verb}"
-    statement(name, low, high)(handler)
+    statement(name, low, high, verb=verb)(handler)
 
 
 def bind_function(name: str, verb: str, low: int, high: int | None) -> None:
@@ -105,7 +97,7 @@ def bind_function(name: str, verb: str, low: int, high: int | None) -> None:
         return result(method(*args_of(args)))
 
     handler.__name__ = f"kw_{verb}"
-    function(name, low, high)(handler)
+    function(name, low, high, verb=verb)(handler)
 
 
 def bind_sysvar(name: str, attr: str, setter: Setter | None = None) -> None:

@@ -594,9 +594,12 @@ class _Compiler:
         assert kw is not None
         if kw.direct_only:
             raise BasicError("Illegal function call")
+        waiting = name in _WAITING
+        if kw.verb is not None and not (kw.refs or kw.seps or waiting):
+            self.emit(f"_M.{kw.verb}({', '.join(self.verb_args(args))})")
+            return
         ref = self.kw_ref(kw)
         codes = self.args(kw, args)
-        waiting = name in _WAITING
         if waiting:  # a stop while it waits resumes at the statement itself: CONT asks again
             if self.cur.code:
                 self.new_block()
@@ -605,6 +608,33 @@ class _Compiler:
         self.emit(f"{ref}.handler(_rt, [{', '.join(codes)}]{extra})")
         if waiting:
             self.new_block()
+
+    def verb_args(self, args: list[Expr | None]) -> list[str]:
+        """The arguments of a keyword bound to a Machine verb, converted inline as
+        :func:`petitcom_shim.basic.bind.args_of` does (a whole number as ``int``,
+        another as its ``float``, a string as Latin-1 ``str``, trailing empty ones
+        dropped): a bound call is then one Python call (issue 23 item 4)."""
+        flat: list[Expr | None] = []
+        for a in args:
+            flat.extend(a[1] if a is not None and a[0] == "group" else [a])
+        while flat and flat[-1] is None:
+            flat.pop()
+        out: list[str] = []
+        for a in flat:
+            if a is None:
+                out.append("None")
+            elif _is_str(a):
+                out.append(f"({self.ex(a)}).decode('latin-1')")
+            elif a[0] == "num":
+                raw = int(a[1])
+                out.append(str(raw >> 12) if not raw & 0xFFF else repr(raw / 4096))
+            elif a[0] == "var":
+                key = self.ex(a)
+                out.append(f"({key} >> 12 if not {key} & 4095 else {key} / 4096)")
+            else:
+                t = self.temp()
+                out.append(f"({t} >> 12 if not ({t} := {self.ex(a)}) & 4095 else {t} / 4096)")
+        return out
 
     def args(self, kw: registry.Keyword, args: list[Expr | None]) -> list[str]:
         out: list[str] = []
@@ -744,6 +774,8 @@ class _Compiler:
         kw = registry.lookup("function", name)
         if kw is None:
             raise BasicError("Syntax error")
+        if kw.verb is not None and not kw.refs:
+            return f"_res(_M.{kw.verb}({', '.join(self.verb_args(list(args)))}))"
         codes = self.args(kw, list(args))
         return f"{self.kw_ref(kw)}.handler(_rt, [{', '.join(codes)}])"
 

@@ -160,6 +160,20 @@ def from_float(x: float) -> int:
     return check(int(x * 4096))
 
 
+def from_machine(value: object) -> int | bytes:
+    """A :class:`~petitcom_shim.Machine` verb's result as a PTC value: a bool as
+    TRUE/FALSE, a number as its 20.12 word, a ``str`` as PTC bytes (Latin-1)."""
+    if isinstance(value, bool):
+        return 4096 if value else 0
+    if isinstance(value, int):
+        return from_int(value)
+    if isinstance(value, float):
+        return from_float(value)
+    if isinstance(value, str):
+        return value.encode("latin-1", "replace")
+    raise BasicError("Type mismatch")
+
+
 def to_float(raw: int) -> float:
     """The exact value of a raw word as a float."""
     return raw / 4096

@@ -51,6 +51,7 @@ __all__ = [
     "load_all",
     "statement",
     "sysvar",
+    "verb_keyword",
 ]
 
 #: A PTC value: a raw 20.12 number or PTC bytes.
@@ -96,6 +97,10 @@ class Keyword:
         setter: for a writable system variable, ``setter(rt, value)``.
         direct_only: a DIRECT-mode command (RUN, LIST, ...): in a program it
             is an error, as on PTC.
+        verb: for a keyword bound to a Machine verb (:mod:`~petitcom_shim.basic.bind`),
+            the verb's name: the compiler then calls ``machine.<verb>`` itself, its
+            arguments converted inline, instead of going through ``handler``
+            (the same call, without a list and a conversion loop per call).
     """
 
     name: str
@@ -107,6 +112,7 @@ class Keyword:
     seps: bool = False
     setter: Setter | None = None
     direct_only: bool = False
+    verb: str | None = None
 
     @property
     def returns_string(self) -> bool:
@@ -134,12 +140,15 @@ def statement(
     refs: bool = False,
     seps: bool = False,
     direct_only: bool = False,
+    verb: str | None = None,
 ) -> Callable[[Handler], Handler]:
     """Decorator registering ``handler(rt, args)`` as the statement ``name``."""
 
     def deco(handler: Handler) -> Handler:
         _register(
-            Keyword(name, "statement", handler, min_args, max_args, refs, seps, None, direct_only)
+            Keyword(
+                name, "statement", handler, min_args, max_args, refs, seps, None, direct_only, verb
+            )
         )
         return handler
 
@@ -147,12 +156,17 @@ def statement(
 
 
 def function(
-    name: str, min_args: int = 0, max_args: int | None = None, *, refs: bool = False
+    name: str,
+    min_args: int = 0,
+    max_args: int | None = None,
+    *,
+    refs: bool = False,
+    verb: str | None = None,
 ) -> Callable[[Handler], Handler]:
     """Decorator registering ``handler(rt, args) -> value`` as the function ``name``."""
 
     def deco(handler: Handler) -> Handler:
-        _register(Keyword(name, "function", handler, min_args, max_args, refs))
+        _register(Keyword(name, "function", handler, min_args, max_args, refs, verb=verb))
         return handler
 
     return deco
@@ -187,3 +201,10 @@ def lookup(kind: str, name: str) -> Keyword | None:
     """The keyword registered as (kind, name), after loading every area."""
     load_all()
     return KEYWORDS.get((kind, name))
+
+
+def verb_keyword(verb: str) -> str:
+    """The name of the keyword bound to Machine verb ``verb`` ("" if none): for an error
+    raised inside a bound call, which the compiler emits as ``_M.<verb>(...)``."""
+    load_all()
+    return next((kw.name for kw in KEYWORDS.values() if kw.verb == verb), "")

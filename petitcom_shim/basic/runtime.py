@@ -300,7 +300,7 @@ class Runtime:
             _restore=self.restore, _pr=self.print_text, _prn=self.print_number,
             _tab=self.print_tab, _nl=self.print_newline, _sys=self.get_sys,
             _setsys=self.set_sys, _ref=self.ref, _aref=ArrRef, _resume=self.set_resume,
-            _on=self.on, _sort=sort_arrays,
+            _on=self.on, _sort=sort_arrays, _M=self.machine, _res=numbers.from_machine,
         )  # fmt: skip
         for name in dir(functions):
             if name.startswith("f_"):
@@ -708,7 +708,7 @@ class _Synced(_Jump):
     """VSYNC or WAIT ran its frames: go on at ``block`` with a fresh frame's budget."""
 
 
-_KW_CALL = re.compile(r"_K_\w+\[(\d+)\]")
+_KW_CALL = re.compile(r"_K_\w+\[(\d+)\]|_M\.(\w+)\(")
 
 
 def _ptc_line(tb: types.TracebackType | None, unit: _Unit) -> tuple[int | None, str]:
@@ -727,7 +727,12 @@ def _ptc_line(tb: types.TracebackType | None, unit: _Unit) -> tuple[int | None, 
             if 0 < lineno < len(pylines):
                 line = pylines[lineno]
             found = _KW_CALL.search(source[lineno - 1]) if 0 < lineno <= len(source) else None
-            keyword = unit.compiled.keywords[int(found.group(1))].name if found else ""
+            if found is None:
+                keyword = ""
+            elif found.group(1) is not None:
+                keyword = unit.compiled.keywords[int(found.group(1))].name
+            else:  # a keyword bound to a Machine verb, called directly
+                keyword = registry.verb_keyword(found.group(2))
         tb = tb.tb_next
     return line, keyword
 
