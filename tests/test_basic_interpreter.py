@@ -389,3 +389,37 @@ def test_an_error_inside_a_bound_keyword_names_it() -> None:
         result, machine, _ = run(source)
         assert result.status == "error", source
         assert screen(machine)[0] == shown, source
+
+
+@pytest.mark.parametrize(
+    ("source", "shown", "status"),
+    [
+        (b"A(3)=5:?A(3);A(9);A(0)\r", "500", "ended"),  # a first use dimensions 10
+        (b"I=2:A(I)=7:A(I+1)=A(I)*2:?A(I+1)\r", "14", "ended"),
+        (b"A(10)=1\r", "Subscript out of range (1)", "error"),
+        (b"?A(-1)\r", "Subscript out of range (1)", "error"),
+        (b"DIM B(2,2):B(1)=0\r", "Subscript out of range (1)", "error"),
+        (b"DIM B(2,2):?B(1)\r", "Subscript out of range (1)", "error"),
+        (b"DIM C(3):C(2)=4:CLEAR:?C(2):C(9)=1:?C(9)\r", "0\r1", "ended"),  # CLEAR undims
+        (b'DIM S$(2):S$(1)="AB":?S$(1)+S$(0)+"!"\r', "AB!", "ended"),
+        (b"A(1)=1:A(2)=1/0\r", "Division by zero (1)", "error"),  # the value's error first
+    ],
+)
+def test_array_elements_read_and_written_inline(source: bytes, shown: str, status: str) -> None:
+    """1-D elements are read and written by the compiled code itself (issue 23 item 4),
+    with Arr.g1/s1's rules: dimensioned on first use, range checked, a 2-D array
+    refused, gone after CLEAR, the index evaluated before the value."""
+    result, machine, _ = run(source)
+    assert result.status == status, result
+    assert screen(machine)[: shown.count("\r") + 1] == shown.split("\r")
+
+
+@given(st.integers(-(2**31) + 4096, 2**31 - 1), st.integers(0, 524287))
+@settings(max_examples=200, deadline=None)
+def test_and_with_a_literal_mask_is_bit_and(raw: int, mask: int) -> None:
+    """``X AND 16``, compiled inline, gives what ``X AND M`` (numbers.bit_and) gives."""
+    value = f"{raw / 4096:.6f}"
+    source = f"X={value}:M={mask}:Y=X AND {mask}:Z=X AND M:?Y==Z;;Y\r".encode()
+    result, machine, _ = run(source)
+    assert result.status == "ended", result
+    assert screen(machine)[0].startswith("1"), (source, screen(machine)[0])

@@ -341,8 +341,19 @@ class _Compiler:
             key = arr_key(name)
             self.arrays.add(key)
             idx = [self.num(i) for i in target[2]]
-            method = "s1" if len(idx) == 1 else "s2"
-            self.emit(f"{key}.{method}({', '.join(idx)}, {code})")
+            if len(idx) == 1:
+                # Arr.s1 inline (see :meth:`element`): the index first, then the value
+                t, k = self.temp(), self.temp()
+                self.emit(f"{t} = {idx[0]}")
+                self.emit(
+                    f"if 0 <= ({k} := {t} >> 12) < {key}.n and not {key}.m"
+                    f" and {key}.data is not None:"
+                )
+                self.emit(f"    {key}.data[{k}] = {code}")
+                self.emit("else:")
+                self.emit(f"    {key}.s1({t}, {code})")
+                return
+            self.emit(f"{key}.s2({', '.join(idx)}, {code})")
         elif kind == "sys":
             self.emit(f"_setsys({name!r}, {code})")
         else:
@@ -717,7 +728,9 @@ class _Compiler:
             key = arr_key(str(e[1]))
             self.arrays.add(key)
             idx = [self.num(i) for i in e[2]]
-            return f"{key}.{'g1' if len(idx) == 1 else 'g2'}({', '.join(idx)})"
+            if len(idx) == 1:
+                return self.element(key, idx[0], e[2][0])
+            return f"{key}.g2({', '.join(idx)})"
         if kind == "sys":
             return self.sysvar(str(e[1]))
         if kind == "call":
@@ -733,6 +746,22 @@ class _Compiler:
         if kind == "bin":
             return self.binary(str(e[1]), e[2], e[3])
         raise BasicError("Syntax error")
+
+    def element(self, key: str, code: str, index: Expr) -> str:
+        """A 1-D array element read inline (``Arr.g1``'s checks, without a call a read:
+        game loops read arrays hundreds of times a frame, issue 23 item 4); anything
+        but a dimensioned 1-D array and an index in range goes through ``g1``, which
+        dimensions it or raises. The index is evaluated once, first, as before."""
+        d, k = self.temp(), self.temp()
+        if index[0] in ("num", "var"):
+            head, arg = f"({code}) >> 12", code
+        else:
+            i = self.temp()
+            head, arg = f"({i} := {code}) >> 12", i
+        return (
+            f"({d}[{k}] if 0 <= ({k} := {head}) < {key}.n and not {key}.m"
+            f" and ({d} := {key}.data) is not None else {key}.g1({arg}))"
+        )
 
     def binary(self, op: str, a: Expr, b: Expr) -> str:
         if op in _CMP:
@@ -754,6 +783,10 @@ class _Compiler:
             # inline numbers.mod by a positive literal (``X%256``): the sign of ``a``
             t = self.temp()
             return f"({t} % {y} if ({t} := {x}) >= 0 else -(-{t} % {y}))"
+        if op == "AND" and b[0] == "num" and isinstance(b[1], int) and b[1] >= 0:
+            # inline numbers.bit_and with a literal mask (``B AND 16``): the result lies
+            # in 0 .. the mask's integer part, so the 32-bit wrap never applies
+            return f"(((({x}) >> 12) & {b[1] >> 12}) << 12)"
         names = {"*": "_mul", "/": "_div", "%": "_mod", "AND": "_and", "OR": "_or", "XOR": "_xor"}
         return f"{names[op]}({x}, {y})"
 
