@@ -12,12 +12,13 @@ SPOFS and reads the buttons (about 400 statements), VSYNC excluded.
 ``--games`` adds game-like workloads (issue 23 §4), each a program of
 ``FRAMES`` frames ending each frame with VSYNC 1, printed as microseconds of a
 frame: CLS + PRINT of a screenful, sprites, a BG scroll, GPSET/GLINE drawing,
-string building and BGMCHK polling; the cost of a single CLS (of a full
+string building, BGMCHK polling and a small game's loop (a player and 20 enemies
+in arrays, a score line, a BG scroll); the cost of a single CLS (of a full
 console), PRINT and bound keyword call (SPOFS) in microseconds; and the
 start-up of ``petitcom run`` in a fresh Python (a one-line program, one
 frame; wall clock, best of ``--repeats``) and of a 1200-frame run of the
-CLS+PRINT program with ``--console`` and ``--screenshot`` written, as the
-comparison with sbc ran them.
+CLS+PRINT program and of the game loop with ``--console`` and ``--screenshot``
+written, as the comparison with sbc ran them.
 
 Times are the best of ``--repeats`` runs of the thread's CPU time
 (``time.thread_time``), so other processes on a busy computer inflate them
@@ -100,6 +101,33 @@ LOCATE 0,0:PRINT B$;
 VSYNC 1
 NEXT
 """,
+    "game_loop": b"""DIM EX(20),EY(20),EV(20)
+FOR I=0 TO 19:EX(I)=RND(256):EY(I)=RND(192):EV(I)=RND(3)+1:SPSET I+1,64+I%4,I%16,0,0,1:NEXT
+SPSET 0,64,0,0,0,0:PX=128:PY=96:HI=1000
+FOR Y=0 TO 23:FOR X=0 TO 31:BGPUT 0,X,Y,(X*Y)%8,0,0,0:NEXT:NEXT
+@MAIN
+B=BUTTON()
+IF B AND 1 THEN PY=PY-2
+IF B AND 2 THEN PY=PY+2
+IF B AND 4 THEN PX=PX-2
+IF B AND 8 THEN PX=PX+2
+SPOFS 0,PX,PY
+GOSUB @ENEMY
+LOCATE 0,0:PRINT "SCORE:";SC;"  HI:";HI;"  ";
+C$="":FOR I=0 TO 4:C$=C$+CHR$(48+(MAINCNTL/(I+1))%10):NEXT
+LOCATE 0,1:PRINT C$
+T=T+1:BGOFS 0,T%512,0
+VSYNC 1
+IF T<120 GOTO @MAIN
+END
+@ENEMY
+FOR I=0 TO 19
+EX(I)=EX(I)+EV(I):IF EX(I)>255 THEN EX(I)=0:EY(I)=RND(192)
+SPOFS I+1,EX(I),EY(I)
+IF ABS(EX(I)-PX)<8 AND ABS(EY(I)-PY)<8 THEN SC=SC+10
+NEXT
+RETURN
+""",
     "bgmchk": b"""BGMPLAY "T120L4CDEFGABCDEFGAB"
 FOR F=1 TO 120
 FOR I=0 TO 19:P=BGMCHK(0):NEXT
@@ -147,12 +175,17 @@ def _startup(repeats: int) -> dict[str, float]:
         one.write_bytes(b"A=1\n")
         game = Path(tmp, "GAME.txt")
         game.write_bytes(GAMES["cls_print"].replace(b"120", b"1200"))
+        loop = Path(tmp, "LOOP.txt")
+        loop.write_bytes(GAMES["game_loop"].replace(b"T<120", b"T<1200"))
         base = [sys.executable, "-m", "petitcom_shim.basic.cli", "run", "--headless"]
         runs = {
             "startup_s": [*base, str(one), "--frames", "1"],
             "run_1200_frames_s": [*base, str(game), "--frames", "1200",
                                   "--console", str(Path(tmp, "c.txt")),
                                   "--screenshot", str(Path(tmp, "s.png"))],
+            "game_loop_1200_frames_s": [*base, str(loop), "--frames", "1200",
+                                        "--console", str(Path(tmp, "c.txt")),
+                                        "--screenshot", str(Path(tmp, "s.png"))],
         }  # fmt: skip
         for name, command in runs.items():
             best = float("inf")
