@@ -423,3 +423,55 @@ def test_and_with_a_literal_mask_is_bit_and(raw: int, mask: int) -> None:
     result, machine, _ = run(source)
     assert result.status == "ended", result
     assert screen(machine)[0].startswith("1"), (source, screen(machine)[0])
+
+
+def test_print_shows_the_items_before_the_one_that_fails() -> None:
+    """PRINT writes the items that cannot fail together with the one before, but an item
+    that stops the program does so after everything before it is shown."""
+    result, machine, _ = run(b'SC=5:A$="Z"\r?"A";SC;A$;1/0;"B"\r')
+    assert result.status == "error"
+    assert screen(machine)[0] == "A5Z"
+    result, machine, _ = run(b'DIM Q(2):?"N";Q(7)\r')
+    assert result.status == "error" and screen(machine)[0] == "N"
+
+
+_PRINT_ITEM = st.one_of(
+    st.text("ABC xyz!", max_size=40).map(lambda t: ("s", t)),
+    st.integers(-(2**31) + 4096, 2**31 - 1).map(lambda n: ("n", n)),
+)
+
+
+@given(
+    st.integers(0, 31),
+    st.integers(0, 23),
+    st.lists(st.tuples(_PRINT_ITEM, st.sampled_from([";", ",", ""])), min_size=1, max_size=8),
+)
+@settings(max_examples=150, deadline=None)
+def test_print_of_joined_items_writes_what_item_by_item_writes(
+    x: int, y: int, items: list[tuple[tuple[str, object], str]]
+) -> None:
+    """The same console as writing each item on its own (wrapping at the line's end and
+    scrolling at the bottom included), with variables and literals mixed."""
+    parts, assigns = [], []
+    for k, ((kind, value), sep) in enumerate(items):
+        if kind == "s":
+            assigns.append(f'S{k}$="{value}"')
+            parts.append(f"S{k}$" if k % 2 else f'"{value}"')  # variables and literals
+        else:
+            assert isinstance(value, int)
+            assigns.append(f"N{k}={value / 4096:.6f}")
+            parts.append(f"N{k}")
+        parts.append(sep if sep or k == len(items) - 1 else ";")
+    source = "\r".join(assigns) + f"\rLOCATE {x},{y}:?" + "".join(parts) + "\r"
+    result, machine, basic = run(source.encode())
+    assert result.status == "ended", (source, result)
+    expected = Machine(headless=True)
+    expected.locate(x, y)
+    for k, ((kind, _), sep) in enumerate(items):
+        held = basic.rt.ns[f"s_S{k}"] if kind == "s" else numbers.text(basic.rt.ns[f"v_N{k}"])
+        expected.print_codes(held)
+        if sep == ",":
+            expected.print(end=",")
+    if items[-1][1] == "":
+        expected.print()
+    assert console_text(machine) == console_text(expected), source

@@ -360,20 +360,37 @@ class _Compiler:
             raise BasicError("Syntax error")
 
     def s_print(self, s: Stmt) -> None:
+        """PRINT: the items' texts written in order, one write for each run of items
+        that ends before the next item able to stop with an error.
+
+        An item is printed before the next is evaluated, so ``PRINT "A";1/0`` shows
+        ``A`` before the error; but an item that cannot fail (a literal, a variable)
+        can join the write of the item before it, as its text would follow at once
+        anyway: ``PRINT "SCORE:";SC;" HI:";HI`` is one write (issue 23 item 4).
+        """
         items = s[1]
         newline = True
+        run: list[str] = []
+
+        def flush() -> None:
+            if run:
+                self.emit(f"_pr({' + '.join(run)})")
+                run.clear()
+
         for item in items:
             if item == ";":
                 newline = False
             elif item == ",":
+                flush()
                 self.emit("_tab()")
                 newline = False
             else:
                 newline = True
-                if _is_str(item):
-                    self.emit(f"_pr({self.ex(item)})")
-                else:
-                    self.emit(f"_prn({self.ex(item)})")
+                if item[0] not in ("str", "num", "var"):
+                    flush()  # this item may stop the program: what came before is shown
+                code = self.ex(item)
+                run.append(code if _is_str(item) else f"_nt({code})")
+        flush()
         if newline:
             self.emit("_nl()")
 
