@@ -782,12 +782,25 @@ class Machine:
         self._gcolor = value
 
     def gpset(self, x: int, y: int, c: int | None = None) -> None:
-        """GPSET: plot one pixel."""
-        self._page.point(to_int(x), to_int(y), self._c(c), self._xor)
+        """GPSET: plot one pixel (the page and the integers worked out inline: programs
+        plot hundreds a frame, issue 23 item 4)."""
+        page = self.grp_pages[self.screens[self._gpage].grp_draw]
+        colour = self._gcolor if c is None else (c if type(c) is int else to_int(c)) & 0xFF
+        page.point(
+            x if type(x) is int else to_int(x),
+            y if type(y) is int else to_int(y),
+            colour,
+            self._xor,
+        )
 
     def gline(self, x1: int, y1: int, x2: int, y2: int, c: int | None = None) -> None:
-        """GLINE: a line, both ends included."""
-        xs, ys = line_points(to_int(x1), to_int(y1), to_int(x2), to_int(y2))
+        """GLINE: a line, both ends included (a level or upright one is the same pixels
+        as a one-pixel GFILL, which fills a slice instead of making the points)."""
+        a, b, p, q = to_int(x1), to_int(y1), to_int(x2), to_int(y2)
+        if a == p or b == q:
+            self._page.fill_rect(a, b, p, q, self._c(c), self._xor)
+            return
+        xs, ys = line_points(a, b, p, q)
         self._page.plot(xs, ys, self._c(c), self._xor)
 
     def gbox(self, x1: int, y1: int, x2: int, y2: int, c: int | None = None) -> None:

@@ -189,3 +189,24 @@ def test_gpaint_of_a_comb_fills_every_tooth(m: Machine) -> None:
     page.pixels[:] = comb
     m.gpaint(0, 0, 5)
     assert int((page.pixels == 5).sum()) == GRP_W * GRP_H - int(comb.sum())
+
+
+@pytest.mark.parametrize("xor", [False, True])
+def test_level_and_upright_glines_draw_the_lines_pixels(xor: bool) -> None:
+    """GLINE with equal x or equal y fills a slice (issue 23 item 4): the same pixels as
+    the line's points, off-page ends, reversed ends and XOR mode included."""
+    rng = random.Random(5)
+    drawn, reference = Machine(headless=True), Machine(headless=True)
+    if xor:
+        drawn.gdrawmd(True)
+    coords = [-BIG, -300, -1, 0, 1, 100, 191, 192, 255, 256, 400, BIG]
+    for k in range(300):
+        a, b = rng.choice(coords), rng.choice(coords)
+        fixed = rng.choice(coords)
+        x1, y1, x2, y2 = (fixed, a, fixed, b) if k % 2 else (a, fixed, b, fixed)
+        colour = rng.randrange(1, 256)
+        drawn.gline(x1, y1, x2, y2, colour)
+        page = reference.grp_pages[0]
+        page.plot(*line_points(x1, y1, x2, y2), colour, xor)
+    assert np.array_equal(drawn.grp_pages[0].pixels, reference.grp_pages[0].pixels)
+    assert drawn.grp_pages[0].pixels.any()
