@@ -654,7 +654,8 @@ class Machine:
 
     def spofs(self, id: int, x: float, y: float, t: int = 0) -> None:
         """SPOFS: move the home point to (x, y), over t frames from where it is now."""
-        self._sp.spofs(to_int(id), x, y, t)
+        sprites = self.screens[self._sppage].sprites  # self._sp, inline: a call a sprite
+        sprites.spofs(id if type(id) is int else to_int(id), x, y, t)
 
     def sphome(self, id: int, hx: int, hy: int) -> None:
         """SPHOME: origin for SPOFS, rotation and scale (signed 8-bit each)."""

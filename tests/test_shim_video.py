@@ -299,6 +299,18 @@ def test_spofs_and_sphome_wrap_like_ptc(m: Machine) -> None:
     m.spset(0, 0, 0, 0, 0, 0)
     m.spofs(0, 65536, -65536)
     assert (m.spread(0).x, m.spread(0).y) == (0, 0)
+    # whole numbers take SPOFS's inline path, others the general one: the same wrap
+    for x, y in ((32768, -32769), (32768.5, -32769.25), (70000, 5), (-1.5, 65535)):
+        m.spofs(0, x, y)
+        assert (m.spread(0).x, m.spread(0).y) == (
+            ((int(x // 1) & 0xFFFF) ^ 0x8000) - 0x8000,
+            ((int(y // 1) & 0xFFFF) ^ 0x8000) - 0x8000,
+        ), (x, y)
+    m.spofs(0, 10, 20, 4)  # a move under way, then one at rest: the move is cancelled
+    m.vsync(1)
+    m.spofs(0, 100, 50)
+    m.vsync(4)
+    assert (m.spread(0).x, m.spread(0).y) == (100, 50)
     m.sphome(0, 200, -129)
     sp = m.screens[0].sprites.get(0)
     assert (sp.hx, sp.hy) == (200 - 256, 127)

@@ -111,6 +111,16 @@ class TweenArray:
             self.frames[row, cols] = self.left[row, cols] = int(frames)
             self._moving = True
 
+    def set_pair(self, row: int, a: float, b: float) -> None:
+        """Columns 0 and 1 of a row go to ``(a, b)`` now: :meth:`set` with no frames,
+        written out for SPOFS, which programs call for every sprite every frame."""
+        value = self.value
+        value[row, 0] = a
+        value[row, 1] = b
+        if self._moving:
+            left, frames = self.left, self.frames
+            left[row, 0] = left[row, 1] = frames[row, 0] = frames[row, 1] = 0
+
     def step(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
         """Advance every moving value by one frame; returns the (rows, cols) that moved."""
         if not self._moving:

@@ -378,6 +378,11 @@ class SpriteScreen:
         """
         self.live(sid, "SPOFS")
         frames = int(t)
+        if frames <= 0 and type(x) is int and type(y) is int:  # the usual call, inline
+            self._motion.set_pair(
+                sid, ((x & 0xFFFF) ^ 0x8000) - 0x8000, ((y & 0xFFFF) ^ 0x8000) - 0x8000
+            )
+            return
         target = (_s16(x), _s16(y))
         if frames > 0:
             here = self.position(sid)
