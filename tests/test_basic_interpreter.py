@@ -475,3 +475,14 @@ def test_print_of_joined_items_writes_what_item_by_item_writes(
     if items[-1][1] == "":
         expected.print()
     assert console_text(machine) == console_text(expected), source
+
+
+def test_both_sides_of_and_or_in_an_if_are_evaluated() -> None:
+    """``IF A<1 AND B(99)<2``: PTC evaluates the right side too, so its error stops the
+    program even when the left side is false (no short cut); with OR likewise."""
+    for source in (b"A=5:DIM B(3)\rIF A<1 AND B(99)<2 THEN ?1\r?2\r",
+                   b"A=0:DIM B(3)\rIF A<1 OR B(99)<2 THEN ?1\r?2\r"):  # fmt: skip
+        result, machine, _ = run(source)
+        assert result.status == "error" and result.error == "Subscript out of range", source
+    result, machine, _ = run(b"A=5\rIF A>1 AND ABS(A-9)<8 THEN ?1\rIF A<1 OR A>4 THEN ?2\r")
+    assert screen(machine)[:2] == ["1", "2"]

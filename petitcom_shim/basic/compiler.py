@@ -165,19 +165,6 @@ def _is_str(e: Expr) -> bool:
     return False
 
 
-def _has_call(e: Expr) -> bool:
-    kind = e[0]
-    if kind == "call":
-        return True
-    if kind == "bin":
-        return _has_call(e[2]) or _has_call(e[3])
-    if kind == "un":
-        return _has_call(e[2])
-    if kind == "arr":
-        return any(_has_call(i) for i in e[2])
-    return False
-
-
 def _nodes(tree: object) -> int:
     """Number of tuples in a parse tree (the size of a statement, for --speed dsi)."""
     if isinstance(tree, tuple):
@@ -706,9 +693,11 @@ class _Compiler:
             e[0] == "bin"
             and e[1] in ("AND", "OR")
             and all(x[0] == "bin" and x[1] in _CMP for x in (e[2], e[3]))
-            and not _has_call(e)
         ):
-            word = "and" if e[1] == "AND" else "or"
+            # ``&``/``|`` on the two truths, not ``and``/``or``: PTC evaluates both sides,
+            # so a call or an element on the right runs (or stops the program) whatever
+            # the left gave (``IF A<1 AND B(99)<2``)
+            word = "&" if e[1] == "AND" else "|"
             return f"({self.compare(e[2])} {word} {self.compare(e[3])})"
         if _is_str(e):
             raise BasicError("Type mismatch")
