@@ -486,3 +486,11 @@ def test_both_sides_of_and_or_in_an_if_are_evaluated() -> None:
         assert result.status == "error" and result.error == "Subscript out of range", source
     result, machine, _ = run(b"A=5\rIF A>1 AND ABS(A-9)<8 THEN ?1\rIF A<1 OR A>4 THEN ?2\r")
     assert screen(machine)[:2] == ["1", "2"]
+
+
+def test_and_or_of_two_comparisons_as_values() -> None:
+    """``X=(A<B) AND (C<D)`` (compiled as the two truths' bits) is TRUE or FALSE."""
+    result, machine, _ = run(
+        b"A=1:B=2\r?(A<B) AND (B<A);(A<B) AND (A<B);(A<B) OR (B<A);(B<A) OR (B<A)\r"
+    )
+    assert result.status == "ended" and screen(machine)[0] == "0110"

@@ -789,6 +789,9 @@ class _Compiler:
             # inline numbers.mod by a positive literal (``X%256``): the sign of ``a``
             t = self.temp()
             return f"({t} % {y} if ({t} := {x}) >= 0 else -(-{t} % {y}))"
+        if op in ("AND", "OR") and all(v[0] == "bin" and v[1] in _CMP for v in (a, b)):
+            # two truths, each 4096 or 0: their bits are the words' bits, no wrap to mind
+            return f"({x} {'&' if op == 'AND' else '|'} {y})"
         if op == "AND" and b[0] == "num" and isinstance(b[1], int) and b[1] >= 0:
             # inline numbers.bit_and with a literal mask (``B AND 16``): the result lies
             # in 0 .. the mask's integer part, so the 32-bit wrap never applies
