@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -700,3 +701,30 @@ def test_bgclip_goes_right_and_down_from_its_first_corner_and_wraps(m: Machine) 
         assert m.screens[0].bg.clip == ()
     m.bgclip(0, 0, 31, 23)
     assert [tuple(r) for r in m.screens[0].bg.clip] == [(0, 0, 256, 192)]
+
+
+def test_an_empty_bg_layer_skips_its_render_and_draws_the_same() -> None:
+    """A layer whose map is empty and whose character 0 is transparent is filled with
+    the transparent key at once (issue 23 item 4); tiles put after that, a CHRSET of
+    character 0 and a COLSET then draw exactly as when the first render was full."""
+
+    def frames(m: Machine) -> list[npt.NDArray[np.uint8]]:
+        shots = [np.concatenate([m.screen_array(0), m.screen_array(1)])]
+        for change in (
+            lambda: m.bgput(0, 3, 4, 5, 2, 0, 0),
+            lambda: m.bgput(1, 10, 2, 7, 1, 1, 0),
+            lambda: m.colset("BG", 33, "FF8000"),
+            lambda: m.chrset("BGU0", 0, "12345678" * 8),  # character 0 now shows
+        ):
+            change()
+            shots.append(np.concatenate([m.screen_array(0), m.screen_array(1)]))
+        return shots
+
+    fast, full = Machine(headless=True), Machine(headless=True)
+    full.bgput(0, 0, 0, 1, 0, 0, 0)  # a map that is not empty: the full render
+    full.bgput(1, 0, 0, 1, 0, 0, 0)
+    full.screen_array(0), full.screen_array(1)
+    full.bgput(0, 0, 0, 0, 0, 0, 0)
+    full.bgput(1, 0, 0, 0, 0, 0, 0)
+    for k, (a, b) in enumerate(zip(frames(fast), frames(full), strict=True)):
+        assert np.array_equal(a, b), k

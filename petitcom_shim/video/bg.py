@@ -171,6 +171,15 @@ class BGLayer:
             self._quiet += 1
             if self._quiet == RLE_AFTER:
                 self.surface.set_colorkey(KEY_PIXEL, pygame.RLEACCEL)
+        if self.all_dirty and not self.map.any() and not flipped[0, 0].any():
+            # an empty map of a transparent character 0 (every layer at start): all
+            # transparent, without the 262,144-pixel gather (a run's first frame and a
+            # screenshot paid it for each of the four layers, issue 23 item 4)
+            self.index = np.full((WRAP, WRAP), 256, dtype=np.intp)
+            self.all_dirty = False
+            self.dirty.clear()
+            self.surface.fill(KEY_PIXEL)
+            return
         if self.all_dirty:
             words = self.map.astype(np.intp)
             pix = flipped[(words >> 10) & 3, words & 0x3FF]  # (64, 64, 8, 8)
