@@ -527,6 +527,11 @@ class Machine:
         """
         self._con.print_items(items, sep, end)
 
+    def print_newline(self) -> None:
+        """PRINT's line end alone, ``print()`` with fewer layers (the interpreter's
+        PRINT without a trailing ``;`` or ``,``)."""
+        self.screens[self._cpage].console.newline()
+
     def print_codes(self, codes: bytes) -> None:
         """PRINT of PTC codes staying on the line, ``print(codes, end="")`` with
         fewer layers: the interpreter prints each item so."""

@@ -297,8 +297,8 @@ class Runtime:
             _label=self.label_value, _gosub=self.gosub, _return=self.return_, _end=self.end,
             _stop=self.stop, _clear=self.clear_variables, _vsync=self.vsync, _for=self.for_,
             _next=self.next_, _read_n=self.read_num, _read_s=self.read_str,
-            _restore=self.restore, _pr=self.print_text,
-            _tab=self.print_tab, _nl=self.print_newline, _sys=self.get_sys,
+            _restore=self.restore, _pr=self.machine.print_codes,
+            _tab=self.print_tab, _nl=self.machine.print_newline, _sys=self.get_sys,
             _setsys=self.set_sys, _ref=self.ref, _aref=ArrRef, _resume=self.set_resume,
             _on=self.on, _sort=sort_arrays, _M=self.machine, _res=numbers.from_machine,
             _nt=numbers.text,
@@ -537,14 +537,8 @@ class Runtime:
         self.data_ptr = compiled.data_index(found[1])
 
     # -- console -------------------------------------------------------------
-    def print_text(self, text: bytes) -> None:
-        self.machine.print_codes(text)
-
     def print_tab(self) -> None:
         self.machine.print(end=",")
-
-    def print_newline(self) -> None:
-        self.machine.print()
 
     # -- frames ----------------------------------------------------------------
     def frames(self) -> int:

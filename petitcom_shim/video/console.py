@@ -256,6 +256,10 @@ class Console:
     #: ";", "")``) without its checks: the interpreter's PRINT, one call per item.
     write = _write
 
+    def newline(self) -> None:
+        """PRINT's line end (``print_items((), ";", "\\n")`` without its checks)."""
+        self._newline()
+
     def settle(self) -> None:
         """Scroll now if the cursor waits below the last row (after the bottom-right
         cell was filled), so the cursor is on a row of the console."""
