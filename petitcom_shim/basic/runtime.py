@@ -561,6 +561,15 @@ class Runtime:
         if self.max_frames is not None and self.frames() >= self.max_frames:
             raise _Stop(resume)
 
+    def _pass_frame(self, pc: int) -> None:
+        """A frame's budget is spent: the frame passes, and a run at its frame limit
+        stops there, at the frame's end, whatever the program was doing (not some
+        blocks into the next frame, where the run loop next looks)."""
+        self._check_limit(pc)
+        self.resume = pc
+        self.machine.vsync(1)
+        self._check_limit(pc)
+
     def vsync(self, count: int, resume: int) -> None:
         """VSYNC/WAIT n: n frames, stopping at the frame limit, then on at ``resume``.
 
@@ -681,9 +690,7 @@ class Runtime:
                             if budget <= 0:
                                 budget += full
                                 self.budget = budget
-                                self._check_limit(pc)
-                                self.resume = pc
-                                self.machine.vsync(1)
+                                self._pass_frame(pc)
                         self.budget = budget
                         self.resume = pc
                         self._check_limit(pc)
@@ -701,9 +708,7 @@ class Runtime:
                     if budget <= 0:
                         budget += full
                         self.budget = budget
-                        self._check_limit(pc)
-                        self.resume = pc
-                        self.machine.vsync(1)
+                        self._pass_frame(pc)
                 except _Jump as jump:
                     pc = jump.block
         finally:
