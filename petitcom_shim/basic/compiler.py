@@ -920,6 +920,8 @@ class _Compiler:
         kw = registry.lookup("sysvar", name)
         if kw is None:
             raise BasicError("Syntax error")
+        if kw.verb is not None:  # bound: the Machine's attribute read inline (MAINCNTL)
+            return f"_res(_M.{kw.verb})"
         return f"{self.kw_ref(kw)}.handler(_rt)"
 
     def call(self, name: str, args: list[Expr]) -> str:
