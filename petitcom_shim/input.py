@@ -326,6 +326,10 @@ class Input:
         pressed in the last frame, for that one frame; 0 otherwise."""
         return self._board
 
+    def keys_waiting(self) -> bool:
+        """Whether a typed key event waits in the queue (INKEY$ or a line editor's)."""
+        return bool(self._typed)
+
     def read_key(self) -> int | None:
         """The oldest typed key event, or None: a PTC code, or one of the negative
         events :data:`BACKSPACE_KEY` and :data:`CANCEL_KEY` (for a line editor)."""

@@ -948,6 +948,10 @@ class Machine:
         """INKEY$(): the next character typed on the keyboard (PTC charset), or ""."""
         return self.input.inkey()
 
+    def keys_waiting(self) -> bool:
+        """Whether a typed key event waits to be read (INKEY$ would take one)."""
+        return self.input.keys_waiting()
+
     @property
     def keyboard(self) -> int:
         """KEYBOARD: the software-keyboard key (1-69) typing this frame, else 0.

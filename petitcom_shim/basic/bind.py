@@ -107,4 +107,4 @@ def bind_sysvar(name: str, attr: str, setter: Setter | None = None) -> None:
         return result(getattr(rt.machine, attr))
 
     handler.__name__ = f"sys_{attr}"
-    sysvar(name, setter)(handler)
+    sysvar(name, setter, verb=attr)(handler)

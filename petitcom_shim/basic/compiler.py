@@ -57,6 +57,25 @@ MAX_INDENT = 40
 #: waits (frame limit, SELECT, window closed) resumes at it and CONT asks again.
 _WAITING = frozenset({"INPUT", "LINPUT"})
 _PLACEHOLDER = re.compile("\x00([^\x00]*)\x00")
+#: Statements that change nothing but scalar variables (when their expressions are
+#: steady): what a wait loop may hold and still be fast-forwarded (:func:`_steady`).
+_STEADY_STATEMENTS = frozenset({"let", "if", "goto", "data"})
+#: Functions and system variables whose value stays the same all through a frame and
+#: whose call changes nothing: input is latched once a frame, and BGMCHK, TALKCHK,
+#: SPCHK, BGCHK and MAINCNTL follow the machine's frames.
+_STEADY_CALLS = frozenset(
+    {"BUTTON", "BTRIG", "BGMCHK", "BGMGETV", "TALKCHK", "SPCHK", "SPGETV", "BGCHK",
+     "GSPOIT", "CHKCHR"}
+)  # fmt: skip
+_STEADY_SYSVARS = frozenset(
+    {"TRUE", "FALSE", "CANCEL", "VERSION", "RESULT", "ERR", "ERL", "FREEVAR", "FREEMEM",
+     "MAINCNTL", "MAINCNTH", "TCHX", "TCHY", "TCHST", "TCHTIME", "CSRX", "CSRY",
+     "TABSTEP", "SYSBEEP", "ICONPUSE", "ICONPAGE", "ICONPMAX", "SPHITNO", "SPHITX",
+     "SPHITY", "SPHITT", "MEM$", "PRGNAME$", "PACKAGE$"}
+)  # fmt: skip
+#: Flags of :func:`_steady`: the expression reads INKEY$ (steady only while no key is
+#: waiting: a read takes the key), or DATE$/TIME$ (steady only on a frame clock).
+IDLE_KEYS, IDLE_CLOCK = 1, 2
 #: Numbers the FORs whose TO/STEP NEXT evaluates again, across every compiled unit
 #: (a DIRECT line's loop and the program's share one FOR stack).
 _FOR_IDS = itertools.count(1)
@@ -147,6 +166,75 @@ class _Block:
         self.line = line
         self.cost = 0
         self.starts: dict[int, int] = {}  # index in code where a statement starts -> its cost
+        # For wait loops (:meth:`_Compiler.s_goto`): a statement that is not steady
+        # came before (in program order); the scalars written so far; the scalars
+        # the block's start keeps a copy of; what the steady reads need (IDLE_*).
+        self.tainted = False
+        self.writes: dict[str, None] = {}
+        self.snap: dict[str, None] = {}
+        self.flags = 0
+
+
+def _steady(e: Expr | None) -> int | None:
+    """Whether an expression is *steady*: it changes nothing, and its value stays the
+    same all through a frame as long as the variables it reads keep theirs. Returns
+    None if not, else the :data:`IDLE_KEYS`/:data:`IDLE_CLOCK` conditions it needs.
+
+    RND is not steady (each call moves the generator), nor are SPHIT* (they set
+    SPHITNO...) or the keywords a program can pass variables to be written.
+    """
+    if e is None:
+        return 0
+    kind = e[0]
+    if kind in ("num", "str", "var", "label"):
+        return 0
+    if kind == "arr":
+        return _steady_all(e[2])
+    if kind == "sys":
+        name = str(e[1])
+        if name in _STEADY_SYSVARS:
+            return 0
+        return IDLE_CLOCK if name in ("DATE$", "TIME$") else None
+    if kind == "un":
+        return _steady(e[2])
+    if kind == "bin":
+        a, b = _steady(e[2]), _steady(e[3])
+        return None if a is None or b is None else a | b
+    if kind == "call":
+        name = str(e[1])
+        flags = 0
+        if name == "INKEY$":
+            flags = IDLE_KEYS
+        elif name == "RND" or (name not in BUILTIN_FUNCTIONS and name not in _STEADY_CALLS):
+            return None
+        inner = _steady_all(e[2])
+        return None if inner is None else inner | flags
+    return None
+
+
+def _steady_all(args: list[Expr]) -> int | None:
+    flags = 0
+    for a in args:
+        f = _steady(a)
+        if f is None:
+            return None
+        flags |= f
+    return flags
+
+
+def _steady_statement(s: Stmt) -> int | None:
+    """:func:`_steady` for a statement's own part (an IF's condition, not its branches,
+    which are statements of their own): a wait loop holds only these."""
+    kind = s[0]
+    if kind not in _STEADY_STATEMENTS:
+        return None
+    if kind == "let":
+        return _steady(s[2]) if s[1][0] == "var" else None
+    if kind == "if":
+        return _steady(s[1])
+    if kind == "goto":
+        return _steady(s[1])
+    return 0
 
 
 def _is_str(e: Expr) -> bool:
@@ -293,6 +381,11 @@ class _Compiler:
         try:
             cost = 0 if self.depth else 10 + _nodes(s)
             self.cur.cost += cost  # an IF's cost already counts the statements inside it
+            steady = _steady_statement(s)
+            if steady is None:
+                self.cur.tainted = True
+            else:
+                self.cur.flags |= steady
             self._stmt_cost = cost
             getattr(self, "s_" + s[0])(s)
         except BasicError as exc:
@@ -323,6 +416,7 @@ class _Compiler:
             key = var_key(name)
             self.scalars.add(key)
             self.cur.globals.add(key)
+            self.cur.writes[key] = None
             self.emit(f"{key} = {code}")
         elif kind == "arr":
             key = arr_key(name)
@@ -434,7 +528,25 @@ class _Compiler:
         return f"_label({self.ex(target)})"
 
     def s_goto(self, s: Stmt) -> None:
-        self.emit(f"return {self.jump_code(s[1])}")
+        target = s[1]
+        block = self.cur
+        found = self.program.labels.get(str(target[1])) if target[0] == "label" else None
+        if found is None or found[0] != self.segment or len(self.blocks) > 1 or block.tainted:
+            self.emit(f"return {self.jump_code(target)}")
+            return
+        # A wait loop: a GOTO back to the top of its own block, with nothing before it
+        # but steady statements (``@W:IF BUTTON()==0 GOTO @W``, ``@L:K=BUTTON():IF K==0
+        # GOTO @L``). If this pass left every scalar it wrote as it found it, every
+        # further pass in this frame does the same, and ``_idle`` lets the runtime skip
+        # them, taking their work units at once (issue 23 items 3 and 4).
+        here = self.segment
+        idle = f"_idle({here}, {block.flags})"
+        if not block.writes:
+            self.emit(f"return {idle}")
+            return
+        block.snap.update(block.writes)
+        changed = " or ".join(f"{k} != _o_{k}" for k in block.writes)
+        self.emit(f"return {here} if {changed} else {idle}")
 
     def s_gosub(self, s: Stmt) -> None:
         dest = self.jump_code(s[1])
@@ -808,6 +920,8 @@ class _Compiler:
         kw = registry.lookup("sysvar", name)
         if kw is None:
             raise BasicError("Syntax error")
+        if kw.verb is not None:  # bound: the Machine's attribute read inline (MAINCNTL)
+            return f"_res(_M.{kw.verb})"
         return f"{self.kw_ref(kw)}.handler(_rt)"
 
     def call(self, name: str, args: list[Expr]) -> str:
@@ -1028,6 +1142,9 @@ def _generate(comp: _Compiler) -> Compiled:
         pylines.append(block.line)
         if block.globals:
             out.append(f"    global {', '.join(sorted(block.globals))}")
+            pylines.append(block.line)
+        for key in block.snap:  # what a wait loop's pass compares with (s_goto)
+            out.append(f"    _o_{key} = {key}")
             pylines.append(block.line)
         if not block.code or not block.code[-1][1].startswith("return"):
             target = comp.index(local + 1) if local + 1 < len(comp.blocks) else comp.segment + 1

@@ -100,7 +100,8 @@ class Keyword:
         verb: for a keyword bound to a Machine verb (:mod:`~petitcom_shim.basic.bind`),
             the verb's name: the compiler then calls ``machine.<verb>`` itself, its
             arguments converted inline, instead of going through ``handler``
-            (the same call, without a list and a conversion loop per call).
+            (the same call, without a list and a conversion loop per call); for a
+            bound system variable, the attribute the compiled code reads.
     """
 
     name: str
@@ -172,11 +173,14 @@ def function(
     return deco
 
 
-def sysvar(name: str, setter: Setter | None = None) -> Callable[[Handler], Handler]:
-    """Decorator registering ``handler(rt) -> value`` as the system variable ``name``."""
+def sysvar(
+    name: str, setter: Setter | None = None, verb: str | None = None
+) -> Callable[[Handler], Handler]:
+    """Decorator registering ``handler(rt) -> value`` as the system variable ``name``
+    (``verb``: the Machine attribute it reads, for one bound by ``bind_sysvar``)."""
 
     def deco(handler: Handler) -> Handler:
-        _register(Keyword(name, "sysvar", handler, setter=setter))
+        _register(Keyword(name, "sysvar", handler, setter=setter, verb=verb))
         return handler
 
     return deco
@@ -207,4 +211,5 @@ def verb_keyword(verb: str) -> str:
     """The name of the keyword bound to Machine verb ``verb`` ("" if none): for an error
     raised inside a bound call, which the compiler emits as ``_M.<verb>(...)``."""
     load_all()
-    return next((kw.name for kw in KEYWORDS.values() if kw.verb == verb), "")
+    found = (kw.name for kw in KEYWORDS.values() if kw.verb == verb and kw.kind != "sysvar")
+    return next(found, "")

@@ -27,7 +27,14 @@ from typing import Any, Literal
 
 from petitcom_shim import Machine
 from petitcom_shim.basic import functions, numbers, registry
-from petitcom_shim.basic.compiler import Compiled, Program, split_lines, var_key
+from petitcom_shim.basic.compiler import (
+    IDLE_CLOCK,
+    IDLE_KEYS,
+    Compiled,
+    Program,
+    split_lines,
+    var_key,
+)
 from petitcom_shim.basic.errors import BasicError
 from petitcom_shim.errors import Break, OutOfRange, PetitcomError
 
@@ -283,6 +290,9 @@ class Runtime:
         self.frame_budget = DSI_BUDGET if speed == "dsi" else MAX_BUDGET
         #: What is left of this frame's budget (VSYNC starts a new frame's).
         self.budget = self.frame_budget
+        #: Whether a wait loop's passes may be skipped (:meth:`idle`): only while
+        #: frames pass by work and no trace hook (debugger, profiler) watches.
+        self.fast_forward = False
         self.ns: dict[str, Any] = {"__builtins__": {}}
         self._install()
 
@@ -301,7 +311,7 @@ class Runtime:
             _tab=self.print_tab, _nl=self.machine.print_newline, _sys=self.get_sys,
             _setsys=self.set_sys, _ref=self.ref, _aref=ArrRef, _resume=self.set_resume,
             _on=self.on, _sort=sort_arrays, _M=self.machine, _res=numbers.from_machine,
-            _nt=numbers.text,
+            _nt=numbers.text, _idle=self.idle,
         )  # fmt: skip
         for name in dir(functions):
             if name.startswith("f_"):
@@ -551,6 +561,15 @@ class Runtime:
         if self.max_frames is not None and self.frames() >= self.max_frames:
             raise _Stop(resume)
 
+    def _pass_frame(self, pc: int) -> None:
+        """A frame's budget is spent: the frame passes, and a run at its frame limit
+        stops there, at the frame's end, whatever the program was doing (not some
+        blocks into the next frame, where the run loop next looks)."""
+        self._check_limit(pc)
+        self.resume = pc
+        self.machine.vsync(1)
+        self._check_limit(pc)
+
     def vsync(self, count: int, resume: int) -> None:
         """VSYNC/WAIT n: n frames, stopping at the frame limit, then on at ``resume``.
 
@@ -566,6 +585,24 @@ class Runtime:
             self.machine.vsync(1)
         self._check_limit(resume)
         raise _Synced(resume)
+
+    def idle(self, block: int, needs: int) -> int:
+        """A wait loop's pass changed nothing (the compiler's ``s_goto``): the passes
+        left in this frame would each do the same, so :meth:`execute` skips them
+        (raising :class:`_Idle`) when frames pass by work. ``needs`` says what the
+        loop's reads need to stay the same through the frame: no key waiting for
+        INKEY$ (a read takes it), a frame clock for DATE$/TIME$ (the host's moves).
+
+        Returns:
+            ``block``, to run the next pass, when the passes cannot be skipped.
+        """
+        if not self.fast_forward:
+            return block
+        if needs & IDLE_KEYS and self.machine.keys_waiting():
+            return block
+        if needs & IDLE_CLOCK and self.machine.clock_start is None:
+            return block
+        raise _Idle(block)
 
     # -- variables for keyword handlers ----------------------------------------
     def get_var(self, name: str) -> registry.Value:
@@ -638,7 +675,9 @@ class Runtime:
         blocks = unit.blocks
         costs = unit.costs
         # Under a trace hook (the debugger) self.budget is kept after every block.
-        chunk = _CHUNK if sys.gettrace() is None else range(1)
+        traced = sys.gettrace() is not None
+        chunk = range(1) if traced else _CHUNK
+        self.fast_forward = not traced
         full = self.frame_budget
         budget = self.budget  # what is left of this frame's budget, kept here while running
         try:
@@ -651,19 +690,30 @@ class Runtime:
                             if budget <= 0:
                                 budget += full
                                 self.budget = budget
-                                self._check_limit(pc)
-                                self.resume = pc
-                                self.machine.vsync(1)
+                                self._pass_frame(pc)
                         self.budget = budget
                         self.resume = pc
                         self._check_limit(pc)
                 except _Synced as synced:
                     pc = synced.block
                     budget = self.budget = full
+                except _Idle as idle:
+                    # A wait loop's pass changed nothing: the passes that would fill the
+                    # rest of this frame are skipped, their work taken at once. What the
+                    # frame then shows, counts and reads is what running them gives.
+                    pc = idle.block
+                    cost = costs[pc]
+                    if budget > 0 and cost > 0:
+                        budget -= -(-budget // cost) * cost
+                    if budget <= 0:
+                        budget += full
+                        self.budget = budget
+                        self._pass_frame(pc)
                 except _Jump as jump:
                     pc = jump.block
         finally:
             self.budget = budget
+            self.fast_forward = False
 
     def _execute_paced(self, unit: _Unit, pc: int) -> None:
         """``execute`` as fast as the host allows, frames passing with the wall clock."""
@@ -693,6 +743,14 @@ class _Jump(Exception):
 
     def __init__(self, block: int) -> None:
         super().__init__("jump")
+        self.block = block
+
+
+class _Idle(Exception):
+    """A wait loop's pass at ``block`` changed nothing (:meth:`Runtime.idle`)."""
+
+    def __init__(self, block: int) -> None:
+        super().__init__("idle")
         self.block = block
 
 
