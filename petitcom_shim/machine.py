@@ -258,6 +258,16 @@ class Machine:
             self._frame_at = since + due / FPS
         return run
 
+    def sleep_to_next_frame(self) -> None:
+        """Sleep until the next frame is due on the 60 Hz grid (at most 1/60 s): for a
+        program that only waits for it, busy-looping until :meth:`busy` runs it would
+        spin the host's CPU for nothing. No sleep off real time."""
+        if not self.realtime:
+            return
+        wait = self._frame_at + 1 / FPS - time.perf_counter()
+        if wait > 0:
+            time.sleep(min(wait, 1 / FPS))
+
     def _frame(self, pace: bool = True, show: bool = True) -> None:
         self.running = self.frontend.pump(self.input) and self.running
         self.input.latch()

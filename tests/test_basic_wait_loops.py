@@ -157,3 +157,16 @@ def test_a_busy_run_stops_at_the_end_of_its_last_frame() -> None:
         passes = basic.rt.ns["v_C"] >> 12
         assert result.frames == frames
         assert (passes - 1) * cost < frames * DSI_BUDGET <= passes * cost
+
+
+def test_in_real_time_a_wait_loop_sleeps_to_the_next_frame(idle_calls: list[int]) -> None:
+    """``--speed max`` in a window (frames by the wall clock): a wait loop sleeps until
+    the next frame instead of spinning the host's CPU, about one pass a frame."""
+    machine = Machine(headless=True, realtime=True)
+    basic = Interpreter(machine, speed="max")
+    basic.load(b'T=MAINCNTL\r@W:IF MAINCNTL<T+12 GOTO @W\r?"DONE";MAINCNTL-T\r')
+    result = basic.run(max_frames=600)
+    machine.close()
+    assert result.status == "ended"
+    assert console_text(machine).startswith("DONE12")
+    assert 12 <= len(idle_calls) <= 5 * 12  # spinning: thousands of passes a frame

@@ -290,8 +290,8 @@ class Runtime:
         self.frame_budget = DSI_BUDGET if speed == "dsi" else MAX_BUDGET
         #: What is left of this frame's budget (VSYNC starts a new frame's).
         self.budget = self.frame_budget
-        #: Whether a wait loop's passes may be skipped (:meth:`idle`): only while
-        #: frames pass by work and no trace hook (debugger, profiler) watches.
+        #: Whether a wait loop's passes may be skipped (:meth:`idle`): only while a
+        #: program runs and no trace hook (debugger, profiler) watches.
         self.fast_forward = False
         self.ns: dict[str, Any] = {"__builtins__": {}}
         self._install()
@@ -589,7 +589,8 @@ class Runtime:
     def idle(self, block: int, needs: int) -> int:
         """A wait loop's pass changed nothing (the compiler's ``s_goto``): the passes
         left in this frame would each do the same, so :meth:`execute` skips them
-        (raising :class:`_Idle`) when frames pass by work. ``needs`` says what the
+        (raising :class:`_Idle`) when frames pass by work, and ``--speed max`` in a
+        window sleeps until the next frame instead of spinning. ``needs`` says what the
         loop's reads need to stay the same through the frame: no key waiting for
         INKEY$ (a read takes it), a frame clock for DATE$/TIME$ (the host's moves).
 
@@ -722,20 +723,35 @@ class Runtime:
         clock = time.perf_counter
         chunk = _CHUNK
         last = clock()
-        while True:
-            try:
-                while True:
-                    for _ in chunk:
-                        pc = blocks[pc]()
-                    now = clock()
-                    if now - last >= _BREATHE:
-                        last = now
-                        self.resume = pc
-                        limit = self.max_frames
-                        busy(4 if limit is None else max(limit - self.frames(), 0))
-                        self._check_limit(pc)
-            except _Jump as jump:
-                pc = jump.block
+        self.fast_forward = sys.gettrace() is None
+        try:
+            while True:
+                try:
+                    while True:
+                        for _ in chunk:
+                            pc = blocks[pc]()
+                        now = clock()
+                        if now - last >= _BREATHE:
+                            last = now
+                            self.resume = pc
+                            limit = self.max_frames
+                            busy(4 if limit is None else max(limit - self.frames(), 0))
+                            self._check_limit(pc)
+                except _Idle as idle:
+                    # A wait loop's pass changed nothing: until the next frame (new
+                    # input, MAINCNTL) every pass would do the same, so the host sleeps
+                    # instead of spinning (a title screen costs next to no CPU).
+                    pc = idle.block
+                    self.resume = pc
+                    self.machine.sleep_to_next_frame()
+                    limit = self.max_frames
+                    busy(4 if limit is None else max(limit - self.frames(), 0))
+                    self._check_limit(pc)
+                    last = clock()
+                except _Jump as jump:
+                    pc = jump.block
+        finally:
+            self.fast_forward = False
 
 
 class _Jump(Exception):
