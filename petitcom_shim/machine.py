@@ -39,7 +39,7 @@ from petitcom_shim.video.changes import ScreenWatch
 from petitcom_shim.video.chr import ChrStore, ResourceRef, parse_resource
 from petitcom_shim.video.compose import ScreenVideo, Visibility
 from petitcom_shim.video.console import Console
-from petitcom_shim.video.grp import GrpPage, check_page, circle_points, line_points, on_arc
+from petitcom_shim.video.grp import GrpPage, check_page, circle_points, on_arc
 from petitcom_shim.video.lineedit import LineEditor
 from petitcom_shim.video.palette import KINDS, parse_rrggbb
 from petitcom_shim.video.panel import Panel
@@ -816,8 +816,7 @@ class Machine:
         if a == p or b == q:
             self._page.fill_rect(a, b, p, q, self._c(c), self._xor)
             return
-        xs, ys = line_points(a, b, p, q)
-        self._page.plot(xs, ys, self._c(c), self._xor)
+        self._page.line(a, b, p, q, self._c(c), self._xor)
 
     def gbox(self, x1: int, y1: int, x2: int, y2: int, c: int | None = None) -> None:
         """GBOX: rectangle outline."""

@@ -210,3 +210,30 @@ def test_level_and_upright_glines_draw_the_lines_pixels(xor: bool) -> None:
         page.plot(*line_points(x1, y1, x2, y2), colour, xor)
     assert np.array_equal(drawn.grp_pages[0].pixels, reference.grp_pages[0].pixels)
     assert drawn.grp_pages[0].pixels.any()
+
+
+@pytest.mark.parametrize("xor", [False, True])
+def test_slanted_glines_draw_the_lines_pixels(xor: bool) -> None:
+    """A slanted GLINE (``GrpPage.line``: point by point when short and on the page,
+    numpy's points otherwise) draws :func:`line_points`' pixels, each once: short and
+    long lines, every octant, ends on, at the edge of and off the page, XOR mode."""
+    rng = random.Random(11)
+    drawn, reference = Machine(headless=True), Machine(headless=True)
+    if xor:
+        drawn.gdrawmd(True)
+    edges = [-BIG, -40, -1, 0, 1, 254, 255, 256, 300, BIG]
+    for k in range(2000):
+        if k % 3:
+            x1, y1 = rng.randrange(-5, 261), rng.randrange(-5, 197)
+            x2, y2 = x1 + rng.randint(-40, 40), y1 + rng.randint(-40, 40)
+        else:
+            x1, y1, x2, y2 = (rng.choice([*edges, rng.randrange(256)]) for _ in range(4))
+        if x1 == x2 or y1 == y2:
+            continue
+        colour = rng.randrange(1, 256)
+        drawn.gline(x1, y1, x2, y2, colour)
+        reference.grp_pages[0].plot(*line_points(x1, y1, x2, y2), colour, xor)
+        if k % 97 == 0:
+            assert np.array_equal(drawn.grp_pages[0].pixels, reference.grp_pages[0].pixels)
+    assert np.array_equal(drawn.grp_pages[0].pixels, reference.grp_pages[0].pixels)
+    assert drawn.grp_pages[0].pixels.any()
