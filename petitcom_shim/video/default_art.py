@@ -120,6 +120,12 @@ def _bg_bank(two_tone: bool) -> npt.NDArray[np.uint8]:
 
 
 @functools.cache
+def _outlines(first: int) -> list[_Grid]:
+    """The outlines of shapes ``first``..``first + 7`` (both kinds of bank use them)."""
+    return [_outline(shape) for shape in _shapes()[first : first + 8]]
+
+
+@functools.cache
 def _sprite_banks(first: int, outline: bool) -> npt.NDArray[np.uint8]:
     """Two banks (128 16x16 characters = 512 tiles): shapes ``first``..``first + 7``,
     each in the 16 pixel values; ``outline`` draws their edges only.
@@ -128,7 +134,7 @@ def _sprite_banks(first: int, outline: bool) -> npt.NDArray[np.uint8]:
     each shape outlined once: making them was 40 % of ``petitcom run``'s start-up.
     """
     shapes = _shapes()[first : first + 8]
-    edges = [_outline(shape) for shape in shapes]
+    edges = _outlines(first)
     grids = np.array(edges if outline else shapes)[:, None]  # (8 shapes, 1, 16, 16)
     # the shape in value 0 would not show: its outline in 15 (dotted in the outline banks)
     zero_grids = [edge & ((_X16 + _Y16) % 2 == 0) for edge in edges] if outline else edges
