@@ -4,6 +4,7 @@ tools/bench_basic.py --games measures the times."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 import subprocess
 import sys
@@ -20,6 +21,8 @@ from petitcom_shim import Machine, font, mml
 from petitcom_shim.basic import Interpreter
 from petitcom_shim.basic.bind import arg, args_of
 from petitcom_shim.basic.consoletext import console_text
+from petitcom_shim.video.chr import FAMILIES
+from petitcom_shim.video.default_art import default_bank
 
 #: Modules only QR codes, cameras or pictures need, and their cost at start-up.
 HEAVY = ("PIL", "qrcode", "zxingcpp")
@@ -114,6 +117,39 @@ def test_a_silent_machine_makes_its_sound_players_when_first_used() -> None:
     loud = Machine(headless=True, audio=True)  # the dummy audio driver in the tests
     assert loud._sound is not None and loud._bgm is not None
     loud.close()
+
+
+#: SHA-256 of every default bank's tiles (FAMILIES in name order, banks in order) as the
+#: per-tile code made them before it was made whole-array (docs "Start-up").
+DEFAULT_ART_SHA256 = "7d1415a3a5bea70b146f3d4f767b7163c2468423cc6074f9e255733457a2df46"
+
+
+def test_the_default_chr_art_is_the_same_tiles() -> None:
+    digest = hashlib.sha256()
+    for family, (count, _) in sorted(FAMILIES.items()):
+        for bank in range(count):
+            tiles = default_bank(family, bank)
+            if tiles is not None:
+                assert tiles.dtype == np.uint8 and tiles.shape == (256, 8, 8)
+                assert not tiles.flags.writeable
+            digest.update(b"-" if tiles is None else tiles.tobytes())
+    assert digest.hexdigest() == DEFAULT_ART_SHA256
+
+
+def test_an_empty_bg_layer_draws_its_first_tile() -> None:
+    """An empty layer's colour index is a shared read-only view until a tile is drawn."""
+    machine = Machine(headless=True)
+    layer = machine.screens[0].bg.layers[0]
+    machine.screen_surface(0)
+    assert not layer.index.flags.writeable
+    machine.bgput(0, 1, 1, 0x0F)  # tile 15: solid in value 15
+    pixels = machine.screen_array(0)
+    assert layer.index.flags.writeable
+    assert (layer.index[8:16, 8:16] == 15).all() and (layer.index[16:24, 8:16] == 256).all()
+    assert len({tuple(p) for p in pixels[8:16, 8:16].reshape(-1, 3)}) == 1
+    blank = Machine(headless=True).screen_array(0)
+    assert (pixels[8:16, 8:16] != blank[8:16, 8:16]).any()
+    assert (pixels[:8] == blank[:8]).all()
 
 
 def test_the_font_reads_as_pil_read_it() -> None:
