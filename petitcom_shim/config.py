@@ -35,9 +35,7 @@ that button's defaults, buttons left out keep them::
 from __future__ import annotations
 
 import enum
-import json
 import pathlib
-import tomllib
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -330,6 +328,8 @@ def _read_tables(path: pathlib.Path | None, program_tables: Iterable[str]) -> di
     """
     if path is None:
         return {}
+    import tomllib  # only a config file needs it: none is read at a plain start-up
+
     try:
         data = tomllib.loads(read_file(path, MAX_CONFIG_BYTES).decode("utf-8"))
     except FileNotFoundError:
@@ -452,6 +452,8 @@ _FILE_NAMES: Final = {
 
 def _default_text(attr: str) -> str:
     """``using the default ...`` with the default of ``attr`` written as in the file."""
+    import json  # a warning's text only: nothing at a plain start-up warns
+
     default = getattr(ShimConfig(), attr)
     if isinstance(default, tuple):
         default = list(default)
@@ -484,6 +486,8 @@ def _remap(
             items = inputs if isinstance(inputs, list) else [inputs]
             checked = [check(item, where) for item in items]
         except ConfigError as exc:
+            import json  # a warning's text only
+
             kept = json.dumps([k for k, v in result.items() if v == button])
             fallback = f"using the default [{where}] {button_name} = {kept}"
             problems.append(_Problem(str(exc), f"{exc}: {fallback}"))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import io
+import pkgutil
 from importlib import resources
 from typing import Final
 
@@ -106,7 +107,11 @@ def load_font() -> NDArray[np.uint8]:
         callers, so it is marked read-only; copy it to modify.
     """
     package, path = FONT_RESOURCE
-    data = resources.files(package).joinpath(path).read_bytes()
+    # The package loader's get_data: a few milliseconds less at start-up than
+    # importlib.resources, which imports its readers (and zipfile) on first use.
+    data = pkgutil.get_data(package, path)
+    if data is None:  # pragma: no cover - a loader that cannot read data files
+        data = resources.files(package).joinpath(path).read_bytes()
     glyphs = decode_font_png(data)
     glyphs.flags.writeable = False
     return glyphs

@@ -16,24 +16,22 @@ import random
 import time
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 import pygame
 
-from petitcom_shim import charset, files, font, ptcres
+from petitcom_shim import charset, files, font
 from petitcom_shim import keyboard as kb
-from petitcom_shim.bgm import Bgm, parse_play_args
 from petitcom_shim.clipboard import Clipboard, MemoryClipboard, SystemClipboard
 from petitcom_shim.config import ShimConfig
-from petitcom_shim.display import create_frontend
 from petitcom_shim.errors import Break, IllegalFunctionCall, OutOfRange
+from petitcom_shim.frontend import Frontend, headless_frontend
 from petitcom_shim.input import BACKSPACE_KEY, Button, Input
-from petitcom_shim.mml import parse as parse_mml
 from petitcom_shim.numbers import to_int
 from petitcom_shim.romres import RomResources, load_resources
 from petitcom_shim.savearea import SaveArea
-from petitcom_shim.sound import Beep, Sound
 from petitcom_shim.video.bg import BGLayer, decode_tile, fill_words, tile_word
 from petitcom_shim.video.changes import ScreenWatch
 from petitcom_shim.video.chr import ChrStore, ResourceRef, parse_resource
@@ -45,6 +43,15 @@ from petitcom_shim.video.palette import KINDS, parse_rrggbb
 from petitcom_shim.video.panel import Panel
 from petitcom_shim.video.sprites import SpriteScreen, SpriteState, TransformCache
 from petitcom_shim.video.surfaces import new_surface
+
+if TYPE_CHECKING:
+    # The sound stack (sound, bgm, mml: a tenth of a headless run's start-up with what
+    # they import) is imported when a machine with sound opens it, or when a silent one
+    # first needs it (:attr:`Machine.sound`, :attr:`Machine.bgm`); ptcres by SAVE/LOAD
+    # of a resource.
+    from petitcom_shim import ptcres
+    from petitcom_shim.bgm import Bgm
+    from petitcom_shim.sound import Sound
 
 __all__ = ["FPS", "HEADLESS_CLOCK", "MAINCNTL_WRAP", "Machine", "SpriteState"]
 
@@ -162,19 +169,29 @@ class Machine:
         """
         self._frame_at = time.perf_counter()
         self.input = Input(config)
-        self.frontend = create_frontend(
-            headless=headless,
-            layout=layout,
-            scale=scale,
-            gap=gap,
-            fullscreen=fullscreen,
-            title=title,
-            config=config,
-            fit=fit,
-            icon=None if icon is None or headless else _load_icon(icon),
-        )
-        self.sound = Sound(enabled=audio if audio is not None else not headless)
-        self.bgm = Bgm(enabled=self.sound.enabled, clock=lambda: self._frames / FPS)
+        self.frontend: Frontend
+        if headless:
+            self.frontend = headless_frontend(layout=layout, scale=scale, gap=gap, config=config)
+        else:
+            # the windows' module, imported only when one opens
+            from petitcom_shim.display import create_frontend
+
+            self.frontend = create_frontend(
+                headless=False,
+                layout=layout,
+                scale=scale,
+                gap=gap,
+                fullscreen=fullscreen,
+                title=title,
+                config=config,
+                fit=fit,
+                icon=None if icon is None else _load_icon(icon),
+            )
+        self._sound: Sound | None = None
+        self._bgm: Bgm | None = None
+        if not headless if audio is None else audio:
+            # opened now, so that the first BEEP or song does not wait for the mixer
+            self._open_sound(enabled=True)
         self.clipboard: Clipboard = MemoryClipboard() if headless else SystemClipboard()
         """Text clipboard (an extension: Petit Computer had none); in memory when headless."""
         self._tick_at = time.perf_counter()  # when the last paced frame was due
@@ -274,6 +291,8 @@ class Machine:
         inp = self.input
         inp.queue_keys(self._panel.touch(bool(inp.tchst), inp.tchx, inp.tchy, self.vis.panel))
         if self._panel.fired:
+            from petitcom_shim.sound import Beep  # imported already by a machine with sound
+
             self.sound.system_beep(Beep.CLICK)  # the key click; SYSBEEP=0 silences it
         if self.select_break and (
             self.input.button(2) & Button.SELECT or self._panel.just_pressed == kb.RUN_STOP
@@ -282,7 +301,8 @@ class Machine:
         for screen in self.screens:
             screen.step()
         self._frames += 1
-        self.bgm.update()
+        if self._bgm is not None:  # a silent machine has none until a program plays one
+            self._bgm.update()
         if show and not self.headless:
             changed = (self._refresh(0), self._refresh(1))
             self.frontend.present(*self._surfaces, changed=changed)
@@ -353,8 +373,10 @@ class Machine:
         """Close the window and the audio device."""
         self.running = False
         self.frontend.close()
-        self.bgm.close()
-        self.sound.close()
+        if self._bgm is not None:
+            self._bgm.close()
+        if self._sound is not None:
+            self._sound.close()
 
     # -- whole-machine visuals -------------------------------------------------
     def acls(self) -> None:
@@ -504,6 +526,8 @@ class Machine:
         ``target`` is PTC's string, e.g. ``"SPU0:SHIP"`` or ``"COL0L:PAL"``; the
         file at ``path`` is written atomically. See docs/shim-api.md "Files".
         """
+        from petitcom_shim import ptcres  # resource files: only SAVE/LOAD of one
+
         ptcres.save(self, target, path, self._pages())
 
     def load(self, target: str, path: str | Path) -> str:
@@ -513,9 +537,13 @@ class Machine:
             petitcom_shim.ptcfile.PtcFileError: a bad file, or one of the wrong type
                 (nothing is changed).
         """
+        from petitcom_shim import ptcres
+
         return ptcres.load(self, target, path, self._pages())
 
     def _pages(self) -> ptcres.Pages:
+        from petitcom_shim import ptcres
+
         return ptcres.Pages(self._bgpage, self._sppage, self._gpage)
 
     def _ref(self, res: str, default: int | None = None) -> ResourceRef:
@@ -1130,6 +1158,35 @@ class Machine:
         return self.input.edit_keys()
 
     # -- sound -----------------------------------------------------------------
+    def _open_sound(self, *, enabled: bool) -> tuple[Sound, Bgm]:
+        """Make the BEEP player and the BGM player (``enabled``: on the mixer, opened
+        now; else silent, touching no audio device)."""
+        from petitcom_shim.bgm import Bgm
+        from petitcom_shim.sound import Sound
+
+        sound = self._sound = Sound(enabled=enabled)
+        bgm = self._bgm = Bgm(enabled=sound.enabled, clock=lambda: self._frames / FPS)
+        return sound, bgm
+
+    @property
+    def sound(self) -> Sound:
+        """The BEEP player (:class:`~petitcom_shim.sound.Sound`); silent without audio.
+
+        A machine with sound opens it in its constructor; a silent one (headless)
+        makes it when it is first used, the same silent player it would have made
+        at once, so a run that plays nothing never imports the sound modules.
+        """
+        if self._sound is None:
+            return self._open_sound(enabled=False)[0]
+        return self._sound
+
+    @property
+    def bgm(self) -> Bgm:
+        """The BGM player (:class:`~petitcom_shim.bgm.Bgm`): made with :attr:`sound`."""
+        if self._bgm is None:
+            return self._open_sound(enabled=False)[1]
+        return self._bgm
+
     def beep(self, n: int = 0, pitch: int = 0, vol: int = 127, pan: int = 64) -> None:
         """BEEP: play preset sound effect n (0-69); silent without audio."""
         self.sound.beep(n, pitch, vol, pan)
@@ -1145,6 +1202,9 @@ class Machine:
             MmlError: bad MML.
             IllegalFunctionCall: arguments of no BGMPLAY form.
         """
+        from petitcom_shim.bgm import parse_play_args
+        from petitcom_shim.mml import parse as parse_mml
+
         track, song, vol = parse_play_args(_floored(args))
         tune = parse_mml(*song) if isinstance(song, tuple) else self.bgm.song(song)
         self.bgm.play(track, tune, vol)

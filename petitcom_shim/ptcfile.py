@@ -27,7 +27,6 @@ together; ``petitcom_shim.ptcqr`` turns a :class:`PtcFile` into a QR set.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import unicodedata
@@ -179,7 +178,7 @@ class PtcFile:
             + len(internal).to_bytes(4, "little")
             + self.kind.type_id.to_bytes(4, "little")
             + self.name.encode("ascii").ljust(8, b"\0")
-            + hashlib.md5(MD5_SALT + internal).digest()
+            + _md5(MD5_SALT + internal)
             + internal
         )
 
@@ -226,9 +225,20 @@ class PtcFile:
                 f"{kind.type_id} (damaged header)"
             )
         name = _parse_name(data[12:20], where)
-        if hashlib.md5(MD5_SALT + internal).digest() != data[20:36]:
+        if _md5(MD5_SALT + internal) != data[20:36]:
             raise PtcFileError(f"{where}: MD5 checksum does not match the contents")
         return cls.of(name, kind.name, internal[TAG_SIZE:], where)
+
+
+def _md5(data: bytes) -> bytes:
+    """The MD5 digest of ``data`` (a PTC header's checksum).
+
+    ``hashlib`` is imported here, by the first file written or read: it loads the
+    OpenSSL library, a few milliseconds of a start-up that reads no PTC file.
+    """
+    import hashlib
+
+    return hashlib.md5(data).digest()
 
 
 def _check_payload(kind: FileKind, payload: bytes, where: str) -> None:

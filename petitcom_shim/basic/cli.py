@@ -58,31 +58,32 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import os
 import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import pygame
 
-from petitcom_shim import capture, files, ptcfile
-from petitcom_shim.basic import Interpreter, RunResult, direct, kw_files, progfile
+from petitcom_shim import files, ptcfile
+from petitcom_shim.basic import Interpreter, RunResult, kw_files, progfile
 from petitcom_shim.basic.consoletext import console_text
 from petitcom_shim.cliargs import int_range
 from petitcom_shim.config import ShimConfig
 from petitcom_shim.input import Button
-from petitcom_shim.inputscript import (
-    Event,
-    ScriptError,
-    ScriptFeeder,
-    ScriptRecorder,
-    read_script,
-)
 from petitcom_shim.machine import Machine
 from petitcom_shim.romres import ResourceError
+
+# What only some runs need is imported where it is used, so that a headless ``run``
+# starts without it (tests/test_petitcom_speed.py keeps it so): ``capture``
+# (--capture, a window's F10/F12), ``inputscript`` (--input, --record), ``direct``
+# (DIRECT mode, a window after its run), ``debugger`` (debug, --profile), ``json``
+# (--json).
+if TYPE_CHECKING:
+    from petitcom_shim import capture
+    from petitcom_shim.inputscript import Event, ScriptRecorder
 
 __all__ = ["main"]
 
@@ -96,6 +97,12 @@ MAX_FRAMES = 500_000_000
 #: How ``--clock`` and a recording's header write a moment (DATE$ "/" TIME$).
 CLOCK_FORMAT = "%Y/%m/%d %H:%M:%S"
 _CLOCK = re.compile(r"20\d\d/\d\d/\d\d \d\d:\d\d:\d\d", re.ASCII)
+#: The longest --capture, for its help: :data:`petitcom_shim.capture.MAX_SECONDS` (a test
+#: checks they agree), written here so that building the parser does not import capture.
+CAPTURE_SECONDS = 30
+#: The panel a program starts with: :data:`petitcom_shim.basic.direct.KEYBOARD`, the
+#: keyboard (a test checks they agree; here so that a run does not import DIRECT mode).
+KEYBOARD = "KYA"
 
 
 class UsageError(Exception):
@@ -137,6 +144,8 @@ class _Parser(argparse.ArgumentParser):
 def _print_usage_json(message: str) -> None:
     """``run --json``'s one line when the run never started (bad usage, an unreadable
     file): the outcome's fields, with status "usage" (exit status 2)."""
+    import json
+
     doc = {"status": "usage", "frames": None, "error": message, "line": None}
     print(json.dumps(doc), flush=True)
 
@@ -203,7 +212,7 @@ def _parser() -> argparse.ArgumentParser:
         type=Path,
         metavar="FILE",
         help="write both screens of the run as an animated .gif or .png "
-        f"(every second frame, at most {capture.MAX_SECONDS} s)",
+        f"(every second frame, at most {CAPTURE_SECONDS} s)",
     )
     _add_captures_option(run)
     _add_clock_option(run)
@@ -293,6 +302,8 @@ def _capturer(args: argparse.Namespace, machine: Machine) -> capture.Capturer | 
     """The capture keys of a window (F12, F10), or None headless."""
     if machine.headless:
         return None
+    from petitcom_shim import capture
+
     folder = args.captures if args.captures is not None else Path.cwd()
     capturer = capture.Capturer(folder, lambda text: print(f"{PROG}: {text}", file=sys.stderr))
     capturer.attach(machine)
@@ -434,10 +445,19 @@ def _outcome(result: RunResult) -> dict[str, object]:
 def _read_events(path: Path | None) -> list[Event]:
     if path is None:
         return []
+    from petitcom_shim.inputscript import ScriptError, read_script
+
     try:
         return read_script(path)
     except ScriptError as err:
         raise UsageError(str(err)) from None
+
+
+def _feed(machine: Machine, events: list[Event], *, close_at_end: bool = False) -> None:
+    """Play scripted input (``--input``) into ``machine`` (:class:`ScriptFeeder`)."""
+    from petitcom_shim.inputscript import ScriptFeeder
+
+    ScriptFeeder(events, close_at_end=close_at_end).attach(machine)
 
 
 def _run_speed(args: argparse.Namespace) -> str:
@@ -501,8 +521,11 @@ def _run(args: argparse.Namespace) -> int:
     for out in (args.console, args.screenshot, args.record, args.capture):
         if out is not None:
             _check_output(out)
-    if args.capture is not None and capture.animation_kind(args.capture) is None:
-        raise UsageError(f"--capture {args.capture}: the name must end in .gif or .png")
+    if args.capture is not None:
+        from petitcom_shim import capture
+
+        if capture.animation_kind(args.capture) is None:
+            raise UsageError(f"--capture {args.capture}: the name must end in .gif or .png")
     if args.captures is not None and not args.captures.is_dir():
         raise UsageError(f"--captures {args.captures}: not a folder")
     files_dir = args.files if args.files is not None else args.program.resolve().parent
@@ -521,15 +544,19 @@ def _run(args: argparse.Namespace) -> int:
         capturer = _capturer(args, machine)
         if args.capture is not None:  # the whole run, from its first frame
             if capturer is None:
+                from petitcom_shim import capture
+
                 capturer = capture.Capturer(Path.cwd(), print, keys=False)
                 capturer.attach(machine)
             capturer.start()
         it = Interpreter(machine, speed="dsi" if speed == "dsi" else "max", seed=args.seed)
-        machine.pnltype(direct.KEYBOARD)  # a program starts with the keyboard shown, as on PTC
+        machine.pnltype(KEYBOARD)  # a program starts with the keyboard shown, as on PTC
         kw_files.set_program(it, program.name, program.text, program.package)
         if events:
-            ScriptFeeder(events).attach(machine)
+            _feed(machine, events)
         if args.record is not None:
+            from petitcom_shim.inputscript import ScriptRecorder
+
             header = _recording_header(
                 f"{PROG} run {args.program}", args.seed, " --speed dsi", clock
             )
@@ -549,6 +576,8 @@ def _run(args: argparse.Namespace) -> int:
         if args.capture is not None and capturer is not None:
             _write_animation(args.capture, capturer)
         if not args.headless and args.frames is None and machine.running:
+            from petitcom_shim.basic import direct
+
             direct.after_run(it, result)
         _write_screens(args, machine)
     finally:
@@ -556,6 +585,8 @@ def _run(args: argparse.Namespace) -> int:
             _write_text(args.record, recorder.finish())
         machine.close()
     if args.json:
+        import json
+
         print(json.dumps(_outcome(result)), flush=True)
     elif result.status == "error":
         where = "" if result.line is None else f" (line {result.line})"
@@ -568,6 +599,8 @@ def _write_animation(path: Path, capturer: capture.Capturer) -> None:
     animation = capturer.finish()
     if animation is None:
         return
+    from petitcom_shim import capture
+
     kind = capture.animation_kind(path) or "gif"
     _write_output(path, lambda p: files.write_output(p, animation.encode(kind)))
     if animation.full:
@@ -594,10 +627,10 @@ def _debug(args: argparse.Namespace) -> int:
     )
     try:
         it = Interpreter(machine, speed="max" if args.speed == "max" else "dsi", seed=args.seed)
-        machine.pnltype(direct.KEYBOARD)
+        machine.pnltype(KEYBOARD)
         kw_files.set_program(it, program.name, program.text, program.package)
         if events:
-            ScriptFeeder(events).attach(machine)
+            _feed(machine, events)
         from petitcom_shim.basic.debugger import Debugger  # only `petitcom debug` needs it
 
         result = Debugger(it, sys.stdin, sys.stdout, args.frames).session()
@@ -657,13 +690,17 @@ def _direct(args: argparse.Namespace) -> int:
     try:
         _capturer(args, machine)
         if args.input is not None:
-            ScriptFeeder(events, close_at_end=True).attach(machine)
+            _feed(machine, events, close_at_end=True)
         if args.record is not None:
+            from petitcom_shim.inputscript import ScriptRecorder
+
             recorder = ScriptRecorder(_recording_header(f"{PROG} direct", None, "", clock))
             recorder.attach(machine)
         try:
             # A session recorded or replayed runs at dsi: frames pass by work in a window too.
             scripted = args.record is not None or args.input is not None
+            from petitcom_shim.basic import direct
+
             direct.run(Interpreter(machine, speed="dsi" if scripted else "max"))
         finally:
             if recorder is not None:

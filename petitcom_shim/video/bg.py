@@ -85,6 +85,15 @@ def fill_words(args: tuple[object, ...]) -> list[int]:
     return [tile_word(args)]
 
 
+def _clear_index() -> npt.NDArray[np.intp]:
+    """The colour numbers of an empty layer: all 256 (transparent), as a read-only view
+    of one number. Giving every layer 2 MB of them at once cost about a millisecond
+    each (fresh memory) when a machine was made and again at its first frame; a layer
+    copies it to a full array before it draws its first tile (:meth:`BGLayer.refresh`).
+    """
+    return np.broadcast_to(np.intp(256), (WRAP, WRAP))
+
+
 def flipped_tiles(tiles: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     """(4, n, 8, 8): the tiles with flip code 0 none, 1 H, 2 V, 3 both."""
     return np.stack([tiles, tiles[:, :, ::-1], tiles[:, ::-1, :], tiles[:, ::-1, ::-1]])
@@ -100,7 +109,7 @@ class BGLayer:
         self.surface = keyed_surface(WRAP, WRAP)
         self.dirty: set[tuple[int, int]] = set()
         self.all_dirty = True
-        self.index = np.full((WRAP, WRAP), 256, np.intp)  # [x, y] colour numbers
+        self.index = _clear_index()  # [x, y] colour numbers
         self._quiet = 0  # compositions since the map last changed
 
     def put(self, x: int, y: int, word: int) -> None:
@@ -175,7 +184,7 @@ class BGLayer:
             # an empty map of a transparent character 0 (every layer at start): all
             # transparent, without the 262,144-pixel gather (a run's first frame and a
             # screenshot paid it for each of the four layers, issue 23 item 4)
-            self.index = np.full((WRAP, WRAP), 256, dtype=np.intp)
+            self.index = _clear_index()
             self.all_dirty = False
             self.dirty.clear()
             self.surface.fill(KEY_PIXEL)
@@ -192,6 +201,8 @@ class BGLayer:
             pygame.surfarray.blit_array(self.surface, lut[self.index])
         if not self.dirty:
             return
+        if not self.index.flags.writeable:  # the shared index of an empty layer
+            self.index = self.index.copy()
         view = pygame.surfarray.pixels2d(self.surface)
         try:
             for x, y in self.dirty:

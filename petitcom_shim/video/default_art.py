@@ -65,8 +65,10 @@ def _tile_patterns() -> list[_Grid]:
     ]
 
 
+@functools.cache
 def _shapes() -> list[_Grid]:
-    """16 16x16 filled shapes (True = ink); shape 0 is a square frame."""
+    """16 16x16 filled shapes (True = ink); shape 0 is a square frame. Made once (the
+    four kinds of sprite bank share them); callers do not change the list."""
     x, y = _X16 + 0.5, _Y16 + 0.5
     cx = cy = 8.0
     dx, dy = x - cx, y - cy
@@ -103,13 +105,24 @@ def _outline(shape: _Grid) -> _Grid:
     return out
 
 
+@functools.cache
 def _bg_bank(two_tone: bool) -> npt.NDArray[np.uint8]:
-    tiles = np.zeros((256, 8, 8), np.uint8)
-    for p, pattern in enumerate(_tile_patterns()):
-        for v in range(16):
-            shade = max(v - 4, 1) if two_tone and v else 0
-            tiles[16 * p + v] = np.where(pattern, v, shade)
-    return tiles
+    """A BG bank: tile ``16*p + v`` is pattern ``p`` in value ``v`` (``two_tone``: its
+    background in ``v - 4``, at least 1). Made at once for all 256 tiles, and once
+    per kind (four of the six BG banks are plain)."""
+    patterns = np.array(_tile_patterns())[:, None]  # (16 patterns, 1, 8, 8)
+    values = np.arange(16)
+    shades = np.maximum(values - 4, 1) * (values != 0) if two_tone else np.zeros(16, np.intp)
+    tiles = np.where(patterns, values[:, None, None], shades[:, None, None])  # (16, 16, 8, 8)
+    out = tiles.reshape(256, 8, 8).astype(np.uint8)
+    out.setflags(write=False)
+    return out
+
+
+@functools.cache
+def _outlines(first: int) -> list[_Grid]:
+    """The outlines of shapes ``first``..``first + 7`` (both kinds of bank use them)."""
+    return [_outline(shape) for shape in _shapes()[first : first + 8]]
 
 
 @functools.cache
@@ -120,21 +133,16 @@ def _sprite_banks(first: int, outline: bool) -> npt.NDArray[np.uint8]:
     Made once per pair (both banks of a pair, and SPU/SPS/SPD, share them) and
     each shape outlined once: making them was 40 % of ``petitcom run``'s start-up.
     """
-    tiles = np.zeros((512, 8, 8), np.uint8)
     shapes = _shapes()[first : first + 8]
-    edges = [_outline(shape) for shape in shapes]
-    grids = edges if outline else shapes
+    edges = _outlines(first)
+    grids = np.array(edges if outline else shapes)[:, None]  # (8 shapes, 1, 16, 16)
     # the shape in value 0 would not show: its outline in 15 (dotted in the outline banks)
     zero_grids = [edge & ((_X16 + _Y16) % 2 == 0) for edge in edges] if outline else edges
-    for chr_ in range(128):
-        value = chr_ % 16
-        if value == TRANSPARENT:
-            grid, value = zero_grids[chr_ // 16], ZERO_OUTLINE
-        else:
-            grid = grids[chr_ // 16]
-        image = np.where(grid, value, 0).astype(np.uint8)
-        quads = image.reshape(2, 8, 2, 8).swapaxes(1, 2).reshape(4, 8, 8)  # TL, TR, BL, BR
-        tiles[4 * chr_ : 4 * chr_ + 4] = quads
+    # character 16*s + v is shape s in value v, all 128 at once
+    images = np.where(grids, np.arange(16)[:, None, None], 0).astype(np.uint8)  # (8, 16, ...)
+    images[:, TRANSPARENT] = np.where(np.array(zero_grids), ZERO_OUTLINE, 0)
+    # each 16x16 character as four tiles: top left, top right, bottom left, bottom right
+    tiles = images.reshape(128, 2, 8, 2, 8).swapaxes(2, 3).reshape(512, 8, 8)
     tiles.setflags(write=False)
     return tiles
 

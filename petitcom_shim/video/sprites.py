@@ -11,7 +11,6 @@ and rotated/scaled images per (look, home, angle to 1 degree, scale to 1 %).
 
 from __future__ import annotations
 
-import hashlib
 import math
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -548,6 +547,8 @@ class SpriteScreen:
         plain = surface_from_pixels(pixels)
         fast = plain.copy()
         fast.set_colorkey(KEY_PIXEL, pygame.RLEACCEL)
+        import hashlib  # by the first sprite shown: it loads OpenSSL, a run may show none
+
         digest = hashlib.blake2b(pixels.tobytes(), digest_size=16).digest()
         made = ((plain, fast), (sp.w, sp.h, digest))
         if len(self._images) > _CACHE_LIMIT:
