@@ -189,7 +189,8 @@ class Machine:
             )
         self._sound: Sound | None = None
         self._bgm: Bgm | None = None
-        if not headless if audio is None else audio:
+        with_sound = (not headless) if audio is None else audio
+        if with_sound:
             # opened now, so that the first BEEP or song does not wait for the mixer
             self._open_sound(enabled=True)
         self.clipboard: Clipboard = MemoryClipboard() if headless else SystemClipboard()

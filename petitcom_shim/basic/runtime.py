@@ -719,7 +719,6 @@ class Runtime:
     def _execute_paced(self, unit: _Unit, pc: int) -> None:
         """``execute`` as fast as the host allows, frames passing with the wall clock."""
         blocks = unit.blocks
-        busy = self.machine.busy
         clock = time.perf_counter
         chunk = _CHUNK
         last = clock()
@@ -733,25 +732,27 @@ class Runtime:
                         now = clock()
                         if now - last >= _BREATHE:
                             last = now
-                            self.resume = pc
-                            limit = self.max_frames
-                            busy(4 if limit is None else max(limit - self.frames(), 0))
-                            self._check_limit(pc)
+                            self._breathe(pc)
                 except _Idle as idle:
                     # A wait loop's pass changed nothing: until the next frame (new
                     # input, MAINCNTL) every pass would do the same, so the host sleeps
                     # instead of spinning (a title screen costs next to no CPU).
                     pc = idle.block
-                    self.resume = pc
                     self.machine.sleep_to_next_frame()
-                    limit = self.max_frames
-                    busy(4 if limit is None else max(limit - self.frames(), 0))
-                    self._check_limit(pc)
+                    self._breathe(pc)
                     last = clock()
                 except _Jump as jump:
                     pc = jump.block
         finally:
             self.fast_forward = False
+
+    def _breathe(self, pc: int) -> None:
+        """``_execute_paced``'s look at the machine: the frames the wall clock says are
+        due (no more than the frame limit leaves), then a stop at the limit."""
+        self.resume = pc
+        limit = self.max_frames
+        self.machine.busy(4 if limit is None else max(limit - self.frames(), 0))
+        self._check_limit(pc)
 
 
 class _Jump(Exception):
@@ -762,12 +763,9 @@ class _Jump(Exception):
         self.block = block
 
 
-class _Idle(Exception):
-    """A wait loop's pass at ``block`` changed nothing (:meth:`Runtime.idle`)."""
-
-    def __init__(self, block: int) -> None:
-        super().__init__("idle")
-        self.block = block
+class _Idle(_Jump):
+    """A wait loop's pass at ``block`` changed nothing (:meth:`Runtime.idle`); anything
+    that does not skip passes takes it as a jump to the loop's next pass."""
 
 
 class _Synced(_Jump):

@@ -173,37 +173,35 @@ class GrpPage:
         :func:`line_points`, already clipped, and skips :meth:`plot`'s clipping mask.
         """
         dx, dy = x2 - x1, y2 - y1
-        n, d = (abs(dx), abs(dy)) if abs(dx) >= abs(dy) else (abs(dy), abs(dx))
+        level = abs(dx) >= abs(dy)  # x is the major axis
+        n, d = (abs(dx), abs(dy)) if level else (abs(dy), abs(dx))
         inside = 0 <= x1 < GRP_W and 0 <= x2 < GRP_W and 0 <= y1 < GRP_H and 0 <= y2 < GRP_H
+        if not (inside and n <= SHORT_LINE):
+            xs, ys = line_points(x1, y1, x2, y2)
+            self._put(xs, ys, c, xor)
+            return
         c &= 0xFF
         pixels = self.pixels
-        if inside and n <= SHORT_LINE:
-            sx = 1 if dx >= 0 else -1
-            sy = 1 if dy >= 0 else -1
-            n2 = 2 * n or 1
-            level = abs(dx) >= abs(dy)  # x is the major axis
-            for k in range(n + 1):
-                q = (2 * k * d + n) // n2
-                x, y = (x1 + sx * k, y1 + sy * q) if level else (x1 + sx * q, y1 + sy * k)
-                if xor:
-                    pixels[y, x] ^= c
-                else:
-                    pixels[y, x] = c
-        else:
-            xs, ys = line_points(x1, y1, x2, y2)
-            if len(xs) == 0:
-                return
+        sx = 1 if dx >= 0 else -1
+        sy = 1 if dy >= 0 else -1
+        n2 = 2 * n or 1
+        for k in range(n + 1):
+            q = (2 * k * d + n) // n2
+            x, y = (x1 + sx * k, y1 + sy * q) if level else (x1 + sx * q, y1 + sy * k)
             if xor:
-                pixels[ys, xs] ^= c
+                pixels[y, x] ^= c
             else:
-                pixels[ys, xs] = c
+                pixels[y, x] = c
         self.empty = False
         self.version += 1
 
     def plot(self, xs: npt.NDArray[np.intp], ys: npt.NDArray[np.intp], c: int, xor: bool) -> None:
         """Plot points (clipped to the page), each at most once."""
         keep = (xs >= 0) & (xs < GRP_W) & (ys >= 0) & (ys < GRP_H)
-        xs, ys = xs[keep], ys[keep]
+        self._put(xs[keep], ys[keep], c, xor)
+
+    def _put(self, xs: npt.NDArray[np.intp], ys: npt.NDArray[np.intp], c: int, xor: bool) -> None:
+        """Plot points that are all on the page, each at most once."""
         if len(xs) == 0:
             return
         if xor:
